@@ -1,0 +1,69 @@
+// swift-tools-version:6.1
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "SPoT",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .library(name: "Flickr", targets: ["Flickr"]),
+        .executable(name: "spot", targets: ["spot"]),
+        .executable(name: "flickr-sandbox", targets: ["flickr-sandbox"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // MARK: ObjectGraph — Core Data's programming model on Linux.
+        .macro(
+            name: "ObjectGraphMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(
+            name: "ObjectGraph",
+            dependencies: [
+                "ObjectGraphMacros",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+
+        // MARK: Flickr — the REST client and its loopback sandbox.
+        .target(
+            name: "Flickr",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "FlickrSandbox",
+            dependencies: [
+                "Flickr",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "flickr-sandbox", dependencies: ["FlickrSandbox"]),
+        .testTarget(name: "FlickrTests", dependencies: ["Flickr", "FlickrSandbox"]),
+        .testTarget(
+            name: "FlickrSandboxTests",
+            dependencies: [
+                "FlickrSandbox",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+
+        // MARK: The executable.
+        .executableTarget(name: "spot", dependencies: ["ObjectGraph"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

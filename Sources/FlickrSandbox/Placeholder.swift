@@ -1,0 +1,2 @@
+import Flickr
+enum FlickrSandboxPlaceholder {}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The parsed form of a predicate: a Sendable tree evaluated in memory and compiled to SQL.
+package indirect enum PredicateNode: Sendable, Hashable {
+    /// `TRUEPREDICATE` / `FALSEPREDICATE`.
+    case constant(Bool)
+    case not(PredicateNode)
+    case and([PredicateNode])
+    case or([PredicateNode])
+    case comparison(ComparisonNode)
+}
+
+/// A comparison `lhs op rhs`, with its `ANY`/`ALL`/`NONE` modifier and `[cd]` options.
+package struct ComparisonNode: Sendable, Hashable {
+    package var lhs: ExpressionNode
+    package var op: ComparisonOperator
+    package var rhs: ExpressionNode
+    package var modifier: ComparisonModifier
+    package var options: ComparisonOptions
+
+    package init(
+        lhs: ExpressionNode, op: ComparisonOperator, rhs: ExpressionNode,
+        modifier: ComparisonModifier = .direct, options: ComparisonOptions = []
+    ) {
+        self.lhs = lhs
+        self.op = op
+        self.rhs = rhs
+        self.modifier = modifier
+        self.options = options
+    }
+}
+
+/// NSPredicate's comparison operators.
+package enum ComparisonOperator: String, Sendable, Hashable {
+    case lessThan = "<"
+    case lessThanOrEqual = "<="
+    case greaterThan = ">"
+    case greaterThanOrEqual = ">="
+    case equal = "=="
+    case notEqual = "!="
+    case matches = "MATCHES"
+    case like = "LIKE"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    /// `lhs IN rhs`: lhs is a member of the collection rhs (or a substring of the string rhs).
+    case `in` = "IN"
+    /// `lhs CONTAINS rhs`: the collection lhs holds rhs, or the string lhs contains rhs.
+    case contains = "CONTAINS"
+    /// `lhs BETWEEN {low, high}`.
+    case between = "BETWEEN"
+}
+
+/// NSPredicate's aggregate modifiers on a comparison's left side.
+package enum ComparisonModifier: String, Sendable, Hashable {
+    case direct
+    /// `ANY` / `SOME`.
+    case any
+    case all
+    case none
+}
+
+/// The `[c]`, `[d]`, `[n]` string-comparison options.
+package struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `[c]`
+    package static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    /// `[d]`
+    package static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
+    /// `[n]`: strings are already NFC-normalized here, so this changes nothing but parses.
+    package static let normalized = ComparisonOptions(rawValue: 4)
+}
+
+/// An expression: a constant, a key path, `SELF`, a variable, an aggregate or a subquery.
+package indirect enum ExpressionNode: Sendable, Hashable {
+    /// A literal or a substituted argument.
+    case constant(Value)
+    /// `SELF`: the object being evaluated.
+    case evaluatedObject
+    /// `$NAME`: a substitution variable, or a `SUBQUERY` iteration variable.
+    case variable(String)
+    /// `base.key`; a bare key `title` is `.keyPath(.evaluatedObject, "title")`.
+    case keyPath(ExpressionNode, String)
+    /// `base.@count`, `base.@sum.key` (the key is folded into `base`, e.g.
+    /// `tags.@sum.views` is `.aggregate(.keyPath(.keyPath(SELF, "tags"), "views"), .sum)`),
+    /// and `@avg`, `@min`, `@max`.
+    case aggregate(ExpressionNode, AggregateFunction)
+    /// `{a, b, c}`: a literal collection of expressions.
+    case array([ExpressionNode])
+    /// `SUBQUERY(collection, $variable, predicate)`.
+    case subquery(collection: ExpressionNode, variable: String, predicate: PredicateNode)
+    /// `FUNCTION(…)`, `ANYKEY`, `UTI-CONFORMS-TO` and the like: parsed, then refused as
+    /// unsupported when evaluated or compiled.
+    case unsupported(String)
+}
+
+/// The collection operators NSPredicate and key-value coding share.
+package enum AggregateFunction: String, Sendable, Hashable {
+    case count = "@count"
+    case sum = "@sum"
+    case avg = "@avg"
+    case min = "@min"
+    case max = "@max"
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The identity of a managed object in a store: Sendable, Hashable, stable from insert onwards.
+///
+/// ObjectGraph reserves primary keys from the store in ranges when objects are inserted, so an
+/// ID never changes at save (there are no temporary IDs): lists, predicates and snapshots that
+/// hold an ID stay valid. Pass IDs — never objects — between contexts and queues, and turn
+/// them back into objects with ``ManagedObjectContext/object(with:)`` or
+/// ``ManagedObjectContext/existingObject(with:)``.
+public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
+    /// The identifier of the store the object lives in.
+    public let storeIdentifier: String
+    /// The name of the object's (concrete) entity.
+    public let entityName: String
+    /// The object's primary key in its entity hierarchy's table.
+    public let primaryKey: Int64
+
+    package init(storeIdentifier: String, entityName: String, primaryKey: Int64) {
+        self.storeIdentifier = storeIdentifier
+        self.entityName = entityName
+        self.primaryKey = primaryKey
+    }
+
+    /// Always `false`: ObjectGraph assigns permanent IDs at insert.
+    public var isTemporaryID: Bool { false }
+
+    /// The URI form, `x-objectgraph://STORE/Entity/pKEY`, as Core Data's `uriRepresentation()`.
+    public func uriRepresentation() -> URL {
+        var components = URLComponents()
+        components.scheme = "x-objectgraph"
+        components.host = storeIdentifier
+        components.path = "/\(entityName)/p\(primaryKey)"
+        return components.url!
+    }
+
+    /// Parses a URI made by ``uriRepresentation()``; `nil` if it is not one.
+    public init?(uriRepresentation uri: URL) {
+        guard uri.scheme == "x-objectgraph", let host = uri.host, !host.isEmpty else { return nil }
+        let parts = uri.path.split(separator: "/")
+        guard parts.count == 2, parts[1].first == "p", let key = Int64(parts[1].dropFirst()) else { return nil }
+        self.init(storeIdentifier: host, entityName: String(parts[0]), primaryKey: key)
+    }
+
+    public var description: String { "<\(uriRepresentation().absoluteString)>" }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// One value as ObjectGraph stores, compares and moves it between queues.
+///
+/// Rows, snapshots, predicate constants and SQL arguments are all made of `Value`, so a
+/// value crosses contexts and queues without touching a (non-Sendable) managed object.
+/// Strings are kept NFC-normalized (see ``Value/string(_:)`` callers), so binary equality in
+/// SQLite and canonical equality in Swift agree.
+package enum Value: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case decimal(Decimal)
+    case string(String)
+    case date(Date)
+    case data(Data)
+    case uuid(UUID)
+    case url(URL)
+    /// A reference to a managed object: a to-one value, a predicate's object argument.
+    case objectID(ManagedObjectID)
+    /// A collection: a predicate's `{…}` literal or array argument, a to-many value.
+    case array([Value])
+
+    /// Whether this is `.null`.
+    package var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,1 @@
+print("flickr-sandbox: not yet")

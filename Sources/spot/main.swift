@@ -1,0 +1,2 @@
+import ObjectGraph
+print("spot")
