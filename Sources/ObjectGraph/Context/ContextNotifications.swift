@@ -1,0 +1,74 @@
+import Foundation
+
+/// What changed in a context since its last `processPendingChanges()`, as Core Data's
+/// `NSManagedObjectContextObjectsDidChange` user info.
+///
+/// Delivered synchronously on the context's queue; it holds objects, so it is not `Sendable`.
+public struct ObjectsDidChange {
+    /// Objects inserted, or merged in as inserted from another context's save.
+    public let insertedObjects: Set<ManagedObject>
+    /// Objects whose values changed locally.
+    public let updatedObjects: Set<ManagedObject>
+    /// Objects deleted locally or by a merged save.
+    public let deletedObjects: Set<ManagedObject>
+    /// Objects whose values were re-read from the store (by a merge or `refresh`).
+    public let refreshedObjects: Set<ManagedObject>
+    /// Whether every object was invalidated (`reset()`).
+    public let invalidatedAllObjects: Bool
+}
+
+/// What a save wrote, by object ID: the payload of a did-save notification.
+///
+/// `Sendable`, so it crosses queues; hand it to another context's
+/// ``ManagedObjectContext/mergeChanges(fromContextDidSave:)-(ContextDidSave)`` inside its
+/// `perform`.
+public struct ContextDidSave: Sendable, Hashable {
+    /// Objects the save inserted.
+    public let insertedObjectIDs: Set<ManagedObjectID>
+    /// Objects the save updated.
+    public let updatedObjectIDs: Set<ManagedObjectID>
+    /// Objects the save deleted.
+    public let deletedObjectIDs: Set<ManagedObjectID>
+
+    /// Creates a payload; contexts create these when they save.
+    public init(insertedObjectIDs: Set<ManagedObjectID>, updatedObjectIDs: Set<ManagedObjectID>, deletedObjectIDs: Set<ManagedObjectID>) {
+        self.insertedObjectIDs = insertedObjectIDs
+        self.updatedObjectIDs = updatedObjectIDs
+        self.deletedObjectIDs = deletedObjectIDs
+    }
+
+    /// Whether the save changed nothing.
+    public var isEmpty: Bool { insertedObjectIDs.isEmpty && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty }
+}
+
+extension Notification.Name {
+    /// Posted (object: the context) after `processPendingChanges()` found changes; user info
+    /// under ``ManagedObjectContext/objectsDidChangeKey`` is an ``ObjectsDidChange``.
+    public static let managedObjectContextObjectsDidChange = Notification.Name("ObjectGraph.ManagedObjectContextObjectsDidChange")
+    /// Posted (object: the context) before a save writes anything.
+    public static let managedObjectContextWillSave = Notification.Name("ObjectGraph.ManagedObjectContextWillSave")
+    /// Posted (object: the context) after a save; user info under
+    /// ``ManagedObjectContext/didSaveKey`` is a ``ContextDidSave``, and under
+    /// `insertedObjectIDs` / `updatedObjectIDs` / `deletedObjectIDs` the sets of IDs.
+    public static let managedObjectContextDidSave = Notification.Name("ObjectGraph.ManagedObjectContextDidSave")
+}
+
+/// Keeps an observer registered; call ``cancel()`` (or drop every reference) to remove it.
+public final class ContextObservation: @unchecked Sendable {
+    // @unchecked Sendable: the cancel closure is only called once, guarded by the lock.
+    private let lock = NSLock()
+    private var onCancel: (() -> Void)?
+
+    init(onCancel: @escaping () -> Void) { self.onCancel = onCancel }
+
+    /// Removes the observer.
+    public func cancel() {
+        lock.lock()
+        let action = onCancel
+        onCancel = nil
+        lock.unlock()
+        action?()
+    }
+
+    deinit { cancel() }
+}

@@ -1,0 +1,34 @@
+import Dispatch
+import Foundation
+
+/// The queue a context's work runs on: the main queue, or a private serial queue.
+final class ContextQueue: Sendable {
+    let isMain: Bool
+    private let queue: DispatchQueue
+    private let key = DispatchSpecificKey<UInt8>()
+
+    init(main: Bool, label: String) {
+        isMain = main
+        if main {
+            queue = .main
+        } else {
+            queue = DispatchQueue(label: label)
+            queue.setSpecific(key: key, value: 1)
+        }
+    }
+
+    /// Whether the calling code runs on this queue (or inside a synchronous call onto it).
+    var isCurrent: Bool {
+        isMain ? Thread.isMainThread : DispatchQueue.getSpecific(key: key) != nil
+    }
+
+    func async(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
+    /// Runs `work` on the queue and waits; runs it in place when already on the queue.
+    func sync<T>(_ work: () throws -> T) rethrows -> T {
+        if isCurrent { return try work() }
+        return try queue.sync(execute: work)
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Whether the context has unsaved inserts, updates or deletes.
+    public var hasChanges: Bool {
+        assertOnQueue()
+        return changedObjects.values.contains { $0.hasChanges || !$0.storage.pendingFailures.isEmpty }
+    }
+
+    /// Objects inserted and not yet saved.
+    public var insertedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(changedObjects.values.filter { $0.isInserted && !$0.isDeleted })
+    }
+
+    /// Objects with unsaved changes that were neither inserted nor deleted.
+    public var updatedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(changedObjects.values.filter(\.isUpdated))
+    }
+
+    /// Objects deleted and not yet saved.
+    public var deletedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(changedObjects.values.filter { $0.isDeleted && !$0.isInserted })
+    }
+
+    /// Inserts `object` (created with `insertInto: nil`) into the context: it gets its permanent
+    /// ID and default values, and `awakeFromInsert()` runs.
+    public func insert(_ object: ManagedObject) {
+        assertOnQueue()
+        if object.managedObjectContext === self { return }
+        precondition(object.managedObjectContext == nil, "ObjectGraph: \(object.entity.name) object already belongs to another context")
+        guard let store = coordinator?.store else {
+            preconditionFailure("ObjectGraph: insert into a context with no persistent store; load the container's stores first")
+        }
+        let id: ManagedObjectID
+        do {
+            id = try store.newObjectID(for: object.entity)
+        } catch {
+            preconditionFailure("ObjectGraph: could not reserve an object ID in the store: \(error)")
+        }
+        let preset = object.storage.values
+        object.objectID = id
+        object.managedObjectContext = self
+        object.storage.values = object.entity.defaultValues
+        object.storage.flags = [.inserted]
+        for slot in object.entity.attributeSlots where !object.storage.values[slot].isNull {
+            object.storage.changed.insert(slot)
+        }
+        // Values set while detached survive the insert.
+        if !preset.isEmpty {
+            for slot in object.entity.attributeSlots where preset[slot] != object.storage.values[slot] {
+                object.storage.values[slot] = preset[slot]
+                object.storage.changed.insert(slot)
+            }
+        }
+        registeredObjectsByID[id] = object
+        noteChanged(object)
+        pendingInserted.insert(object)
+        pendingUpdated.remove(object)
+        object.awakeFromInsert()
+    }
+
+    /// Inserts a new object of the entity named `entityName`, throwing when the model lacks it.
+    ///
+    /// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/entityNotFound``.
+    public func insertObject(entityName: String) throws -> ManagedObject {
+        assertOnQueue()
+        guard let entity = model?.entity(named: entityName) else {
+            throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(entityName)'")
+        }
+        guard !entity.isAbstract else {
+            throw ObjectGraphError(.entityNotFound, "entity '\(entityName)' is abstract and cannot have instances")
+        }
+        return entity.managedObjectClass.init(entity: entity, insertInto: self)
+    }
+
+    /// Marks `object` deleted; its delete rules run at the next `processPendingChanges()` and
+    /// the save removes it from the store. Deleting an unsaved object just forgets it.
+    public func delete(_ object: ManagedObject) {
+        assertOnQueue()
+        guard object.managedObjectContext === self, !object.isDeleted, !object.storage.flags.contains(.gone) else { return }
+        object.fulfillIfNeeded()
+        if object.storage.flags.contains(.gone) { return }
+        object.prepareForDeletion()
+        object.storage.flags.insert(.deleted)
+        noteChanged(object)
+        pendingUpdated.remove(object)
+        if pendingInserted.remove(object) == nil { pendingDeleted.insert(object) }
+        deletesToPropagate.append(object)
+    }
+
+    /// Runs delete rules for pending deletes and posts objects-did-change for changes since the
+    /// last call. Runs at the end of every `perform` block and before every fetch and save.
+    public func processPendingChanges() {
+        assertOnQueue()
+        propagateDeletes()
+        guard !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty) else { return }
+        let change = ObjectsDidChange(
+            insertedObjects: pendingInserted, updatedObjects: pendingUpdated.subtracting(pendingInserted),
+            deletedObjects: pendingDeleted, refreshedObjects: pendingRefreshed, invalidatedAllObjects: false)
+        pendingInserted = []
+        pendingUpdated = []
+        pendingDeleted = []
+        pendingRefreshed = []
+        postObjectsDidChange(change)
+    }
+
+    /// Records that `object` changed; cheap after the first change.
+    func noteChanged(_ object: ManagedObject) {
+        if !object.storage.flags.contains(.tracked) {
+            object.storage.flags.insert(.tracked)
+            changedObjects[object.objectID] = object
+        }
+        if !object.storage.flags.contains(.inserted) && !object.storage.flags.contains(.deleted) {
+            pendingUpdated.insert(object)
+        }
+    }
+
+    private func propagateDeletes() {
+        while !deletesToPropagate.isEmpty {
+            let batch = deletesToPropagate
+            deletesToPropagate = []
+            for object in batch { applyDeleteRules(of: object) }
+        }
+    }
+
+    private func applyDeleteRules(of object: ManagedObject) {
+        for slot in object.entity.relationshipSlots {
+            guard let relationship = object.entity.allProperties[slot] as? RelationshipDescription else { continue }
+            let related: [ManagedObjectID]
+            if relationship.isToMany {
+                related = object.toManyMembers(at: slot)
+            } else if case .objectID(let id) = object.storage.values[slot] {
+                related = [id]
+            } else {
+                related = []
+            }
+            switch relationship.deleteRule {
+            case .cascade:
+                for id in related { delete(self.object(with: id)) }
+                nullify(object, relationship: relationship, related: related)
+            case .nullify:
+                nullify(object, relationship: relationship, related: related)
+            case .deny, .noAction:
+                break
+            }
+        }
+        // An unsaved object that is deleted is simply forgotten.
+        if object.isInserted { forget(object) }
+    }
+
+    private func nullify(_ object: ManagedObject, relationship: RelationshipDescription, related: [ManagedObjectID]) {
+        guard let inverse = relationship.inverseRelationship else { return }
+        for id in related {
+            let other = self.object(with: id)
+            if other.storage.flags.contains(.gone) { continue }
+            other.detachInverse(inverse, from: object)
+        }
+    }
+
+    /// Removes an unsaved, deleted object from the context entirely.
+    func forget(_ object: ManagedObject) {
+        changedObjects[object.objectID] = nil
+        registeredObjectsByID[object.objectID] = nil
+        object.storage.flags = [.deleted, .gone]
+    }
+
+    // MARK: Undoing
+
+    /// Discards every unsaved change: inserted objects are forgotten, updated and deleted ones
+    /// return to their saved values.
+    public func rollback() {
+        assertOnQueue()
+        deletesToPropagate = []
+        var refreshed: Set<ManagedObject> = []
+        var removed: Set<ManagedObject> = []
+        for object in changedObjects.values {
+            if object.isInserted {
+                registeredObjectsByID[object.objectID] = nil
+                object.storage.flags = [.gone]
+                object.managedObjectContext = nil
+                removed.insert(object)
+            } else {
+                object.turnIntoFault()
+                refreshed.insert(object)
+            }
+        }
+        changedObjects = [:]
+        pendingInserted = []
+        pendingUpdated = []
+        pendingDeleted = []
+        pendingRefreshed.formUnion(refreshed)
+        if !removed.isEmpty || !refreshed.isEmpty {
+            postObjectsDidChange(ObjectsDidChange(insertedObjects: [], updatedObjects: [], deletedObjects: removed,
+                                                  refreshedObjects: pendingRefreshed, invalidatedAllObjects: false))
+            pendingRefreshed = []
+        }
+    }
+
+    /// Forgets every object: unsaved changes are discarded, and objects the caller still holds
+    /// no longer belong to the context.
+    public func reset() {
+        assertOnQueue()
+        for object in registeredObjectsByID.values {
+            object.managedObjectContext = nil
+            object.storage = ObjectStorage()
+            object.storage.flags = [.gone]
+        }
+        registeredObjectsByID = [:]
+        changedObjects = [:]
+        deletesToPropagate = []
+        pendingInserted = []
+        pendingUpdated = []
+        pendingDeleted = []
+        pendingRefreshed = []
+        postObjectsDidChange(ObjectsDidChange(insertedObjects: [], updatedObjects: [], deletedObjects: [],
+                                              refreshedObjects: [], invalidatedAllObjects: true))
+    }
+
+    /// Re-reads `object` from the store. With `mergeChanges` false its unsaved changes are
+    /// discarded and it becomes a fault; with `true` they stay on top of the fresh values.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        assertOnQueue()
+        guard object.managedObjectContext === self, !object.isInserted else { return }
+        if !mergeChanges || !object.hasChanges {
+            if object.hasChanges { changedObjects[object.objectID] = nil }
+            object.storage.flags.remove(.tracked)
+            object.storage.flags.remove(.deleted)
+            object.turnIntoFault()
+        } else if let row = try? coordinator?.store?.row(for: object.objectID) {
+            apply(row, to: object, keepingChanges: true)
+        }
+        pendingRefreshed.insert(object)
+    }
+
+    /// Turns every registered object without changes into a fault, releasing their values.
+    public func refreshAllObjects() {
+        assertOnQueue()
+        for object in registeredObjectsByID.values where !object.hasChanges && !object.isFault {
+            object.turnIntoFault()
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Runs `request` and returns its results: objects, IDs, dictionaries or a count, by the
+    /// request's ``FetchRequest/resultType``.
+    ///
+    /// Objects, IDs and counts include the context's unsaved changes by default (an unsaved
+    /// insert that matches is returned, an unsaved delete is not); dictionary results read the
+    /// store only, as in Core Data.
+    ///
+    /// - Throws: the predicate's ``FetchPredicateError`` (parse error, unknown key, unbound
+    ///   variable), ``ObjectGraphError`` for an unknown entity or sort key, or a store error.
+    public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
+        assertOnQueue()
+        processPendingChanges()
+        let (entity, descriptor) = try prepare(request)
+        switch request.resultType {
+        case .managedObjectResultType:
+            let objects = try fetchObjects(entity, descriptor, includePending: request.includesPendingChanges)
+            return try objects.map { object in
+                guard let result = object as? T else {
+                    throw ObjectGraphError(.typeMismatch, "fetched a \(type(of: object)) (entity \(object.entity.name)) that is not a \(T.self); bind the entity's managedObjectClass")
+                }
+                return result
+            }
+        case .managedObjectIDResultType:
+            let ids: [ManagedObjectID]
+            if request.includesPendingChanges && hasPendingChanges(in: entity) {
+                ids = try fetchObjects(entity, descriptor, includePending: true).map(\.objectID)
+            } else {
+                ids = try store().objectIDs(matching: descriptor)
+            }
+            guard let results = ids as? [T] else {
+                throw ObjectGraphError(.typeMismatch, "a managedObjectIDResultType request must be a FetchRequest<ManagedObjectID>, not FetchRequest<\(T.self)>")
+            }
+            return results
+        case .countResultType:
+            let count = try self.count(entity, descriptor, includePending: request.includesPendingChanges)
+            guard let result = NSNumber(value: count) as? T else {
+                throw ObjectGraphError(.typeMismatch, "a countResultType request must be a FetchRequest<NSNumber>")
+            }
+            return [result]
+        case .dictionaryResultType:
+            let names = try dictionaryProperties(of: request, entity: entity)
+            let rows = try store().dictionaries(matching: descriptor, properties: names, distinct: request.returnsDistinctResults)
+            let dictionaries: [[String: Any]] = rows.map { row in
+                var dictionary: [String: Any] = [:]
+                for (key, value) in row { if let converted = publicValue(value, key: key, entity: entity) { dictionary[key] = converted } }
+                return dictionary
+            }
+            guard let results = dictionaries as? [T] else {
+                throw ObjectGraphError(.typeMismatch, "a dictionaryResultType request must be a FetchRequest<[String: Any]>")
+            }
+            return results
+        }
+    }
+
+    /// The number of objects `request` would return (limit and offset applied).
+    ///
+    /// - Throws: as ``fetch(_:)``.
+    public func count<T: FetchRequestResult>(for request: FetchRequest<T>) throws -> Int {
+        assertOnQueue()
+        processPendingChanges()
+        let (entity, descriptor) = try prepare(request)
+        return try count(entity, descriptor, includePending: request.includesPendingChanges)
+    }
+
+    // MARK: Internals
+
+    func store() throws -> any ObjectStore {
+        guard let store = coordinator?.store else {
+            throw ObjectGraphError(.noPersistentStore, "the context has no persistent store; load the container's stores first")
+        }
+        return store
+    }
+
+    private func prepare<T>(_ request: FetchRequest<T>) throws -> (EntityDescription, FetchDescriptor) {
+        guard let name = request.entityName else {
+            throw ObjectGraphError(.entityNotFound, "the fetch request has no entity name")
+        }
+        guard let entity = model?.entity(named: name) else {
+            throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(name)'")
+        }
+        var node: PredicateNode?
+        if let predicate = request.predicate {
+            if let error = predicate.error { throw error }
+            node = predicate.node
+        }
+        let sorts = request.sortDescriptors ?? []
+        for sort in sorts {
+            guard let key = sort.key else { continue }
+            try checkSortKeyPath(key, from: entity)
+        }
+        if request.fetchLimit < 0 || request.fetchOffset < 0 {
+            throw ObjectGraphError(.invalidRequest, "fetchLimit and fetchOffset cannot be negative")
+        }
+        return (entity, FetchDescriptor(entity: entity.name, predicate: node, sortDescriptors: sorts,
+                                        fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset,
+                                        includesSubentities: request.includesSubentities))
+    }
+
+    private func checkSortKeyPath(_ keyPath: String, from entity: EntityDescription) throws {
+        var current = entity
+        let components = keyPath.split(separator: ".").map(String.init)
+        for (index, key) in components.enumerated() {
+            guard let slot = current.slotByName[key] else {
+                throw ObjectGraphError(.unknownKey, "cannot sort by '\(keyPath)': \(current.name) has no property '\(key)'")
+            }
+            let property = current.allProperties[slot]
+            if index == components.count - 1 { break }
+            guard let relationship = property as? RelationshipDescription, !relationship.isToMany, let next = relationship.destinationEntity else {
+                throw ObjectGraphError(.unknownKey, "cannot sort by '\(keyPath)': '\(key)' is not a to-one relationship")
+            }
+            current = next
+        }
+        if let slot = current.slotByName[components.last ?? ""], current.allProperties[slot].isTransient {
+            throw ObjectGraphError(.invalidRequest, "cannot sort a fetch by '\(keyPath)': it is transient (not stored)")
+        }
+    }
+
+    /// Whether the context holds unsaved changes to objects of `entity`'s inheritance tree.
+    func hasPendingChanges(in entity: EntityDescription) -> Bool {
+        let root = entity.rootEntity
+        return changedObjects.values.contains { $0.entity.rootEntity === root }
+    }
+
+    private func count(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> Int {
+        if includePending && hasPendingChanges(in: entity) {
+            return try fetchObjects(entity, descriptor, includePending: true).count
+        }
+        return try store().count(matching: descriptor)
+    }
+
+    /// Fetches objects, merging in the context's unsaved changes when asked.
+    func fetchObjects(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> [ManagedObject] {
+        let store = try store()
+        guard includePending && hasPendingChanges(in: entity) else {
+            return try store.rows(matching: descriptor).map(registerFetched)
+        }
+        var unbounded = descriptor
+        unbounded.fetchLimit = 0
+        unbounded.fetchOffset = 0
+        let fetched = try store.rows(matching: unbounded).map(registerFetched)
+        var seen = Set<ManagedObjectID>()
+        var results: [ManagedObject] = []
+        let predicate = descriptor.predicate.map { FetchPredicate(node: $0) }
+        func matches(_ object: ManagedObject) throws -> Bool {
+            guard let predicate else { return true }
+            return try predicate.evaluate(with: object)
+        }
+        for object in fetched where !object.isDeleted && !object.storage.flags.contains(.gone) {
+            seen.insert(object.objectID)
+            if object.hasChanges, try !matches(object) { continue }
+            results.append(object)
+        }
+        for object in changedObjects.values where !seen.contains(object.objectID) && !object.isDeleted && !object.storage.flags.contains(.gone) {
+            guard descriptor.includesSubentities ? object.entity.isKindOf(entity: entity) : object.entity === entity else { continue }
+            if try matches(object) { results.append(object) }
+        }
+        results = sort(results, by: descriptor.sortDescriptors)
+        if descriptor.fetchOffset > 0 { results = Array(results.dropFirst(descriptor.fetchOffset)) }
+        if descriptor.fetchLimit > 0 { results = Array(results.prefix(descriptor.fetchLimit)) }
+        return results
+    }
+
+    /// Sorts objects as the store would: by each descriptor, then by primary key.
+    func sort(_ objects: [ManagedObject], by descriptors: [FetchSortDescriptor]) -> [ManagedObject] {
+        let keyed = objects.map { object in (object, descriptors.map { $0.key.map(object.sortValue(forKeyPath:)) ?? .objectID(object.objectID) }) }
+        return keyed.sorted { lhs, rhs in
+            for (index, descriptor) in descriptors.enumerated() {
+                let order = descriptor.compare(lhs.1[index], rhs.1[index])
+                if order != .orderedSame { return order == .orderedAscending }
+            }
+            return lhs.0.objectID.primaryKey < rhs.0.objectID.primaryKey
+        }.map(\.0)
+    }
+
+    private func dictionaryProperties<T>(of request: FetchRequest<T>, entity: EntityDescription) throws -> [String] {
+        let requested: [Any] = request.propertiesToFetch ?? entity.allProperties.filter { !$0.isTransient && !(($0 as? RelationshipDescription)?.isToMany ?? false) }.map { $0.name as Any }
+        return try requested.map { item -> String in
+            let name: String
+            switch item {
+            case let string as String: name = string
+            case let property as PropertyDescription: name = property.name
+            default: throw ObjectGraphError(.invalidRequest, "propertiesToFetch holds \(type(of: item)); use property names or descriptions")
+            }
+            guard let slot = entity.slotByName[name] else {
+                throw ObjectGraphError(.unknownKey, "\(entity.name) has no property '\(name)' to fetch")
+            }
+            let property = entity.allProperties[slot]
+            if property.isTransient || (property as? RelationshipDescription)?.isToMany == true {
+                throw ObjectGraphError(.invalidRequest, "cannot fetch '\(name)' into a dictionary: only stored attributes and to-one relationships")
+            }
+            return name
+        }
+    }
+
+    private func publicValue(_ value: Value, key: String, entity: EntityDescription) -> Any? {
+        guard let slot = entity.slotByName[key] else { return nil }
+        if let attribute = entity.allProperties[slot] as? AttributeDescription { return attribute.publicValue(from: value) }
+        if case .objectID(let id) = value { return id }
+        return nil
+    }
+}

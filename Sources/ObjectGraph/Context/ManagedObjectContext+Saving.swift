@@ -1,0 +1,163 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Validates and writes every unsaved change to the store in one transaction.
+    ///
+    /// Runs delete rules, calls `willSave()` on each changed object, validates every inserted
+    /// and updated object (and every `.deny` rule of deleted ones), then writes. On success,
+    /// objects' `didSave()` runs and a ``ContextDidSave`` is posted; sibling contexts that
+    /// merge automatically receive it. On failure nothing is written and the context keeps its
+    /// changes.
+    ///
+    /// - Throws: ``ObjectGraphError``: ``ObjectGraphError/Code/validationMultipleErrors``
+    ///   listing every failing object and key, ``ObjectGraphError/Code/constraintConflict``,
+    ///   or a store error.
+    public func save() throws {
+        assertOnQueue()
+        processPendingChanges()
+        guard hasChanges else { return }
+        guard let store = coordinator?.store else {
+            throw ObjectGraphError(.noPersistentStore, "cannot save: the context has no persistent store")
+        }
+        postWillSave()
+        for object in changedObjects.values.sorted(by: changeOrder) where object.hasChanges { object.willSave() }
+        processPendingChanges()
+
+        let objects = changedObjects.values.sorted(by: changeOrder)
+        var failures: [ValidationFailure] = []
+        for object in objects {
+            failures.append(contentsOf: object.storage.pendingFailures)
+            guard object.hasChanges else { continue }
+            do {
+                if object.isDeleted {
+                    try object.validateForDelete()
+                } else if object.isInserted {
+                    try object.validateForInsert()
+                } else {
+                    try object.validateForUpdate()
+                }
+            } catch let error as ObjectGraphError {
+                failures.append(contentsOf: error.failures.isEmpty ? [object.failure(key: nil, error.message)] : error.failures)
+            } catch let failure as ValidationFailure {
+                failures.append(failure)
+            } catch {
+                failures.append(object.failure(key: nil, "\(error)"))
+            }
+        }
+        if !failures.isEmpty {
+            let denied = failures.contains { $0.message.hasPrefix(ManagedObject.denyMessagePrefix) }
+            throw ObjectGraphError(denied && failures.count == 1 ? .validationRelationshipDeniedDelete : .validationMultipleErrors,
+                                   "The save failed validation (\(failures.count) problem\(failures.count == 1 ? "" : "s"))",
+                                   failures: failures)
+        }
+
+        let (changes, saved) = saveChanges(for: objects)
+        if !changes.isEmpty { try store.save(changes, from: self) }
+
+        for object in objects {
+            object.storage.flags.remove(.tracked)
+            if object.isDeleted {
+                registeredObjectsByID[object.objectID] = nil
+                object.storage.flags.insert(.gone)
+                object.didSave()
+            } else if object.hasChanges || !object.storage.changed.isEmpty {
+                object.storage.version += object.isInserted ? 1 : 1
+                object.commitChanges()
+                object.didSave()
+            }
+        }
+        changedObjects = [:]
+        if !saved.isEmpty {
+            postDidSave(saved)
+            coordinator?.contextDidSave(self, saved)
+        }
+    }
+
+    private func changeOrder(_ lhs: ManagedObject, _ rhs: ManagedObject) -> Bool {
+        if lhs.entity.name != rhs.entity.name { return lhs.entity.name < rhs.entity.name }
+        return lhs.objectID.primaryKey < rhs.objectID.primaryKey
+    }
+
+    /// The store writes and the did-save payload for `objects`.
+    private func saveChanges(for objects: [ManagedObject]) -> (SaveChanges, ContextDidSave) {
+        var changes = SaveChanges()
+        var inserted: Set<ManagedObjectID> = []
+        var updated: Set<ManagedObjectID> = []
+        var deleted: Set<ManagedObjectID> = []
+        for object in objects {
+            let entity = object.entity
+            if object.isDeleted {
+                if !object.isInserted {
+                    changes.deletes.append(object.objectID)
+                    deleted.insert(object.objectID)
+                }
+                continue
+            }
+            guard object.hasChanges else { continue }
+            let slots: [Int]
+            if object.isInserted {
+                slots = entity.storedColumnSlots
+                inserted.insert(object.objectID)
+            } else {
+                slots = object.storage.changed.slots.filter { entity.isStoredColumn($0) }
+                updated.insert(object.objectID)
+            }
+            let write = SaveChanges.RowWrite(id: object.objectID, slots: slots, values: slots.map { object.storage.values[$0] })
+            if object.isInserted { changes.inserts.append(write) } else if !slots.isEmpty { changes.updates.append(write) }
+            for (slot, state) in object.storage.toMany where state.hasChanges {
+                guard let relationship = entity.allProperties[slot] as? RelationshipDescription, !relationship.isTransient else { continue }
+                if relationship.usesJoinTable && relationship.ownsJoinTable {
+                    for id in state.added {
+                        changes.addedMembers.append(.init(entity: relationship.entity!.name, relationship: relationship.name, source: object.objectID, destination: id))
+                    }
+                    for id in state.removed {
+                        changes.removedMembers.append(.init(entity: relationship.entity!.name, relationship: relationship.name, source: object.objectID, destination: id))
+                    }
+                }
+                if relationship.isOrdered {
+                    changes.orderings.append(.init(entity: relationship.entity!.name, relationship: relationship.name,
+                                                   source: object.objectID, members: object.toManyMembers(at: slot)))
+                }
+            }
+        }
+        // A to-one pointing at a deleted object is cleared only by delete rules; the store
+        // also removes join rows of deleted objects.
+        return (changes, ContextDidSave(insertedObjectIDs: inserted, updatedObjectIDs: updated.subtracting(inserted), deletedObjectIDs: deleted))
+    }
+}
+
+extension EntityDescription {
+    /// Slots stored in the entity's table: non-transient attributes and to-one relationships.
+    var storedColumnSlots: [Int] {
+        allProperties.indices.filter { isStoredColumn($0) }
+    }
+
+    func isStoredColumn(_ slot: Int) -> Bool {
+        let property = allProperties[slot]
+        if property.isTransient { return false }
+        if let relationship = property as? RelationshipDescription { return !relationship.isToMany }
+        return true
+    }
+}
+
+extension RelationshipDescription {
+    /// Whether this to-many relationship is stored in a join table (its inverse is not to-one).
+    var usesJoinTable: Bool {
+        guard isToMany else { return false }
+        guard let inverse = inverseRelationship else { return true }
+        return inverse.isToMany
+    }
+
+    /// Whether this side writes a many-to-many join table (the other side only mirrors it).
+    var ownsJoinTable: Bool {
+        guard usesJoinTable, let inverse = inverseRelationship else { return true }
+        let mine = "\(entity?.name ?? "").\(name)"
+        let theirs = "\(inverse.entity?.name ?? "").\(inverse.name)"
+        return mine <= theirs
+    }
+
+    /// The relationship whose join table stores this one.
+    var joinTableOwner: RelationshipDescription {
+        ownsJoinTable ? self : inverseRelationship!
+    }
+}

@@ -1,0 +1,265 @@
+import Foundation
+
+/// A scratch pad of managed objects: it tracks changes, applies delete rules, validates and
+/// saves, as Core Data's `NSManagedObjectContext`.
+///
+/// A context and its objects belong to one queue. A ``ConcurrencyType/mainQueueConcurrencyType``
+/// context (a container's ``PersistentContainer/viewContext``) is used directly on the main
+/// thread — top-level code, `@MainActor` code — and through ``perform(_:)`` from anywhere; a
+/// ``ConcurrencyType/privateQueueConcurrencyType`` one only inside ``perform(_:)`` /
+/// ``performAndWait(_:)``. In debug builds, use from another queue traps, as Core Data's
+/// concurrency debugging does.
+public final class ManagedObjectContext: @unchecked Sendable {
+    // @unchecked Sendable: every mutable member is touched only on `queue` (checked in debug
+    // builds by assertOnQueue); only the queue itself, immutable lets and the lock-guarded
+    // observer lists are used from other threads.
+
+    /// How a context's work is scheduled, as Core Data's `NSManagedObjectContextConcurrencyType`.
+    public enum ConcurrencyType: Sendable {
+        /// The context's queue is the main queue.
+        case mainQueueConcurrencyType
+        /// The context has its own private serial queue.
+        case privateQueueConcurrencyType
+    }
+
+    /// The context's concurrency type.
+    public let concurrencyType: ConcurrencyType
+    /// A name for debugging and logs.
+    public var name: String?
+    /// Whether saves of sibling contexts (through the same coordinator) are merged in
+    /// automatically, on this context's queue.
+    public var automaticallyMergesChangesFromParent = false {
+        didSet { coordinator?.updateAutomaticMerging(for: self) }
+    }
+    /// The coordinator this context reads from and saves to.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+        get { coordinator }
+        set {
+            assertOnQueue()
+            coordinator = newValue
+            newValue?.register(self)
+        }
+    }
+
+    let queue: ContextQueue
+    private(set) var coordinator: PersistentStoreCoordinator?
+
+    func setCoordinatorUnchecked(_ coordinator: PersistentStoreCoordinator) { self.coordinator = coordinator }
+
+    /// One object per ID (uniquing).
+    var registeredObjectsByID: [ManagedObjectID: ManagedObject] = [:]
+    /// Objects with unsaved changes (inserted, updated or deleted), in the order they changed.
+    var changedObjects: [ManagedObjectID: ManagedObject] = [:]
+    /// Changes since the last `processPendingChanges()`, for objects-did-change.
+    var pendingInserted: Set<ManagedObject> = []
+    var pendingUpdated: Set<ManagedObject> = []
+    var pendingDeleted: Set<ManagedObject> = []
+    var pendingRefreshed: Set<ManagedObject> = []
+    /// Deleted objects whose delete rules have not run yet.
+    var deletesToPropagate: [ManagedObject] = []
+
+    let observers = ContextObservers()
+
+    /// Creates a context of `concurrencyType`; set ``persistentStoreCoordinator`` before use.
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        queue = ContextQueue(main: concurrencyType == .mainQueueConcurrencyType, label: "ObjectGraph.ManagedObjectContext")
+    }
+
+    /// The model of the context's coordinator.
+    var model: ManagedObjectModel? { coordinator?.managedObjectModel }
+
+    // MARK: Queue
+
+    /// Traps when called off the context's queue (debug builds only).
+    func assertOnQueue() {
+        #if DEBUG
+        if !queue.isCurrent {
+            let kind = concurrencyType == .mainQueueConcurrencyType ? "main-queue context off the main thread" : "private-queue context outside perform/performAndWait"
+            preconditionFailure("ObjectGraph concurrency violation: \(name ?? "a ManagedObjectContext") (a \(kind)) was used from the wrong queue. Wrap the work in context.perform { … } and pass objectIDs, not objects, across queues.")
+        }
+        #endif
+    }
+
+    /// Runs `block` on the context's queue, asynchronously, then processes pending changes.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
+            block()
+            processPendingChanges()
+        }
+    }
+
+    /// When to run an `async` ``perform(schedule:_:)`` block, as Core Data's
+    /// `NSManagedObjectContext.ScheduledTaskType`.
+    public enum ScheduledTaskType: Sendable {
+        /// Run in place if already on the context's queue, otherwise enqueue.
+        case immediate
+        /// Always enqueue behind work already scheduled.
+        case enqueued
+    }
+
+    /// Runs `block` on the context's queue and returns its result.
+    public func perform<T: Sendable>(schedule: ScheduledTaskType = .immediate, _ block: @escaping @Sendable () throws -> T) async throws -> T {
+        if schedule == .immediate && queue.isCurrent {
+            defer { processPendingChanges() }
+            return try block()
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async { [self] in
+                let result = Result { try block() }
+                processPendingChanges()
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    /// Runs `block` on the context's queue and returns its result.
+    public func perform<T: Sendable>(schedule: ScheduledTaskType = .immediate, _ block: @escaping @Sendable () -> T) async -> T {
+        if schedule == .immediate && queue.isCurrent {
+            defer { processPendingChanges() }
+            return block()
+        }
+        return await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                let result = block()
+                processPendingChanges()
+                continuation.resume(returning: result)
+            }
+        }
+    }
+
+    /// Runs `block` on the context's queue and waits for it; reentrant (runs in place when
+    /// already on the queue), so it may capture non-Sendable values.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        try queue.sync {
+            defer { processPendingChanges() }
+            return try block()
+        }
+    }
+
+    // MARK: Registry
+
+    /// The objects registered in the context.
+    public var registeredObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(registeredObjectsByID.values)
+    }
+
+    /// The registered object with `objectID`, or `nil`.
+    public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
+        assertOnQueue()
+        return registeredObjectsByID[objectID]
+    }
+
+    /// The object with `objectID`: the registered one, or a fault that loads on first access.
+    ///
+    /// Does no I/O. If no such object exists, reading the fault gives `nil` values.
+    public func object(with objectID: ManagedObjectID) -> ManagedObject {
+        assertOnQueue()
+        if let object = registeredObjectsByID[objectID] { return object }
+        guard let entity = model?.entity(named: objectID.entityName) else {
+            preconditionFailure("ObjectGraph: object(with:) got \(objectID), whose entity is not in this context's model")
+        }
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = objectID
+        object.managedObjectContext = self
+        object.storage.flags = [.fault]
+        registeredObjectsByID[objectID] = object
+        return object
+    }
+
+    /// The object with `objectID`, loaded; throws when no such object exists.
+    ///
+    /// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/objectNotFound``.
+    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        assertOnQueue()
+        guard model?.entity(named: objectID.entityName) != nil else {
+            throw ObjectGraphError(.objectNotFound, "no object with ID \(objectID): its entity is not in the model")
+        }
+        let object = self.object(with: objectID)
+        if object.isFault { fulfillFault(of: object) }
+        if object.storage.flags.contains(.gone) {
+            throw ObjectGraphError(.objectNotFound, "no object with ID \(objectID) exists in the store")
+        }
+        return object
+    }
+
+    /// The entity whose `managedObjectClass` is `type`.
+    func entityBound(to type: ManagedObject.Type) -> EntityDescription? {
+        model?.entities.first { $0.managedObjectClass == type }
+    }
+
+    /// Reads a fault's row from the store; an object that no longer exists becomes "gone".
+    func fulfillFault(of object: ManagedObject) {
+        guard let store = coordinator?.store else { return }
+        let row: StoredRow?
+        do {
+            row = try store.row(for: object.objectID)
+        } catch {
+            row = nil
+        }
+        object.storage.flags.remove(.fault)
+        guard let row else {
+            object.storage.flags.insert(.gone)
+            object.storage.values = object.entity.defaultValues
+            return
+        }
+        apply(row, to: object, keepingChanges: false)
+        object.awakeFromFetch()
+    }
+
+    /// Puts a row's values into an object; with `keepingChanges`, unsaved changes stay on top.
+    func apply(_ row: StoredRow, to object: ManagedObject, keepingChanges: Bool) {
+        var values = row.values
+        let entity = object.entity
+        for property in entity.allProperties where property.isTransient {
+            let slot = property.slot
+            values[slot] = object.storage.values.isEmpty ? ((property as? AttributeDescription)?.defaultStoredValue ?? .null) : object.storage.values[slot]
+        }
+        if keepingChanges, !object.storage.values.isEmpty {
+            for slot in object.storage.changed.slots { values[slot] = object.storage.values[slot] }
+        } else {
+            object.storage.changed.removeAll()
+            object.storage.toMany = [:]
+        }
+        if keepingChanges {
+            for slot in Array(object.storage.toMany.keys) { object.storage.toMany[slot]!.members = nil }
+        }
+        object.storage.values = values
+        object.storage.committed = row.values
+        object.storage.version = row.version
+    }
+
+    /// Loads a to-many relationship's members from the store.
+    func loadMembers(of object: ManagedObject, slot: Int) -> [ManagedObjectID] {
+        guard let store = coordinator?.store,
+              let relationship = object.entity.allProperties[slot] as? RelationshipDescription,
+              !relationship.isTransient
+        else { return [] }
+        return (try? store.members(of: object.objectID, relationship: relationship)) ?? []
+    }
+
+    /// Registers a row fetched from the store as an object, reusing a registered one.
+    func registerFetched(_ row: StoredRow) -> ManagedObject {
+        if let object = registeredObjectsByID[row.id] {
+            if object.isFault {
+                object.storage.flags.remove(.fault)
+                apply(row, to: object, keepingChanges: false)
+                object.awakeFromFetch()
+            } else if !object.hasChanges && row.version != object.storage.version {
+                apply(row, to: object, keepingChanges: false)
+            }
+            return object
+        }
+        guard let entity = model?.entity(named: row.id.entityName) else {
+            preconditionFailure("ObjectGraph: the store returned a row of unknown entity \(row.id.entityName)")
+        }
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = row.id
+        object.managedObjectContext = self
+        registeredObjectsByID[row.id] = object
+        apply(row, to: object, keepingChanges: false)
+        object.awakeFromFetch()
+        return object
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// A type a fetch can return: managed objects, object IDs, dictionaries or a count.
+public protocol FetchRequestResult {}
+extension ManagedObject: FetchRequestResult {}
+extension ManagedObjectID: FetchRequestResult {}
+extension Dictionary: FetchRequestResult where Key == String, Value == Any {}
+extension NSNumber: FetchRequestResult {}
+
+/// What a fetch returns, as Core Data's `NSFetchRequestResultType`.
+public enum FetchRequestResultType: Sendable, Hashable {
+    /// Managed objects (the default for object requests).
+    case managedObjectResultType
+    /// Object IDs only; no values are loaded.
+    case managedObjectIDResultType
+    /// Dictionaries of ``FetchRequest/propertiesToFetch``; pending changes are not included.
+    case dictionaryResultType
+    /// One `NSNumber`: the number of matching objects.
+    case countResultType
+}
+
+/// A search for objects of one entity, as Core Data's `NSFetchRequest`.
+///
+/// ```swift
+/// let request = FetchRequest<ManagedObject>(entityName: "Photo")
+/// request.predicate = FetchPredicate(format: "title BEGINSWITH[cd] %@", "hoo")
+/// request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
+/// request.fetchLimit = 20
+/// let photos = try context.fetch(request)
+/// ```
+public final class FetchRequest<Result: FetchRequestResult>: CustomStringConvertible {
+    /// The entity searched (sub-entities included unless ``includesSubentities`` is `false`).
+    public var entityName: String?
+    /// Which objects match; `nil` matches all.
+    public var predicate: FetchPredicate?
+    /// The order of the results; ties end in primary-key order.
+    public var sortDescriptors: [FetchSortDescriptor]?
+    /// The most results to return; 0 means no limit.
+    public var fetchLimit: Int = 0
+    /// How many matching results to skip.
+    public var fetchOffset: Int = 0
+    /// Accepted for source compatibility; results are materialized as one array.
+    public var fetchBatchSize: Int = 0
+    /// What the fetch returns.
+    public var resultType: FetchRequestResultType
+    /// Whether objects of sub-entities match too.
+    public var includesSubentities = true
+    /// Whether unsaved inserts, updates and deletes of the context count (objects, IDs and
+    /// counts; dictionaries always read the store only, as in Core Data).
+    public var includesPendingChanges = true
+    /// Accepted for source compatibility; fetched objects always come with their values.
+    public var returnsObjectsAsFaults = true
+    /// Accepted for source compatibility.
+    public var includesPropertyValues = true
+    /// The properties in dictionary results: names (`String`) or ``PropertyDescription``s.
+    public var propertiesToFetch: [Any]?
+    /// Whether dictionary results drop duplicates.
+    public var returnsDistinctResults = false
+    /// Relationships whose destinations to load with the results.
+    public var relationshipKeyPathsForPrefetching: [String]?
+
+    /// A request for objects of the entity named `entityName`.
+    public init(entityName: String) {
+        self.entityName = entityName
+        resultType = Self.defaultResultType
+    }
+
+    /// A request with no entity yet; set ``entityName`` (or use ``entity``) before fetching.
+    public init() {
+        resultType = Self.defaultResultType
+    }
+
+    /// The entity searched; setting it sets ``entityName``.
+    public var entity: EntityDescription? {
+        get { entityStorage?.name == entityName ? entityStorage : nil }
+        set { entityStorage = newValue; entityName = newValue?.name }
+    }
+    private var entityStorage: EntityDescription?
+
+    private static var defaultResultType: FetchRequestResultType {
+        if Result.self == ManagedObjectID.self { return .managedObjectIDResultType }
+        if Result.self == [String: Any].self { return .dictionaryResultType }
+        if Result.self == NSNumber.self { return .countResultType }
+        return .managedObjectResultType
+    }
+
+    public var description: String {
+        var parts = ["entity: \(entityName ?? "nil")"]
+        if let predicate { parts.append("predicate: \(predicate)") }
+        if let sortDescriptors, !sortDescriptors.isEmpty { parts.append("sortDescriptors: \(sortDescriptors)") }
+        if fetchLimit > 0 { parts.append("limit: \(fetchLimit)") }
+        if fetchOffset > 0 { parts.append("offset: \(fetchOffset)") }
+        return "FetchRequest(\(parts.joined(separator: ", ")))"
+    }
+}
+
+extension FetchRequestResult where Self: ManagedObject {
+    /// A request for objects of this class's entity, as Core Data's generated `fetchRequest()`.
+    ///
+    /// The entity is the one bound to this class in a loaded model, or else the entity named
+    /// like the class.
+    public static func fetchRequest() -> FetchRequest<Self> {
+        FetchRequest<Self>(entityName: ManagedObjectClassRegistry.entityName(for: Self.self))
+    }
+
+    /// The entity bound to this class in the most recently loaded model, as Core Data's
+    /// `entity()` class method; `nil` when no loaded model binds it.
+    public static func entity() -> EntityDescription? {
+        ManagedObjectClassRegistry.entity(for: Self.self)
+    }
+}
+
+/// Which entity each subclass is bound to, filled as models load (the last loaded wins).
+enum ManagedObjectClassRegistry {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var entities: [ObjectIdentifier: EntityDescription] = [:]
+
+    static func register(_ model: ManagedObjectModel) {
+        lock.lock()
+        defer { lock.unlock() }
+        for entity in model.entities where entity.managedObjectClass != ManagedObject.self {
+            entities[ObjectIdentifier(entity.managedObjectClass)] = entity
+        }
+    }
+
+    static func entity(for type: ManagedObject.Type) -> EntityDescription? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entities[ObjectIdentifier(type)]
+    }
+
+    static func entityName(for type: ManagedObject.Type) -> String {
+        entity(for: type)?.name ?? String(describing: type)
+    }
+}

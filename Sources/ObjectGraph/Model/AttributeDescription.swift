@@ -1,0 +1,38 @@
+import Foundation
+
+/// An attribute of an entity, as Core Data's `NSAttributeDescription`.
+///
+/// ```swift
+/// let title = AttributeDescription()
+/// title.name = "title"; title.attributeType = .string; title.isOptional = true
+/// ```
+public final class AttributeDescription: PropertyDescription {
+    /// The type of the attribute's values.
+    public var attributeType: AttributeType = .string { willSet { checkMutable("attributeType") } }
+    /// The value a newly inserted object starts with; converted to ``attributeType`` when the
+    /// model is loaded (a value that does not convert is a model error).
+    public var defaultValue: Any? { willSet { checkMutable("defaultValue") } }
+    /// For `.transformable` attributes: the Codable type of the values (stored as JSON).
+    public var transformableType: (any Codable.Type)? { willSet { checkMutable("transformableType") } }
+    /// Smallest valid value (numbers and dates), checked at save.
+    public var minValue: Any? { willSet { checkMutable("minValue") } }
+    /// Largest valid value (numbers and dates), checked at save.
+    public var maxValue: Any? { willSet { checkMutable("maxValue") } }
+    /// Shortest valid string (in characters) or binary value (in bytes), checked at save.
+    public var minLength: Int? { willSet { checkMutable("minLength") } }
+    /// Longest valid string (in characters) or binary value (in bytes), checked at save.
+    public var maxLength: Int? { willSet { checkMutable("maxLength") } }
+    /// A regular expression (ICU syntax) every string value must match as a whole, checked at save.
+    public var regularExpression: String? { willSet { checkMutable("regularExpression") } }
+    /// Accepted for source compatibility; large values are always stored in the row.
+    public var allowsExternalBinaryDataStorage = false
+
+    /// Converted forms of the value options, set when the model is frozen.
+    var defaultStoredValue: Value = .null
+    var minStoredValue: Value = .null
+    var maxStoredValue: Value = .null
+
+    /// Creates an empty attribute description; set ``PropertyDescription/name`` and
+    /// ``attributeType`` before use.
+    public override init() { super.init() }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// An entity: a kind of managed object with attributes and relationships, as Core Data's
+/// `NSEntityDescription`.
+///
+/// Entities form inheritance trees: sub-entities inherit their parent's properties, are stored
+/// in the root entity's table, and are fetched with their parent. An abstract entity has no
+/// instances of its own.
+public final class EntityDescription: CustomStringConvertible {
+    /// The entity's name, unique in its model.
+    public var name: String = "" { willSet { checkMutable("name") } }
+    /// The class instantiated for this entity's objects; ``ManagedObject`` unless bound to a
+    /// subclass. Swift on Linux cannot resolve a class from its name, so bind the class itself.
+    public var managedObjectClass: ManagedObject.Type = ManagedObject.self {
+        willSet { checkMutable("managedObjectClass") }
+    }
+    /// The name of ``managedObjectClass`` (read-only: set the class itself).
+    public var managedObjectClassName: String { String(describing: managedObjectClass) }
+    /// Whether the entity has no instances of its own (only its sub-entities do).
+    public var isAbstract: Bool = false { willSet { checkMutable("isAbstract") } }
+    /// The entity's own properties (not the inherited ones).
+    public var properties: [PropertyDescription] = [] {
+        willSet { checkMutable("properties") }
+        didSet { for property in properties { property.entity = self } }
+    }
+    /// The entity's direct sub-entities; setting them makes this entity their ``superentity``.
+    public var subentities: [EntityDescription] = [] {
+        willSet { checkMutable("subentities") }
+        didSet { for sub in subentities { sub.superentityStorage = self; sub.superentityName = name } }
+    }
+    /// The entity this one inherits from.
+    public var superentity: EntityDescription? { superentityStorage }
+    /// Sets of property names whose values must be unique together among this entity's
+    /// objects (and its sub-entities'), as Core Data's `uniquenessConstraints`.
+    public var uniquenessConstraints: [[String]] = [] { willSet { checkMutable("uniquenessConstraints") } }
+    /// Compound indexes on this entity's table.
+    public var indexes: [FetchIndexDescription] = [] { willSet { checkMutable("indexes") } }
+    /// Free-form information for the app; ObjectGraph ignores it.
+    public var userInfo: [String: String] = [:]
+    /// The name this entity had in the previous model version, for migrations.
+    public var renamingIdentifier: String? { willSet { checkMutable("renamingIdentifier") } }
+
+    /// The model this entity belongs to (set when the entity joins a model).
+    public internal(set) weak var managedObjectModel: ManagedObjectModel?
+
+    /// Creates an empty entity; set its ``name`` and ``properties``.
+    public init() {}
+
+    // MARK: Derived (valid once the model is loaded)
+
+    /// All properties by name, inherited ones included.
+    public var propertiesByName: [String: PropertyDescription] {
+        Dictionary(allProperties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+    /// All attributes by name, inherited ones included.
+    public var attributesByName: [String: AttributeDescription] {
+        Dictionary(allProperties.compactMap { $0 as? AttributeDescription }.map { ($0.name, $0) },
+                   uniquingKeysWith: { first, _ in first })
+    }
+    /// All relationships by name, inherited ones included.
+    public var relationshipsByName: [String: RelationshipDescription] {
+        Dictionary(allProperties.compactMap { $0 as? RelationshipDescription }.map { ($0.name, $0) },
+                   uniquingKeysWith: { first, _ in first })
+    }
+    /// The relationships whose destination is `entity`.
+    public func relationships(forDestination entity: EntityDescription) -> [RelationshipDescription] {
+        allProperties.compactMap { $0 as? RelationshipDescription }.filter { $0.destinationEntity === entity }
+    }
+    /// Whether this entity is `entity` or inherits from it.
+    public func isKindOf(entity: EntityDescription) -> Bool {
+        var current: EntityDescription? = self
+        while let candidate = current {
+            if candidate === entity { return true }
+            current = candidate.superentity
+        }
+        return false
+    }
+
+    public var description: String { "EntityDescription(\(name))" }
+
+    // MARK: Compiled state, set when the model is frozen
+
+    weak var superentityStorage: EntityDescription?
+    var superentityName: String?
+    var isFrozen = false
+    /// Inherited properties first, then the entity's own; a property's `slot` is its index.
+    var allProperties: [PropertyDescription] = []
+    var slotByName: [String: Int] = [:]
+    var attributeSlots: [Int] = []
+    var relationshipSlots: [Int] = []
+    /// Core Data's `Z_ENT`: this entity's number in the model (1-based, by name).
+    var entityCode = 0
+    /// The codes of this entity and every entity below it, for fetches.
+    var fetchableEntityCodes: [Int] = []
+    /// The top of this entity's inheritance tree, whose table holds the whole tree.
+    var rootEntity: EntityDescription { superentity?.rootEntity ?? self }
+
+    func checkMutable(_ member: String) {
+        precondition(!isFrozen, "ObjectGraph: cannot change \(member) of entity '\(name)': its model has been loaded by a container and is immutable")
+    }
+
+    /// The property in `slot`.
+    func property(at slot: Int) -> PropertyDescription { allProperties[slot] }
+}
+
+/// A compound index over properties of one entity, as Core Data's `NSFetchIndexDescription`.
+public struct FetchIndexDescription: Sendable, Hashable {
+    /// The index's name, unique in the model.
+    public var name: String
+    /// The indexed properties, in order.
+    public var elements: [FetchIndexElementDescription]
+
+    /// Creates an index named `name` over `elements`.
+    public init(name: String, elements: [FetchIndexElementDescription]) {
+        self.name = name
+        self.elements = elements
+    }
+}
+
+/// One property of a ``FetchIndexDescription``.
+public struct FetchIndexElementDescription: Sendable, Hashable {
+    /// The indexed property's name.
+    public var propertyName: String
+    /// Whether the index sorts this element ascending.
+    public var isAscending: Bool
+
+    /// Creates an index element on the property named `propertyName`.
+    public init(propertyName: String, isAscending: Bool = true) {
+        self.propertyName = propertyName
+        self.isAscending = isAscending
+    }
+
+    /// Creates an index element on `property`, as Core Data's
+    /// `NSFetchIndexElementDescription(property:collationType:)`.
+    public init(property: PropertyDescription, isAscending: Bool = true) {
+        self.init(propertyName: property.name, isAscending: isAscending)
+    }
+}

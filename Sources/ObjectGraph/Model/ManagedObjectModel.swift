@@ -1,0 +1,93 @@
+import Foundation
+
+/// A set of entities: the schema of an object graph, as Core Data's `NSManagedObjectModel`.
+///
+/// Build one in Swift — with the ``init(_:)`` builder, or the way Core Data code does, by
+/// creating descriptions and assigning ``entities``. A model is mutable until a container loads
+/// it; loading checks it (see ``validate()``) and freezes it, after which it can be shared
+/// across queues.
+public final class ManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked Sendable: mutable only before freezing (a trap guards every setter after), and
+    // read-only afterwards; the lock guards the freeze itself.
+
+    /// The model's entities.
+    public var entities: [EntityDescription] = [] {
+        willSet { checkMutable() }
+        didSet { for entity in entities { entity.managedObjectModel = self } }
+    }
+    /// Labels for this model version; they do not affect storage.
+    public var versionIdentifiers: Set<String> = [] { willSet { checkMutable() } }
+
+    /// Problems that do not stop the model from loading (such as a missing inverse), found by
+    /// the last ``validate()``.
+    public private(set) var warnings: [ModelIssue] = []
+
+    private let freezeLock = NSLock()
+    private(set) var isFrozen = false
+    private var entityByName: [String: EntityDescription] = [:]
+
+    /// Creates an empty model; assign ``entities``.
+    public init() {}
+
+    /// The entities by name.
+    public var entitiesByName: [String: EntityDescription] {
+        if isFrozen { return entityByName }
+        return Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The entity named `name` (fast once the model is loaded).
+    func entity(named name: String) -> EntityDescription? {
+        isFrozen ? entityByName[name] : entitiesByName[name]
+    }
+
+    public var description: String { "ManagedObjectModel(\(entities.map(\.name).sorted().joined(separator: ", ")))" }
+
+    func checkMutable() {
+        precondition(!isFrozen, "ObjectGraph: cannot change a ManagedObjectModel after a container has loaded it")
+    }
+
+    /// Checks the model and, when it has no errors, freezes it. Called by containers at load;
+    /// safe to call more than once.
+    ///
+    /// - Throws: ``ManagedObjectModelError`` listing every problem, each naming its entity and
+    ///   property.
+    public func validate() throws {
+        freezeLock.lock()
+        defer { freezeLock.unlock() }
+        if isFrozen { return }
+        var checker = ModelChecker(model: self)
+        try checker.check()
+        warnings = checker.warnings
+        entityByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for entity in entities {
+            entity.isFrozen = true
+            for property in entity.properties { property.isFrozen = true }
+        }
+        isFrozen = true
+    }
+}
+
+/// One problem found in a model: its entity, property and what is wrong.
+public struct ModelIssue: Sendable, Hashable, CustomStringConvertible {
+    /// The entity concerned.
+    public var entity: String
+    /// The property concerned, if any.
+    public var property: String?
+    /// What is wrong.
+    public var message: String
+
+    public var description: String {
+        "\(entity)\(property.map { ".\($0)" } ?? ""): \(message)"
+    }
+}
+
+/// A model that cannot be loaded, with every problem found.
+public struct ManagedObjectModelError: Error, Sendable, CustomStringConvertible {
+    /// Every problem, each naming its entity and property.
+    public var issues: [ModelIssue]
+
+    public var description: String {
+        "The managed object model is invalid (\(issues.count) problem\(issues.count == 1 ? "" : "s")):\n"
+            + issues.map { "  - \($0)" }.joined(separator: "\n")
+    }
+}

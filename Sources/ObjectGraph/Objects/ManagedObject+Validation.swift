@@ -1,0 +1,131 @@
+import Foundation
+
+extension ManagedObject {
+    static let denyMessagePrefix = "delete denied"
+
+    /// The failures of `.deny` rules that refuse this object's deletion.
+    func denyFailures() -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for slot in entity.relationshipSlots {
+            guard let relationship = entity.allProperties[slot] as? RelationshipDescription, relationship.deleteRule == .deny else { continue }
+            let count = relationship.isToMany ? toManyMembers(at: slot).count : (storage.values[slot].isNull ? 0 : 1)
+            if count > 0 {
+                failures.append(failure(key: relationship.name, "\(Self.denyMessagePrefix): relationship '\(relationship.name)' still holds \(count) object\(count == 1 ? "" : "s") and its delete rule is deny"))
+            }
+        }
+        return failures
+    }
+
+    /// Checks one value against the rules of the property `key` (type, required, range,
+    /// length, pattern, validation predicates).
+    ///
+    /// - Throws: ``ObjectGraphError`` naming the key and the broken rule.
+    func validateSingleValue(_ value: Any?, forKey key: String) throws {
+        guard let slot = entity.slotByName[key] else {
+            throw ObjectGraphError(.unknownKey, "\(entity.name) has no property '\(key)'", failures: [failure(key: key, "unknown key")])
+        }
+        guard let attribute = entity.allProperties[slot] as? AttributeDescription else { return }
+        guard let stored = attribute.storedValue(from: value) else {
+            throw ObjectGraphError(.typeMismatch, "\(entity.name).\(key) expects \(attribute.attributeType.swiftTypeName)",
+                                   failures: [failure(key: key, "expected \(attribute.attributeType.swiftTypeName)")])
+        }
+        try throwIfInvalid(attributeFailures(attribute, stored))
+    }
+
+    func throwIfInvalid(_ failures: [ValidationFailure]) throws {
+        guard !failures.isEmpty else { return }
+        throw ObjectGraphError(.validationMultipleErrors,
+                               "\(entity.name) \(objectID) is invalid", failures: failures)
+    }
+
+    /// Every broken property rule of the object.
+    func propertyFailures() -> [ValidationFailure] {
+        fulfillIfNeeded()
+        var failures: [ValidationFailure] = []
+        for (slot, property) in entity.allProperties.enumerated() {
+            switch property {
+            case let attribute as AttributeDescription:
+                failures.append(contentsOf: attributeFailures(attribute, storage.values[slot]))
+            case let relationship as RelationshipDescription:
+                if relationship.isToMany {
+                    // Only count members when they may have changed: loading them costs a query.
+                    guard isInserted || storage.changed.contains(slot) else { continue }
+                    let count = toManyMembers(at: slot).count
+                    let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+                    if count < minimum {
+                        failures.append(failure(key: relationship.name, "has \(count) object\(count == 1 ? "" : "s"), fewer than the minimum \(minimum)"))
+                    }
+                    if relationship.maxCount > 0 && count > relationship.maxCount {
+                        failures.append(failure(key: relationship.name, "has \(count) objects, more than the maximum \(relationship.maxCount)"))
+                    }
+                } else if !relationship.isOptional && storage.values[slot].isNull {
+                    failures.append(failure(key: relationship.name, "is required (a \(relationship.destinationEntity?.name ?? "related object")) but is nil"))
+                }
+            default:
+                break
+            }
+        }
+        return failures
+    }
+
+    private func attributeFailures(_ attribute: AttributeDescription, _ value: Value) -> [ValidationFailure] {
+        let key = attribute.name
+        if value.isNull {
+            if !attribute.isOptional && !attribute.isTransient {
+                return [failure(key: key, "is required (\(attribute.attributeType.swiftTypeName)) but is nil")]
+            }
+            return []
+        }
+        var failures: [ValidationFailure] = []
+        if !attribute.minStoredValue.isNull, let order = Value.sortCompare(value, attribute.minStoredValue), order == .orderedAscending {
+            failures.append(failure(key: key, "\(describe(value)) is less than the minimum \(describe(attribute.minStoredValue))"))
+        }
+        if !attribute.maxStoredValue.isNull, let order = Value.sortCompare(value, attribute.maxStoredValue), order == .orderedDescending {
+            failures.append(failure(key: key, "\(describe(value)) is greater than the maximum \(describe(attribute.maxStoredValue))"))
+        }
+        let length: Int? = switch value {
+        case .string(let string): string.count
+        case .data(let data): attribute.attributeType == .binaryData ? data.count : nil
+        default: nil
+        }
+        if let length {
+            if let minimum = attribute.minLength, length < minimum {
+                failures.append(failure(key: key, "is \(length) long, shorter than the minimum length \(minimum)"))
+            }
+            if let maximum = attribute.maxLength, length > maximum {
+                failures.append(failure(key: key, "is \(length) long, longer than the maximum length \(maximum)"))
+            }
+        }
+        if let pattern = attribute.regularExpression, case .string(let string) = value,
+           let regex = try? NSRegularExpression(pattern: pattern) {
+            let range = NSRange(string.startIndex..., in: string)
+            let match = regex.firstMatch(in: string, options: [.anchored], range: range)
+            if match == nil || match!.range != range {
+                failures.append(failure(key: key, "\(describe(value)) does not match the pattern \(pattern)"))
+            }
+        }
+        if !attribute.validationPredicates.isEmpty {
+            let publicValue = attribute.publicValue(from: value)
+            for (index, predicate) in attribute.validationPredicates.enumerated() {
+                let passed = (try? predicate.evaluate(with: publicValue)) ?? false
+                if !passed {
+                    let warning = index < attribute.validationWarnings.count ? attribute.validationWarnings[index] : "fails validation predicate \(predicate)"
+                    failures.append(failure(key: key, warning))
+                }
+            }
+        }
+        return failures
+    }
+
+    private func describe(_ value: Value) -> String {
+        switch value {
+        case .string(let string): "\"\(string)\""
+        case .int(let int): "\(int)"
+        case .double(let double): "\(double)"
+        case .decimal(let decimal): "\(decimal)"
+        case .date(let date): "\(date)"
+        case .bool(let bool): "\(bool)"
+        default: "\(value)"
+        }
+    }
+}

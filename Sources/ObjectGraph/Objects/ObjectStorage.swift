@@ -1,0 +1,140 @@
+import Foundation
+
+/// The state a managed object carries: its values, its last committed snapshot and what changed.
+///
+/// A fault carries none of it (``values`` is empty), which keeps a fault at an ID and a context
+/// reference.
+struct ObjectStorage {
+    /// One value per slot (see `EntityDescription.allProperties`); to-one relationships hold
+    /// `.objectID` or `.null`, to-many slots hold `.null` (their members live in ``toMany``).
+    var values: ContiguousArray<Value> = []
+    /// The values as last read from or written to the store; `nil` for a new object.
+    var committed: ContiguousArray<Value>?
+    /// The row version (Core Data's `Z_OPT`) the committed values came from.
+    var version: Int64 = 0
+    /// To-many relationship state, by slot; created on first use.
+    var toMany: [Int: ToManyState] = [:]
+    /// Slots changed since the last save or refresh.
+    var changed = SlotMask()
+    var flags: ObjectFlags = []
+    /// Values given to `setValue(_:forKey:)` that could not be stored; the next save reports them.
+    var pendingFailures: [ValidationFailure] = []
+}
+
+/// Lifecycle flags of a managed object.
+struct ObjectFlags: OptionSet {
+    let rawValue: UInt8
+    /// Values not loaded: the object is an ID and a context reference.
+    static let fault = ObjectFlags(rawValue: 1)
+    /// Inserted in its context and not yet saved.
+    static let inserted = ObjectFlags(rawValue: 2)
+    /// Deleted in its context (saved or not).
+    static let deleted = ObjectFlags(rawValue: 4)
+    /// Counted among its context's changed objects.
+    static let tracked = ObjectFlags(rawValue: 8)
+    /// Its deletion has been saved, or merged in from another context: it no longer exists.
+    static let gone = ObjectFlags(rawValue: 16)
+}
+
+/// A set of slot numbers, allocation-free for entities with up to 64 properties.
+struct SlotMask: Equatable {
+    private var low: UInt64 = 0
+    private var high: [UInt64] = []
+
+    var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
+
+    func contains(_ slot: Int) -> Bool {
+        if slot < 64 { return low & (1 << UInt64(slot)) != 0 }
+        let word = slot / 64 - 1
+        return word < high.count && high[word] & (1 << UInt64(slot % 64)) != 0
+    }
+
+    mutating func insert(_ slot: Int) {
+        if slot < 64 { low |= 1 << UInt64(slot); return }
+        let word = slot / 64 - 1
+        while high.count <= word { high.append(0) }
+        high[word] |= 1 << UInt64(slot % 64)
+    }
+
+    mutating func remove(_ slot: Int) {
+        if slot < 64 { low &= ~(1 << UInt64(slot)); return }
+        let word = slot / 64 - 1
+        if word < high.count { high[word] &= ~(1 << UInt64(slot % 64)) }
+    }
+
+    mutating func removeAll() {
+        low = 0
+        high = []
+    }
+
+    /// The slots in ascending order.
+    var slots: [Int] {
+        var result: [Int] = []
+        var bits = low
+        while bits != 0 {
+            result.append(bits.trailingZeroBitCount)
+            bits &= bits - 1
+        }
+        for (index, word) in high.enumerated() {
+            var bits = word
+            while bits != 0 {
+                result.append((index + 1) * 64 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+        return result
+    }
+}
+
+/// The members of a to-many relationship, and how they changed since the last save.
+///
+/// Changes made while the members are not loaded are kept as `added`/`removed` and applied when
+/// they load, so changing one side of a relationship never has to read the other side's
+/// whole membership.
+struct ToManyState {
+    /// The members, in order for an ordered relationship; `nil` until loaded.
+    var members: [ManagedObjectID]?
+    /// The same members, for constant-time membership tests.
+    var memberSet: Set<ManagedObjectID> = []
+    /// Members added since the last save.
+    var added: Set<ManagedObjectID> = []
+    /// Members removed since the last save.
+    var removed: Set<ManagedObjectID> = []
+    /// Whether an ordered relationship's order changed since the last save.
+    var orderChanged = false
+
+    var isLoaded: Bool { members != nil }
+
+    /// Loads `stored` (the store's members), then replays the changes made meanwhile.
+    mutating func load(_ stored: [ManagedObjectID]) {
+        var order = stored.filter { !removed.contains($0) }
+        var set = Set(order)
+        for id in added.sorted(by: { $0.primaryKey < $1.primaryKey }) where set.insert(id).inserted {
+            order.append(id)
+        }
+        members = order
+        memberSet = set
+    }
+
+    mutating func add(_ id: ManagedObjectID, at index: Int? = nil) {
+        if removed.remove(id) == nil { added.insert(id) }
+        guard members != nil else { return }
+        if memberSet.insert(id).inserted {
+            if let index, index <= members!.count { members!.insert(id, at: index) } else { members!.append(id) }
+        }
+    }
+
+    mutating func remove(_ id: ManagedObjectID) {
+        if added.remove(id) == nil { removed.insert(id) }
+        guard members != nil else { return }
+        if memberSet.remove(id) != nil { members!.removeAll { $0 == id } }
+    }
+
+    var hasChanges: Bool { !added.isEmpty || !removed.isEmpty || orderChanged }
+
+    mutating func commit() {
+        added = []
+        removed = []
+        orderChanged = false
+    }
+}

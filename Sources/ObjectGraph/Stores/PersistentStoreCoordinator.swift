@@ -1,0 +1,154 @@
+import Foundation
+
+/// Connects contexts to a persistent store, as Core Data's `NSPersistentStoreCoordinator`.
+///
+/// One store per coordinator (SQLite file or in-memory). Contexts saving through the same
+/// coordinator see each other's saves: those with
+/// ``ManagedObjectContext/automaticallyMergesChangesFromParent`` merge them automatically.
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    // @unchecked Sendable: `stores` and `contexts` are guarded by `lock`; the model is frozen.
+
+    /// The model of the objects in the coordinator's stores.
+    public let managedObjectModel: ManagedObjectModel
+
+    private let lock = NSLock()
+    private var stores: [PersistentStore] = []
+    private var contexts: [WeakContext] = []
+
+    /// Creates a coordinator for `model`; the model is checked and frozen when a store is added.
+    public init(managedObjectModel model: ManagedObjectModel) {
+        managedObjectModel = model
+    }
+
+    /// The stores added so far.
+    public var persistentStores: [PersistentStore] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stores
+    }
+
+    /// Opens (or creates) a store and adds it, as Core Data's `addPersistentStore(type:at:)`.
+    ///
+    /// An SQLite file written with another model is refused, listing the differences; nothing
+    /// in the file is changed.
+    ///
+    /// - Parameters:
+    ///   - type: ``PersistentStore/StoreType/sqlite`` (a file at `url`) or
+    ///     ``PersistentStore/StoreType/inMemory``.
+    ///   - url: The file for an SQLite store; `/dev/null` gives an in-memory store, as the
+    ///     common Core Data testing idiom does.
+    /// - Throws: ``ManagedObjectModelError`` for an invalid model; ``ObjectGraphError`` for a
+    ///   file that is not a store, is damaged, or was written by another model.
+    @discardableResult
+    public func addPersistentStore(type: PersistentStore.StoreType, configuration: String? = nil, at url: URL?, options: [String: Any]? = nil) throws -> PersistentStore {
+        try managedObjectModel.validate()
+        ManagedObjectClassRegistry.register(managedObjectModel)
+        lock.lock()
+        let hasStore = !stores.isEmpty
+        lock.unlock()
+        if hasStore {
+            throw ObjectGraphError(.persistentStoreOperation, "this coordinator already has a store; ObjectGraph supports one store per coordinator")
+        }
+        let inMemory = type == .inMemory || url?.path == "/dev/null"
+        if !inMemory && url == nil {
+            throw ObjectGraphError(.persistentStoreOperation, "an SQLite store needs a file URL")
+        }
+        let readOnly = (options?[PersistentStore.readOnlyOption] as? Bool) ?? false
+        let backend = try SQLiteStore(model: managedObjectModel, url: inMemory ? nil : url, readOnly: readOnly)
+        let store = PersistentStore(type: inMemory ? .inMemory : .sqlite, url: url, configurationName: configuration, backend: backend)
+        lock.lock()
+        stores.append(store)
+        lock.unlock()
+        return store
+    }
+
+    /// Core Data's older spelling of ``addPersistentStore(type:configuration:at:options:)``.
+    @discardableResult
+    public func addPersistentStore(ofType type: String, configurationName: String?, at url: URL?, options: [String: Any]?) throws -> PersistentStore {
+        try addPersistentStore(type: PersistentStore.StoreType(rawValue: type), configuration: configurationName, at: url, options: options)
+    }
+
+    /// Closes and removes `store`.
+    public func remove(_ store: PersistentStore) throws {
+        lock.lock()
+        stores.removeAll { $0 === store }
+        lock.unlock()
+    }
+
+    /// The store behind the coordinator, for its contexts.
+    var store: SQLiteStore? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stores.first?.backend
+    }
+
+    // MARK: Contexts and merging
+
+    func register(_ context: ManagedObjectContext) {
+        lock.lock()
+        defer { lock.unlock() }
+        contexts.removeAll { $0.context == nil || $0.context === context }
+        contexts.append(WeakContext(context: context))
+    }
+
+    func updateAutomaticMerging(for context: ManagedObjectContext) {
+        register(context)
+    }
+
+    /// Hands a saved change set to every other context that merges automatically.
+    func contextDidSave(_ source: ManagedObjectContext, _ saved: ContextDidSave) {
+        lock.lock()
+        let targets = contexts.compactMap(\.context).filter { $0 !== source && $0.automaticallyMergesChangesFromParent }
+        lock.unlock()
+        for target in targets {
+            target.perform { target.mergeChanges(fromContextDidSave: saved) }
+        }
+    }
+
+    private struct WeakContext {
+        weak var context: ManagedObjectContext?
+    }
+}
+
+/// An open store, as Core Data's `NSPersistentStore`.
+public final class PersistentStore: @unchecked Sendable {
+    // @unchecked Sendable: immutable after creation; the backend is thread-safe.
+
+    /// A kind of store, as Core Data's `NSPersistentStore.StoreType`.
+    public struct StoreType: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// An SQLite file (WAL mode).
+        public static let sqlite = StoreType(rawValue: SQLiteStoreType)
+        /// A store in memory, gone when the process ends; same semantics as SQLite.
+        public static let inMemory = StoreType(rawValue: InMemoryStoreType)
+    }
+
+    /// The option key that opens a store read-only (a `Bool`).
+    public static let readOnlyOption = "ReadOnly"
+
+    /// The store's kind.
+    public let type: StoreType
+    /// The store's file, `nil` in memory.
+    public let url: URL?
+    /// The configuration it was added with.
+    public let configurationName: String?
+    /// A unique identifier, part of every object ID in the store.
+    public var identifier: String { backend.identifier }
+    /// The store's metadata: `"storeUUID"`, `"modelVersionHash"`, `"formatVersion"`.
+    public var metadata: [String: String] { backend.metadataSummary }
+
+    let backend: SQLiteStore
+
+    init(type: StoreType, url: URL?, configurationName: String?, backend: SQLiteStore) {
+        self.type = type
+        self.url = url
+        self.configurationName = configurationName
+        self.backend = backend
+    }
+}
+
+/// Core Data's `NSSQLiteStoreType`.
+public let SQLiteStoreType = "SQLite"
+/// Core Data's `NSInMemoryStoreType`.
+public let InMemoryStoreType = "InMemory"

@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    func row(for id: ManagedObjectID) throws -> StoredRow? {
+        guard let entity = managedObjectModel.entity(named: id.entityName), let mapping = schema.mappings[entity.name] else { return nil }
+        let sql = "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK = ?"
+        return try writer.read { db in
+            let statement = try db.cachedStatement(sql: sql)
+            guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
+            let decoded = decode(row)
+            return decoded?.id.entityName == id.entityName ? decoded : nil
+        }
+    }
+
+    func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
+        let (sql, arguments) = try query(request) { table in selectList(table, alias: "t0") }
+        return try writer.read { db in
+            let statement = try db.cachedStatement(sql: sql)
+            statement.setUncheckedArguments(StatementArguments(arguments))
+            var rows: [StoredRow] = []
+            let cursor = try Row.fetchCursor(statement)
+            while let row = try cursor.next() {
+                if let decoded = decode(row) { rows.append(decoded) }
+            }
+            return rows
+        }
+    }
+
+    func objectIDs(matching request: FetchDescriptor) throws -> [ManagedObjectID] {
+        let (sql, arguments) = try query(request) { _ in "t0.Z_PK, t0.Z_ENT" }
+        return try writer.read { db in
+            let statement = try db.cachedStatement(sql: sql)
+            statement.setUncheckedArguments(StatementArguments(arguments))
+            var ids: [ManagedObjectID] = []
+            let cursor = try Row.fetchCursor(statement)
+            while let row = try cursor.next() {
+                if let id = objectID(pk: row[0], code: row[1]) { ids.append(id) }
+            }
+            return ids
+        }
+    }
+
+    func count(matching request: FetchDescriptor) throws -> Int {
+        var unordered = request
+        unordered.sortDescriptors = []
+        let (inner, arguments) = try query(unordered, ordered: false) { _ in "t0.Z_PK" }
+        let sql = "SELECT COUNT(*) FROM (\(inner))"
+        return try writer.read { db in
+            try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
+        }
+    }
+
+    func dictionaries(matching request: FetchDescriptor, properties: [String], distinct: Bool) throws -> [[String: Value]] {
+        guard let entity = managedObjectModel.entity(named: request.entity), let mapping = schema.mappings[entity.name] else {
+            throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(request.entity)'")
+        }
+        let slots = properties.map { entity.slotByName[$0]! }
+        let columns = slots.map { "t0.\(mapping.columns[$0]!)" }
+        let (sql, arguments) = try query(request, ordered: true, distinct: distinct) { _ in columns.joined(separator: ", ") }
+        return try writer.read { db in
+            let statement = try db.cachedStatement(sql: sql)
+            statement.setUncheckedArguments(StatementArguments(arguments))
+            var results: [[String: Value]] = []
+            let cursor = try Row.fetchCursor(statement)
+            while let row = try cursor.next() {
+                var dictionary: [String: Value] = [:]
+                for (index, slot) in slots.enumerated() {
+                    let databaseValue: DatabaseValue = row[index]
+                    switch entity.allProperties[slot] {
+                    case let attribute as AttributeDescription:
+                        dictionary[properties[index]] = Value(databaseValue, type: attribute.attributeType)
+                    case let relationship as RelationshipDescription:
+                        if case .int64(let pk) = databaseValue.storage {
+                            dictionary[properties[index]] = .objectID(ManagedObjectID(storeIdentifier: identifier, entityName: relationship.destinationEntity!.name, primaryKey: pk))
+                        }
+                    default: break
+                    }
+                }
+                results.append(dictionary)
+            }
+            return results
+        }
+    }
+
+    func members(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        guard let destination = relationship.destinationEntity else { return [] }
+        let table = schema.mappings[destination.name]!.table
+        let sql: String
+        if !relationship.usesJoinTable, let inverse = relationship.inverseRelationship, let owner = inverse.entity {
+            let column = schema.mappings[owner.name]!.columns[inverse.slot]!
+            let order = schema.orderColumns["\(relationship.entity!.name).\(relationship.name)"].map { "\($0), " } ?? ""
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(order)Z_PK"
+        } else {
+            guard let (joinTable, isOwner) = schema.joinTable(for: relationship) else { return [] }
+            let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
+            let ordered = isOwner ? joinTable.sourceOrdered : joinTable.destinationOrdered
+            let order = ordered ? "j.Z_FOK_\(isOwner ? "SOURCE" : "DESTINATION"), " : ""
+            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
+        }
+        return try writer.read { db in
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [id.primaryKey])
+            var ids: [ManagedObjectID] = []
+            while let row = try cursor.next() {
+                if let member = objectID(pk: row[0], code: row[1]) { ids.append(member) }
+            }
+            return ids
+        }
+    }
+
+    // MARK: Helpers
+
+    func selectList(_ table: String, alias: String?) -> String {
+        tableColumns[table]!.map { column in alias.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
+    }
+
+    private func objectID(pk: Int64?, code: Int?) -> ManagedObjectID? {
+        guard let pk, let code, let name = schema.entityNames[code] else { return nil }
+        return ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk)
+    }
+
+    /// Decodes a full-table row (`Z_PK, Z_ENT, Z_OPT, columns…`).
+    func decode(_ row: Row) -> StoredRow? {
+        guard let pk: Int64 = row[0], let code: Int = row[1], let name = schema.entityNames[code], let plan = readPlans[name] else { return nil }
+        var values = ContiguousArray<Value>(repeating: .null, count: plan.slotCount)
+        for column in plan.columns {
+            switch column {
+            case .attribute(let slot, let index, let type):
+                values[slot] = Value(row[index] as DatabaseValue, type: type)
+            case .toOne(let slot, let index, let entityIndex, let destination):
+                guard let key: Int64 = row[index] else { continue }
+                var entityName = destination
+                if let entityIndex, let code: Int = row[entityIndex], let concrete = schema.entityNames[code] { entityName = concrete }
+                values[slot] = .objectID(ManagedObjectID(storeIdentifier: identifier, entityName: entityName, primaryKey: key))
+            }
+        }
+        let version: Int64 = row[2] ?? 0
+        return StoredRow(id: ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk), version: version, values: values)
+    }
+
+    /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`.
+    private func query(_ request: FetchDescriptor, ordered: Bool = true, distinct: Bool = false, columns: (String) -> String) throws -> (String, [DatabaseValue]) {
+        guard let entity = managedObjectModel.entity(named: request.entity), let mapping = schema.mappings[entity.name] else {
+            throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(request.entity)'")
+        }
+        var compiler = SQLCompiler(schema: schema, model: managedObjectModel)
+        let scope = SQLCompiler.Scope(entity: entity, alias: "t0")
+        let whereClause = try compiler.whereClause(for: request, entity: entity, scope: scope)
+        var orderClause = ordered ? try compiler.orderClause(for: request.sortDescriptors, scope: scope) : ""
+        if distinct, ordered {
+            orderClause = request.sortDescriptors.isEmpty ? "" : String(orderClause.dropLast(", t0.Z_PK ASC".count))
+        }
+        var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns(mapping.table)) FROM \(mapping.table) t0"
+        if !scope.joins.isEmpty { sql += " " + scope.joins.joined(separator: " ") }
+        sql += whereClause + orderClause
+        var arguments = compiler.arguments
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            sql += " LIMIT ? OFFSET ?"
+            arguments.append((request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1).databaseValue)
+            arguments.append(Int64(request.fetchOffset).databaseValue)
+        }
+        return (sql, arguments)
+    }
+}

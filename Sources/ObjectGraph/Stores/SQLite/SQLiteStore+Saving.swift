@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    func save(_ changes: SaveChanges, from context: ManagedObjectContext) throws {
+        do {
+            try writer.write { db in
+                for id in changes.deletes { try delete(id, in: db) }
+                for write in changes.updates { try update(write, in: db) }
+                for write in changes.inserts { try insert(write, in: db) }
+                for membership in changes.removedMembers {
+                    guard let table = joinTable(of: membership) else { continue }
+                    try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_SOURCE = ? AND Z_DESTINATION = ?")
+                        .execute(arguments: [membership.source.primaryKey, membership.destination.primaryKey])
+                }
+                for membership in changes.addedMembers {
+                    guard let table = joinTable(of: membership) else { continue }
+                    try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table.name) (Z_SOURCE, Z_DESTINATION) VALUES (?, ?)")
+                        .execute(arguments: [membership.source.primaryKey, membership.destination.primaryKey])
+                }
+                for ordering in changes.orderings { try write(ordering, in: db) }
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw ObjectGraphError(.constraintConflict, "the save breaks a uniqueness constraint: \(describeConstraint(error.message ?? ""))", underlying: error)
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch {
+            throw ObjectGraphError(.persistentStoreOperation, "the save could not be written; nothing was saved", underlying: error)
+        }
+    }
+
+    private func insert(_ write: SaveChanges.RowWrite, in db: Database) throws {
+        guard let entity = managedObjectModel.entity(named: write.id.entityName), let mapping = schema.mappings[entity.name] else { return }
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
+        appendColumns(write, entity: entity, mapping: mapping, columns: &columns, arguments: &arguments)
+        let sql = "INSERT INTO \(mapping.table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        let statement = try db.cachedStatement(sql: sql)
+        statement.setUncheckedArguments(StatementArguments(arguments))
+        try statement.execute()
+    }
+
+    private func update(_ write: SaveChanges.RowWrite, in db: Database) throws {
+        guard let entity = managedObjectModel.entity(named: write.id.entityName), let mapping = schema.mappings[entity.name] else { return }
+        var columns: [String] = []
+        var arguments: [DatabaseValue] = []
+        appendColumns(write, entity: entity, mapping: mapping, columns: &columns, arguments: &arguments)
+        let assignments = columns.map { "\($0) = ?" } + ["Z_OPT = Z_OPT + 1"]
+        let statement = try db.cachedStatement(sql: "UPDATE \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
+        statement.setUncheckedArguments(StatementArguments(arguments + [write.id.primaryKey.databaseValue]))
+        try statement.execute()
+    }
+
+    private func appendColumns(_ write: SaveChanges.RowWrite, entity: EntityDescription, mapping: StoreSchema.EntityMapping, columns: inout [String], arguments: inout [DatabaseValue]) {
+        for (slot, value) in zip(write.slots, write.values) {
+            guard let column = mapping.columns[slot] else { continue }
+            columns.append(column)
+            arguments.append(value.databaseValue)
+            if let entityColumn = mapping.entityColumns[slot] {
+                columns.append(entityColumn)
+                if case .objectID(let id) = value, let target = managedObjectModel.entity(named: id.entityName) {
+                    arguments.append(target.entityCode.databaseValue)
+                } else {
+                    arguments.append(.null)
+                }
+            }
+        }
+    }
+
+    private func delete(_ id: ManagedObjectID, in db: Database) throws {
+        guard let entity = managedObjectModel.entity(named: id.entityName), let mapping = schema.mappings[entity.name] else { return }
+        try db.cachedStatement(sql: "DELETE FROM \(mapping.table) WHERE Z_PK = ?").execute(arguments: [id.primaryKey])
+        // Join rows of a deleted object go with it, whichever side it is on.
+        for other in managedObjectModel.entities {
+            for case let relationship as RelationshipDescription in other.properties {
+                guard let (table, isOwner) = schema.joinTable(for: relationship), isOwner, let destination = relationship.destinationEntity else { continue }
+                if entity.rootEntity === other.rootEntity {
+                    try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_SOURCE = ?").execute(arguments: [id.primaryKey])
+                }
+                if entity.rootEntity === destination.rootEntity {
+                    try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_DESTINATION = ?").execute(arguments: [id.primaryKey])
+                }
+            }
+        }
+    }
+
+    private func joinTable(of membership: SaveChanges.Membership) -> StoreSchema.JoinTable? {
+        schema.joinTables["\(membership.entity).\(membership.relationship)"]
+    }
+
+    private func write(_ ordering: SaveChanges.Ordering, in db: Database) throws {
+        guard let entity = managedObjectModel.entity(named: ordering.entity),
+              let relationship = entity.relationshipsByName[ordering.relationship],
+              let destination = relationship.destinationEntity else { return }
+        if let column = schema.orderColumns["\(ordering.entity).\(ordering.relationship)"] {
+            let table = schema.mappings[destination.name]!.table
+            let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?")
+            for (index, member) in ordering.members.enumerated() {
+                try statement.execute(arguments: [index, member.primaryKey])
+            }
+        } else if let (table, isOwner) = schema.joinTable(for: relationship) {
+            let (mine, theirs, order) = isOwner ? ("Z_SOURCE", "Z_DESTINATION", "Z_FOK_SOURCE") : ("Z_DESTINATION", "Z_SOURCE", "Z_FOK_DESTINATION")
+            guard isOwner ? table.sourceOrdered : table.destinationOrdered else { return }
+            let statement = try db.cachedStatement(sql: "UPDATE \(table.name) SET \(order) = ? WHERE \(mine) = ? AND \(theirs) = ?")
+            for (index, member) in ordering.members.enumerated() {
+                try statement.execute(arguments: [index, ordering.source.primaryKey, member.primaryKey])
+            }
+        }
+    }
+
+    /// Turns SQLite's "UNIQUE constraint failed: ZTAG.ZNAME" into entity and property names.
+    private func describeConstraint(_ message: String) -> String {
+        var text = message
+        for entity in managedObjectModel.entities {
+            guard let mapping = schema.mappings[entity.name] else { continue }
+            for (slot, column) in mapping.columns {
+                text = text.replacingOccurrences(of: "\(mapping.table).\(column)", with: "\(entity.rootEntity.name).\(entity.allProperties[slot].name)")
+            }
+        }
+        return text
+    }
+}

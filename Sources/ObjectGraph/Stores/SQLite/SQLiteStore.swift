@@ -1,0 +1,182 @@
+import Foundation
+import GRDB
+
+/// The SQLite store: a GRDB `DatabasePool` in WAL mode for a file, a `DatabaseQueue` in memory
+/// (same SQL, same semantics).
+final class SQLiteStore: ObjectStore, @unchecked Sendable {
+    // @unchecked Sendable: the GRDB writer is thread-safe; key ranges are guarded by `lock`;
+    // everything else is immutable after init.
+
+    static let formatVersion = 1
+
+    let managedObjectModel: ManagedObjectModel
+    let schema: StoreSchema
+    let writer: any DatabaseWriter
+    private(set) var identifier = ""
+    private(set) var metadataSummary: [String: String] = [:]
+
+    private let lock = NSLock()
+    /// Reserved primary keys per root entity: the next to hand out and the end of the range.
+    private var keyRanges: [String: (next: Int64, end: Int64)] = [:]
+    private var reservationSize: [String: Int64] = [:]
+    /// Per entity: how to read a row of it from a full-table SELECT.
+    let readPlans: [String: RowReadPlan]
+    /// Per root table: the column list every row SELECT uses, in order.
+    let tableColumns: [String: [String]]
+
+    init(model: ManagedObjectModel, url: URL?, readOnly: Bool) throws {
+        managedObjectModel = model
+        schema = StoreSchema(model: model)
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.label = "ObjectGraph"
+        configuration.prepareDatabase { db in SQLiteFunctions.register(on: db) }
+        var columns: [String: [String]] = [:]
+        for (name, table) in schema.tables { columns[name] = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name) }
+        tableColumns = columns
+        var plans: [String: RowReadPlan] = [:]
+        for entity in model.entities {
+            guard let mapping = schema.mappings[entity.name] else { continue }
+            plans[entity.name] = RowReadPlan(entity: entity, mapping: mapping, columns: columns[mapping.table]!, model: model)
+        }
+        readPlans = plans
+        do {
+            if let url {
+                if FileManager.default.fileExists(atPath: url.path) { try Self.checkIsSQLite(url) }
+                writer = try DatabasePool(path: url.path, configuration: configuration)
+            } else {
+                writer = try DatabaseQueue(configuration: configuration)
+            }
+            try openOrCreate(readOnly: readOnly, path: url?.path ?? ":memory:")
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+            throw ObjectGraphError(.persistentStoreInvalidType, "\(url?.path ?? "the store") is not an SQLite database, or it is damaged", underlying: error)
+        } catch {
+            throw ObjectGraphError(.persistentStoreOperation, "could not open the store at \(url?.path ?? ":memory:")", underlying: error)
+        }
+    }
+
+    /// Refuses a file that is not SQLite before GRDB tries to switch it to WAL.
+    private static func checkIsSQLite(_ url: URL) throws {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header.isEmpty { return }
+        if header != Data("SQLite format 3\0".utf8) {
+            throw ObjectGraphError(.persistentStoreInvalidType, "\(url.path) is not an SQLite database (its header is not \"SQLite format 3\")")
+        }
+    }
+
+    // MARK: Metadata
+
+    private struct Metadata: Codable {
+        var formatVersion: Int
+        var storeUUID: String
+        var modelVersionHash: String
+        var model: ModelSnapshot
+    }
+
+    private func openOrCreate(readOnly: Bool, path: String) throws {
+        let snapshot = ModelSnapshot(managedObjectModel)
+        let existing: Metadata? = try writer.read { db in
+            guard try db.tableExists("Z_METADATA") else {
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                if !tables.isEmpty {
+                    throw ObjectGraphError(.persistentStoreInvalidType, "\(path) is an SQLite database but not an ObjectGraph store (it has tables \(tables.prefix(5).joined(separator: ", ")) and no Z_METADATA)")
+                }
+                return nil
+            }
+            guard let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = ?", arguments: [Self.formatVersion]) else {
+                throw ObjectGraphError(.persistentStoreInvalidType, "\(path) has no readable ObjectGraph metadata (format \(Self.formatVersion))")
+            }
+            do {
+                return try JSONDecoder().decode(Metadata.self, from: plist)
+            } catch {
+                throw ObjectGraphError(.persistentStoreInvalidType, "\(path) has damaged ObjectGraph metadata", underlying: error)
+            }
+        }
+        if let existing {
+            if existing.modelVersionHash != snapshot.versionHash {
+                let differences = snapshot.differences(from: existing.model)
+                throw ObjectGraphError(.persistentStoreIncompatibleVersionHash,
+                                       "the store at \(path) was written with a different model (\(differences.count) difference\(differences.count == 1 ? "" : "s")); the file was not changed",
+                                       differences: differences.isEmpty ? ["the model version hashes differ"] : differences)
+            }
+            identifier = existing.storeUUID
+            if !readOnly {
+                // Indexes do not change the version hash; create any the model gained.
+                try writer.write { db in
+                    for statement in schema.creationSQL(model: managedObjectModel) where statement.contains("INDEX") {
+                        try db.execute(sql: statement)
+                    }
+                }
+            }
+        } else {
+            if readOnly { throw ObjectGraphError(.persistentStoreOperation, "cannot create a store at \(path) read-only") }
+            identifier = UUID().uuidString
+            let metadata = Metadata(formatVersion: Self.formatVersion, storeUUID: identifier, modelVersionHash: snapshot.versionHash, model: snapshot)
+            let plist = try JSONEncoder.sortedKeys.encode(metadata)
+            try writer.write { db in
+                try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID TEXT, Z_PLIST BLOB)")
+                try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)", arguments: [Self.formatVersion, identifier, plist])
+                try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME TEXT, Z_SUPER INTEGER, Z_MAX INTEGER)")
+                for entity in managedObjectModel.entities {
+                    try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                                   arguments: [entity.entityCode, entity.name, entity.superentity?.entityCode ?? 0])
+                }
+                for statement in schema.creationSQL(model: managedObjectModel) { try db.execute(sql: statement) }
+            }
+        }
+        metadataSummary = ["storeUUID": identifier, "modelVersionHash": snapshot.versionHash, "formatVersion": String(Self.formatVersion)]
+    }
+
+    // MARK: Keys
+
+    func newObjectID(for entity: EntityDescription) throws -> ManagedObjectID {
+        let root = entity.rootEntity
+        lock.lock()
+        defer { lock.unlock() }
+        if let range = keyRanges[root.name], range.next < range.end {
+            keyRanges[root.name] = (range.next + 1, range.end)
+            return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: range.next)
+        }
+        // Reserve keys in growing ranges, so an import reserves rarely; unused keys are gaps.
+        let size = min((reservationSize[root.name] ?? 8) * 2, 65_536)
+        reservationSize[root.name] = size
+        let end: Int64 = try writer.write { db in
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, root.entityCode])
+            return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityCode]) ?? size
+        }
+        let start = end - size + 1
+        keyRanges[root.name] = (start + 1, end + 1)
+        return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: start)
+    }
+}
+
+/// How to turn a row of a full-table SELECT into an entity's slot values.
+struct RowReadPlan: Sendable {
+    enum Column: Sendable {
+        case attribute(slot: Int, index: Int, type: AttributeType)
+        case toOne(slot: Int, index: Int, entityIndex: Int?, destination: String)
+    }
+    let slotCount: Int
+    let columns: [Column]
+
+    init(entity: EntityDescription, mapping: StoreSchema.EntityMapping, columns tableColumns: [String], model: ManagedObjectModel) {
+        slotCount = entity.allProperties.count
+        let indexOf = Dictionary(tableColumns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        columns = mapping.columns.sorted { $0.key < $1.key }.compactMap { slot, column in
+            guard let index = indexOf[column] else { return nil }
+            switch entity.allProperties[slot] {
+            case let attribute as AttributeDescription:
+                return .attribute(slot: slot, index: index, type: attribute.attributeType)
+            case let relationship as RelationshipDescription:
+                return .toOne(slot: slot, index: index, entityIndex: mapping.entityColumns[slot].flatMap { indexOf[$0] },
+                              destination: relationship.destinationEntity!.name)
+            default:
+                return nil
+            }
+        }
+    }
+}

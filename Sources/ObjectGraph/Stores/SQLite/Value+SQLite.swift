@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+
+extension Value {
+    /// The SQLite form: dates as REAL seconds since 2001-01-01 (Core Data's own), decimals as
+    /// exact text (ordered by a numeric collation), UUIDs and data as BLOBs, URLs as text,
+    /// object references as their primary key.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .bool(let bool): (bool ? 1 : 0 as Int64).databaseValue
+        case .int(let int): int.databaseValue
+        case .double(let double): double.isNaN ? .null : double.databaseValue
+        case .decimal(let decimal): decimal.description.databaseValue
+        case .string(let string): string.databaseValue
+        case .date(let date): date.timeIntervalSinceReferenceDate.databaseValue
+        case .data(let data): data.databaseValue
+        case .uuid(let uuid): Data(uuid.bytes).databaseValue
+        case .url(let url): url.absoluteString.databaseValue
+        case .objectID(let id): id.primaryKey.databaseValue
+        case .array: .null
+        }
+    }
+
+    /// Reads a column of an attribute of `type`.
+    init(_ databaseValue: DatabaseValue, type: AttributeType) {
+        switch (type, databaseValue.storage) {
+        case (_, .null): self = .null
+        case (.string, .string(let string)): self = .string(string)
+        case (.boolean, .int64(let int)): self = .bool(int != 0)
+        case (.integer16, .int64(let int)), (.integer32, .int64(let int)), (.integer64, .int64(let int)): self = .int(int)
+        case (.double, .double(let double)), (.float, .double(let double)): self = .double(double)
+        case (.double, .int64(let int)), (.float, .int64(let int)): self = .double(Double(int))
+        case (.decimal, .string(let text)): self = Decimal(string: text).map { .decimal($0) } ?? .null
+        case (.decimal, .int64(let int)): self = .decimal(Decimal(int))
+        case (.decimal, .double(let double)): self = .decimal(Decimal(double))
+        case (.date, .double(let seconds)): self = .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case (.date, .int64(let seconds)): self = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case (.binaryData, .blob(let data)), (.transformable, .blob(let data)): self = .data(data)
+        case (.uuid, .blob(let data)) where data.count == 16:
+            self = .uuid(data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+        case (.uri, .string(let text)): self = URL(string: text).map { .url($0) } ?? .null
+        default: self = .null
+        }
+    }
+}

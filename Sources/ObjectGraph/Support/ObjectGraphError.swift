@@ -1,0 +1,94 @@
+import Foundation
+
+/// An error from a context, a store or a save: what went wrong, and where.
+///
+/// Core Data reports these as `NSError`s in `NSCocoaErrorDomain`; ``code`` keeps Core Data's
+/// names so a port can match on them. A save with invalid objects throws one error with code
+/// ``Code/validationMultipleErrors`` whose ``failures`` lists every object and key at fault.
+public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
+    /// What kind of error this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A short identifier, e.g. `"validationMultipleErrors"`.
+        public let name: String
+        init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// One or more objects failed validation at save; see ``ObjectGraphError/failures``.
+        public static let validationMultipleErrors = Code("validationMultipleErrors")
+        /// A delete was refused by a `.deny` delete rule.
+        public static let validationRelationshipDeniedDelete = Code("validationRelationshipDeniedDelete")
+        /// A save would break a uniqueness constraint.
+        public static let constraintConflict = Code("managedObjectConstraintMerge")
+        /// The store was written with another model; ``ObjectGraphError/differences`` lists how.
+        public static let persistentStoreIncompatibleVersionHash = Code("persistentStoreIncompatibleVersionHash")
+        /// The file is not a store, or is damaged.
+        public static let persistentStoreInvalidType = Code("persistentStoreInvalidType")
+        /// The store could not be opened or written.
+        public static let persistentStoreOperation = Code("persistentStoreOperation")
+        /// No entity has the given name.
+        public static let entityNotFound = Code("entityNotFound")
+        /// An entity has no property with the given key.
+        public static let unknownKey = Code("unknownKey")
+        /// A value does not have the type its attribute or relationship expects.
+        public static let typeMismatch = Code("typeMismatch")
+        /// No object exists with the given ID.
+        public static let objectNotFound = Code("managedObjectReferentialIntegrity")
+        /// The context has no persistent store to work with.
+        public static let noPersistentStore = Code("noPersistentStore")
+        /// The request cannot be carried out as asked.
+        public static let invalidRequest = Code("invalidRequest")
+    }
+
+    /// What kind of error this is.
+    public let code: Code
+    /// A sentence naming what went wrong and where.
+    public let message: String
+    /// For validation errors: every failing object and key.
+    public let failures: [ValidationFailure]
+    /// For an incompatible store: each difference between the store's model and this one.
+    public let differences: [String]
+    /// The SQLite or file-system error underneath, described.
+    public let underlyingError: String?
+
+    init(_ code: Code, _ message: String, failures: [ValidationFailure] = [], differences: [String] = [], underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.failures = failures
+        self.differences = differences
+        self.underlyingError = underlying.map { String(describing: $0) }
+    }
+
+    public var description: String {
+        var text = message
+        if !failures.isEmpty { text += "\n" + failures.map { "  - \($0)" }.joined(separator: "\n") }
+        if !differences.isEmpty { text += "\n" + differences.map { "  - \($0)" }.joined(separator: "\n") }
+        if let underlyingError { text += "\n  (\(underlyingError))" }
+        return text
+    }
+}
+
+/// One validation failure: which object, which key, and why.
+public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The failing object.
+    public let objectID: ManagedObjectID
+    /// Its entity's name.
+    public let entityName: String
+    /// The property at fault, or `nil` for an object-level rule.
+    public let key: String?
+    /// Why the value is invalid.
+    public let message: String
+
+    /// Creates a failure; a `validateForInsert()`/`validateForUpdate()` override can throw one.
+    public init(objectID: ManagedObjectID, entityName: String, key: String?, message: String) {
+        self.objectID = objectID
+        self.entityName = entityName
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        "\(entityName)\(key.map { ".\($0)" } ?? "") (\(objectID.uriRepresentation().absoluteString)): \(message)"
+    }
+}
+
+extension ValidationFailure: Error {}

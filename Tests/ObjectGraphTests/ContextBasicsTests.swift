@@ -1,0 +1,38 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+@Suite("Context basics")
+struct ContextBasicsTests {
+    @Test("insert, save, fetch round trip", arguments: TestStack.kinds)
+    func roundTrip(inMemory: Bool) throws {
+        let stack = try TestStack(inMemory: inMemory)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let photo = Photo(context: context)
+            photo.unique = "1"
+            photo.title = "Hoover Tower"
+            photo.views = 3
+            let tag = Tag(context: context)
+            tag.name = "hoover"
+            photo.tags = [tag]
+            #expect(tag.photos.contains(photo))
+            try context.save()
+            let request = Photo.fetchRequest()
+            let found = try context.fetch(request)
+            #expect(found.count == 1)
+            #expect(found.first === photo)
+        }
+        let other = stack.container.newBackgroundContext()
+        try other.performAndWait {
+            let request = FetchRequest<ManagedObject>(entityName: "Photo")
+            let photos = try other.fetch(request)
+            #expect(photos.count == 1)
+            #expect(photos[0].value(forKey: "title") as? String == "Hoover Tower")
+            #expect(photos[0].value(forKey: "views") as? Int64 == 3)
+            let tags = photos[0].value(forKey: "tags") as? Set<ManagedObject>
+            #expect(tags?.count == 1)
+            #expect(tags?.first?.value(forKey: "name") as? String == "hoover")
+        }
+    }
+}
