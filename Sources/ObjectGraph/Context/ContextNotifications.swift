@@ -72,3 +72,11 @@ public final class ContextObservation: @unchecked Sendable {
 
     deinit { cancel() }
 }
+
+extension Notification {
+    /// The ``ContextDidSave`` payload of a ``Foundation/Notification/Name/managedObjectContextDidSave``
+    /// notification: extract it before crossing queues (a `Notification` is not `Sendable`).
+    public var contextDidSave: ContextDidSave? {
+        userInfo?[ManagedObjectContext.didSaveKey] as? ContextDidSave
+    }
+}

@@ -7,9 +7,18 @@ final class ContextQueue: Sendable {
     private let queue: DispatchQueue
     private let key = DispatchSpecificKey<UInt8>()
 
+    /// Marks the main queue, so code running on it through `DispatchQueue.main.sync` from
+    /// another thread (which libdispatch may run on the calling thread) counts as on it.
+    private static let mainKey: DispatchSpecificKey<UInt8> = {
+        let key = DispatchSpecificKey<UInt8>()
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        return key
+    }()
+
     init(main: Bool, label: String) {
         isMain = main
         if main {
+            _ = Self.mainKey
             queue = .main
         } else {
             queue = DispatchQueue(label: label)
@@ -19,7 +28,7 @@ final class ContextQueue: Sendable {
 
     /// Whether the calling code runs on this queue (or inside a synchronous call onto it).
     var isCurrent: Bool {
-        isMain ? Thread.isMainThread : DispatchQueue.getSpecific(key: key) != nil
+        isMain ? Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainKey) != nil : DispatchQueue.getSpecific(key: key) != nil
     }
 
     func async(_ work: @escaping @Sendable () -> Void) {

@@ -184,6 +184,7 @@ extension ManagedObjectContext {
                 removed.insert(object)
             } else {
                 object.turnIntoFault()
+                object.storage.flags = [.fault]
                 refreshed.insert(object)
             }
         }

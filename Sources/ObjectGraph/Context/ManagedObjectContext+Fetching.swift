@@ -11,6 +11,14 @@ extension ManagedObjectContext {
     /// - Throws: the predicate's ``FetchPredicateError`` (parse error, unknown key, unbound
     ///   variable), ``ObjectGraphError`` for an unknown entity or sort key, or a store error.
     public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
+        do {
+            return try fetchUnlabelled(request)
+        } catch let error as FetchPredicateError {
+            throw error.withFormat(request.predicate?.predicateFormat)
+        }
+    }
+
+    private func fetchUnlabelled<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
         assertOnQueue()
         processPendingChanges()
         let (entity, descriptor) = try prepare(request)
@@ -28,7 +36,11 @@ extension ManagedObjectContext {
             if request.includesPendingChanges && hasPendingChanges(in: entity) {
                 ids = try fetchObjects(entity, descriptor, includePending: true).map(\.objectID)
             } else {
-                ids = try store().objectIDs(matching: descriptor)
+                do {
+                    ids = try store().objectIDs(matching: descriptor)
+                } catch is NeedsInMemoryEvaluation {
+                    ids = try fetchObjects(entity, descriptor, includePending: false).map(\.objectID)
+                }
             }
             guard let results = ids as? [T] else {
                 throw ObjectGraphError(.typeMismatch, "a managedObjectIDResultType request must be a FetchRequest<ManagedObjectID>, not FetchRequest<\(T.self)>")
@@ -61,8 +73,12 @@ extension ManagedObjectContext {
     public func count<T: FetchRequestResult>(for request: FetchRequest<T>) throws -> Int {
         assertOnQueue()
         processPendingChanges()
-        let (entity, descriptor) = try prepare(request)
-        return try count(entity, descriptor, includePending: request.includesPendingChanges)
+        do {
+            let (entity, descriptor) = try prepare(request)
+            return try count(entity, descriptor, includePending: request.includesPendingChanges)
+        } catch let error as FetchPredicateError {
+            throw error.withFormat(request.predicate?.predicateFormat)
+        }
     }
 
     // MARK: Internals
@@ -128,19 +144,42 @@ extension ManagedObjectContext {
         if includePending && hasPendingChanges(in: entity) {
             return try fetchObjects(entity, descriptor, includePending: true).count
         }
-        return try store().count(matching: descriptor)
+        do {
+            return try store().count(matching: descriptor)
+        } catch is NeedsInMemoryEvaluation {
+            return try fetchObjects(entity, descriptor, includePending: false).count
+        }
     }
 
     /// Fetches objects, merging in the context's unsaved changes when asked.
+    ///
+    /// When the predicate has no SQL form (``NeedsInMemoryEvaluation``), every object of the
+    /// entity is read and the predicate is evaluated in memory, with the same result.
     func fetchObjects(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> [ManagedObject] {
         let store = try store()
-        guard includePending && hasPendingChanges(in: entity) else {
-            return try store.rows(matching: descriptor).map(registerFetched)
+        let pending = includePending && hasPendingChanges(in: entity)
+        if !pending {
+            do {
+                return try store.rows(matching: descriptor).map(registerFetched)
+            } catch is NeedsInMemoryEvaluation {
+                return try fetchFilteringInMemory(entity, descriptor, includePending: includePending, evaluateAll: true)
+            }
         }
+        do {
+            return try fetchFilteringInMemory(entity, descriptor, includePending: true, evaluateAll: false)
+        } catch is NeedsInMemoryEvaluation {
+            return try fetchFilteringInMemory(entity, descriptor, includePending: true, evaluateAll: true)
+        }
+    }
+
+    /// Reads the store without limit (and, with `evaluateAll`, without predicate), then applies
+    /// the predicate in memory to changed (or all) objects, sorts, and applies offset and limit.
+    private func fetchFilteringInMemory(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool, evaluateAll: Bool) throws -> [ManagedObject] {
         var unbounded = descriptor
         unbounded.fetchLimit = 0
         unbounded.fetchOffset = 0
-        let fetched = try store.rows(matching: unbounded).map(registerFetched)
+        if evaluateAll { unbounded.predicate = nil }
+        let fetched = try store().rows(matching: unbounded).map(registerFetched)
         var seen = Set<ManagedObjectID>()
         var results: [ManagedObject] = []
         let predicate = descriptor.predicate.map { FetchPredicate(node: $0) }
@@ -148,14 +187,16 @@ extension ManagedObjectContext {
             guard let predicate else { return true }
             return try predicate.evaluate(with: object)
         }
-        for object in fetched where !object.isDeleted && !object.storage.flags.contains(.gone) {
+        for object in fetched where !(includePending && object.isDeleted) && !object.storage.flags.contains(.gone) {
             seen.insert(object.objectID)
-            if object.hasChanges, try !matches(object) { continue }
+            if evaluateAll || (includePending && object.hasChanges), try !matches(object) { continue }
             results.append(object)
         }
-        for object in changedObjects.values where !seen.contains(object.objectID) && !object.isDeleted && !object.storage.flags.contains(.gone) {
-            guard descriptor.includesSubentities ? object.entity.isKindOf(entity: entity) : object.entity === entity else { continue }
-            if try matches(object) { results.append(object) }
+        if includePending {
+            for object in changedObjects.values where !seen.contains(object.objectID) && !object.isDeleted && !object.storage.flags.contains(.gone) {
+                guard descriptor.includesSubentities ? object.entity.isKindOf(entity: entity) : object.entity === entity else { continue }
+                if try matches(object) { results.append(object) }
+            }
         }
         results = sort(results, by: descriptor.sortDescriptors)
         if descriptor.fetchOffset > 0 { results = Array(results.dropFirst(descriptor.fetchOffset)) }

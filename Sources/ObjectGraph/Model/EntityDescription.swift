@@ -136,3 +136,21 @@ public struct FetchIndexElementDescription: Sendable, Hashable {
         self.init(propertyName: property.name, isAscending: isAscending)
     }
 }
+
+extension EntityDescription {
+    /// Inserts a new object of the entity named `entityName` into `context`, as Core Data's
+    /// class method. Traps when the model has no such entity (a programming error); use
+    /// ``ManagedObjectContext/insertObject(entityName:)`` for names that come from data.
+    public static func insertNewObject(forEntityName entityName: String, into context: ManagedObjectContext) -> ManagedObject {
+        do {
+            return try context.insertObject(entityName: entityName)
+        } catch {
+            preconditionFailure("ObjectGraph: insertNewObject(forEntityName: \"\(entityName)\"): \(error)")
+        }
+    }
+
+    /// The entity named `entityName` in the model of `context`'s coordinator.
+    public static func entity(forEntityName entityName: String, in context: ManagedObjectContext) -> EntityDescription? {
+        context.persistentStoreCoordinator?.managedObjectModel.entitiesByName[entityName]
+    }
+}

@@ -8,6 +8,10 @@ package indirect enum PredicateNode: Sendable, Hashable {
     case and([PredicateNode])
     case or([PredicateNode])
     case comparison(ComparisonNode)
+    /// A predicate that parses but needs the Objective-C runtime (`x UTI-CONFORMS-TO "…"`),
+    /// kept as its printed text; evaluating or compiling it fails with an
+    /// ``FetchPredicateError/Kind/unsupported`` error.
+    case unsupported(String)
 }
 
 /// A comparison `lhs op rhs`, with its `ANY`/`ALL`/`NONE` modifier and `[cd]` options.
@@ -89,8 +93,9 @@ package indirect enum ExpressionNode: Sendable, Hashable {
     case array([ExpressionNode])
     /// `SUBQUERY(collection, $variable, predicate)`.
     case subquery(collection: ExpressionNode, variable: String, predicate: PredicateNode)
-    /// `FUNCTION(…)`, `ANYKEY`, `UTI-CONFORMS-TO` and the like: parsed, then refused as
-    /// unsupported when evaluated or compiled.
+    /// `FUNCTION(…)`, `ANYKEY`, arithmetic, `tags[FIRST]`, `x.method()` and the like: parsed,
+    /// kept as printed text (which re-parses to the same node), then refused as unsupported
+    /// when evaluated or compiled.
     case unsupported(String)
 }
 

@@ -20,7 +20,8 @@ extension SQLCompiler {
             return .object(ObjectRef(pk: "\(scope.alias).Z_PK", entity: scope.entity, scope: scope, via: nil))
         case .variable(let name):
             guard let bound = variables[name] else {
-                throw ObjectGraphError(.invalidRequest, "the predicate's variable $\(name) has no value; substitute it with withSubstitutionVariables(_:)")
+                throw FetchPredicateError(kind: .missingVariable, headline: "Missing substitution variable '$\(name)'",
+                                          detail: "give it a value with withSubstitutionVariables(_:)", token: "$" + name)
             }
             return bound
         case .keyPath(let base, let key):
@@ -37,7 +38,7 @@ extension SQLCompiler {
             collection.filters.append(try compile(predicate, in: collection.scope, variables: inner))
             return .collection(collection)
         case .unsupported(let what):
-            throw ObjectGraphError(.invalidRequest, "unsupported in a predicate: \(what) needs the Objective-C runtime")
+            throw FetchPredicateError.unsupported(what)
         }
     }
 

@@ -132,6 +132,8 @@ struct SQLCompiler {
             return "(" + (try parts.map { try compile($0, in: scope, variables: variables) }).joined(separator: " OR ") + ")"
         case .comparison(let comparison):
             return try compile(comparison, in: scope, variables: variables)
+        case .unsupported(let construct):
+            throw FetchPredicateError.unsupported(construct)
         }
     }
 

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Evaluates a predicate tree in memory against a ``PredicateOperand``.
+///
+/// This is the reference semantics the SQL compiler reproduces (two-valued logic; see
+/// ``PredicateEvaluator/compare(_:on:)`` for comparisons). Key paths are walked through
+/// ``PredicateEvaluable`` only:
+///
+/// - A key on an object asks the object (`predicateOperand(forKey:)`, whose unknown-key error
+///   is thrown, never turned into `false`).
+/// - A key on a collection applies to each element and flattens one level, so each to-many
+///   step of a key path flattens once: `tags.photos.title` is one flat collection of titles.
+/// - A key on `.null` is `.null` (a missing to-one has no properties).
+/// - A key on any other value is a type mismatch.
+///
+/// `AND` and `OR` short-circuit from left to right.
+///
+/// ```swift
+/// let evaluator = PredicateEvaluator(variables: ["min": .value(.int(3))])
+/// let matches = try evaluator.evaluate(node, on: .object(photo))
+/// ```
+package struct PredicateEvaluator {
+    /// Values of `$VARIABLE`s, including a `SUBQUERY`'s iteration variable while it runs.
+    package var variables: [String: PredicateOperand]
+    /// The format string, added to errors that lack one.
+    package var format: String?
+
+    /// An evaluator with these variable bindings.
+    package init(variables: [String: PredicateOperand] = [:], format: String? = nil) {
+        self.variables = variables
+        self.format = format
+    }
+
+    /// Whether `node` holds for `object` (`SELF`).
+    ///
+    /// - Throws: ``FetchPredicateError`` for an unknown key, an unbound variable, an
+    ///   unsupported construct, a type mismatch or an invalid regular expression.
+    package func evaluate(_ node: PredicateNode, on object: PredicateOperand) throws -> Bool {
+        do {
+            return try holds(node, on: object)
+        } catch let error as FetchPredicateError {
+            throw error.withFormat(format)
+        }
+    }
+
+    /// The value of `expression` for `object`.
+    ///
+    /// - Throws: as ``evaluate(_:on:)``.
+    package func operand(of expression: ExpressionNode, on object: PredicateOperand) throws -> PredicateOperand {
+        do {
+            return try value(of: expression, on: object)
+        } catch let error as FetchPredicateError {
+            throw error.withFormat(format)
+        }
+    }
+
+    func holds(_ node: PredicateNode, on object: PredicateOperand) throws -> Bool {
+        switch node {
+        case .constant(let value):
+            return value
+        case .not(let inner):
+            return try !holds(inner, on: object)
+        case .and(let parts):
+            for part in parts where try !holds(part, on: object) { return false }
+            return true
+        case .or(let parts):
+            for part in parts where try holds(part, on: object) { return true }
+            return false
+        case .comparison(let comparison):
+            return try compare(comparison, on: object)
+        case .unsupported(let text):
+            throw FetchPredicateError.unsupported(text)
+        }
+    }
+
+    func value(of expression: ExpressionNode, on object: PredicateOperand) throws -> PredicateOperand {
+        switch expression {
+        case .constant(let value):
+            return PredicateArgument.operand(from: value)
+        case .evaluatedObject:
+            return object
+        case .variable(let name):
+            guard let bound = variables[name] else {
+                throw FetchPredicateError(
+                    kind: .missingVariable, headline: "Missing substitution variable '$\(name)'",
+                    detail: "give it with withSubstitutionVariables(_:) or evaluate(with:substitutionVariables:)",
+                    token: "$" + name)
+            }
+            return bound
+        case .keyPath(let base, let key):
+            return try follow(key, from: try value(of: base, on: object))
+        case .aggregate(let base, let function):
+            return .value(try aggregate(function, of: try value(of: base, on: object)))
+        case .array(let items):
+            return .collection(try items.map { try value(of: $0, on: object) })
+        case .subquery(let collectionExpression, let variable, let predicate):
+            let collection = try elements(of: try value(of: collectionExpression, on: object), for: "SUBQUERY")
+            var inner = self
+            var kept: [PredicateOperand] = []
+            for element in collection {
+                inner.variables[variable] = element
+                if try inner.holds(predicate, on: object) { kept.append(element) }
+            }
+            return .collection(kept)
+        case .unsupported(let text):
+            throw FetchPredicateError.unsupported(text)
+        }
+    }
+
+    /// The value under `key` of `operand`, flattening collections one level.
+    func follow(_ key: String, from operand: PredicateOperand) throws -> PredicateOperand {
+        switch operand {
+        case .object(let object):
+            return try object.predicateOperand(forKey: key)
+        case .value(.null):
+            return .value(.null)
+        case .value(let value):
+            throw FetchPredicateError.typeMismatch(
+                "cannot read key '\(key)' of the value \(PredicateFormatter.format(value))")
+        case .collection(let items):
+            var result: [PredicateOperand] = []
+            result.reserveCapacity(items.count)
+            for item in items {
+                let next = try follow(key, from: item)
+                if case .collection(let inner) = next {
+                    result.append(contentsOf: inner)
+                } else {
+                    result.append(next)
+                }
+            }
+            return .collection(result)
+        }
+    }
+
+    /// The elements of a collection operand; `.null` has none; anything else is an error
+    /// naming `use` (`ANY`, `SUBQUERY`, `@count`, …).
+    func elements(of operand: PredicateOperand, for use: String) throws -> [PredicateOperand] {
+        switch operand {
+        case .collection(let items): return items
+        case .value(.null): return []
+        case .value(let value):
+            throw FetchPredicateError.typeMismatch("\(use) needs a collection, not \(PredicateFormatter.format(value))")
+        case .object:
+            throw FetchPredicateError.typeMismatch("\(use) needs a collection, not an object")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+@Suite("Store files")
+struct StoreFileTests {
+    private func temporaryFile(_ name: String = "Store.sqlite") throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent(name)
+    }
+
+    @Test("a store reopens with its data and the same object IDs")
+    func reopen() throws {
+        let url = try temporaryFile()
+        let id: ManagedObjectID
+        do {
+            let stack = try TestStack(file: url)
+            let context = stack.container.newBackgroundContext()
+            id = try context.performAndWait {
+                let photo = Photo(context: context)
+                photo.unique = "1"
+                photo.title = "Zoë at the Oval"
+                photo.uploaded = Date(timeIntervalSinceReferenceDate: 12345.678)
+                let before = photo.objectID
+                try context.save()
+                #expect(photo.objectID == before)
+                return photo.objectID
+            }
+        }
+        let stack = try TestStack(file: url)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let photo = try #require(try context.existingObject(with: id) as? Photo)
+            #expect(photo.title == "Zoë at the Oval")
+            #expect(photo.uploaded == Date(timeIntervalSinceReferenceDate: 12345.678))
+            #expect(ManagedObjectID(uriRepresentation: id.uriRepresentation()) == id)
+            let next = Photo(context: context)
+            #expect(next.objectID.primaryKey != id.primaryKey)
+        }
+    }
+
+    @Test("a file that is not SQLite is refused without being touched")
+    func notAStore() throws {
+        let url = try temporaryFile()
+        let garbage = Data("these are my holiday notes, not a database".utf8)
+        try garbage.write(to: url)
+        let error = try #require(throws: ObjectGraphError.self) { try TestStack(file: url) }
+        #expect(error.code == .persistentStoreInvalidType)
+        #expect(error.message.contains(url.path))
+        #expect(try Data(contentsOf: url) == garbage)
+    }
+
+    @Test("a store written by another model is refused, listing the differences, file unchanged")
+    func modelMismatch() throws {
+        let url = try temporaryFile()
+        do {
+            let stack = try TestStack(file: url)
+            let context = stack.container.newBackgroundContext()
+            try context.performAndWait {
+                let tag = Tag(context: context)
+                tag.name = "quad"
+                try context.save()
+            }
+        }
+        let changed = ManagedObjectModel {
+            EntityDescription("Tag") {
+                AttributeDescription("name", .integer64)
+                AttributeDescription("colour", .string)
+            }
+        }
+        let error = try #require(throws: ObjectGraphError.self) { try TestStack(model: changed, file: url) }
+        #expect(error.code == .persistentStoreIncompatibleVersionHash)
+        #expect(error.differences.contains("Tag.name: attribute changed from type string to type integer64"))
+        #expect(error.differences.contains("Tag.colour: attribute added (type string)"))
+        #expect(error.differences.contains { $0.contains("entity Photo is in the store but not in the model") })
+        // The store is intact: the right model still opens it and finds its data.
+        let reopened = try TestStack(file: url)
+        let context = reopened.container.newBackgroundContext()
+        let names = try context.performAndWait { try context.fetch(Tag.fetchRequest()).compactMap(\.name) }
+        #expect(names == ["quad"])
+    }
+
+    @Test("the version hash ignores what does not affect storage")
+    func versionHash() throws {
+        let base = SPoTModel.make()
+        let same = SPoTModel.make()
+        try base.validate()
+        try same.validate()
+        #expect(base.versionHash == same.versionHash)
+        let withRules = ManagedObjectModel {
+            EntityDescription("Spot") { AttributeDescription("name", .string, optional: false).length(1...9) }
+        }
+        let plain = ManagedObjectModel {
+            EntityDescription("Spot") { AttributeDescription("name", .string) }
+        }
+        let retyped = ManagedObjectModel {
+            EntityDescription("Spot") { AttributeDescription("name", .binaryData) }
+        }
+        for model in [withRules, plain, retyped] { try model.validate() }
+        #expect(withRules.versionHash == plain.versionHash)
+        #expect(retyped.versionHash != plain.versionHash)
+    }
+}
