@@ -1,0 +1,176 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+final class Spot: ManagedObject {
+    nonisolated(unsafe) static var awakenings = 0
+    @Managed var name: String?
+    @Managed var slug: String?
+    @Managed var visits: Int16
+    @Managed var price: Decimal?
+    @Managed var code: UUID?
+    @Managed var link: URL?
+    @Managed var blob: Data?
+    @Managed var open: Bool
+    @Managed var height: Float
+    @Managed var tags: [String]?
+    @Managed var scratch: String?
+
+    override func awakeFromInsert() {
+        setValue("unnamed", forKey: "name")
+    }
+
+    override func willSave() {
+        if slug != name?.lowercased() { slug = name?.lowercased() }
+    }
+}
+
+enum SpotModel {
+    static func make() -> ManagedObjectModel {
+        ManagedObjectModel {
+            EntityDescription("Spot", class: Spot.self) {
+                AttributeDescription("name", .string)
+                AttributeDescription("slug", .string)
+                AttributeDescription("visits", .integer16, optional: false, defaultValue: 0)
+                AttributeDescription("price", .decimal)
+                AttributeDescription("code", .uuid)
+                AttributeDescription("link", .uri)
+                AttributeDescription("blob", .binaryData)
+                AttributeDescription("open", .boolean, optional: false, defaultValue: true)
+                AttributeDescription("height", .float, optional: false, defaultValue: 0)
+                AttributeDescription("tags", .transformable, transformableType: [String].self)
+                AttributeDescription("scratch", .string, transient: true)
+            }
+        }
+    }
+}
+
+@Suite("Managed objects")
+struct ManagedObjectTests {
+    @Test("every attribute type round-trips exactly through the store", arguments: TestStack.kinds)
+    func roundTrip(inMemory: Bool) throws {
+        let stack = try TestStack(inMemory: inMemory, model: SpotModel.make())
+        let context = stack.container.newBackgroundContext()
+        let code = UUID()
+        let id = try context.performAndWait {
+            let spot = Spot(context: context)
+            #expect(spot.name == "unnamed")
+            #expect(spot.open)
+            spot.name = "Zoe\u{0308}’s Café 🌵"
+            spot.visits = Int16.max
+            spot.price = Decimal(string: "12345678901234567890.123456789")
+            spot.code = code
+            spot.link = URL(string: "https://www.flickr.com/photos/48247111@N07/")
+            spot.blob = Data([0, 1, 2, 255])
+            spot.height = 1.5
+            spot.tags = ["oak", "palm"]
+            spot.scratch = "kept in memory only"
+            try context.save()
+            #expect(spot.slug == "zoë’s café 🌵")
+            return spot.objectID
+        }
+        let reader = stack.container.newBackgroundContext()
+        try reader.performAndWait {
+            let spot = try #require(try reader.existingObject(with: id) as? Spot)
+            #expect(spot.name == "Zoë’s Café 🌵")
+            #expect(spot.name?.unicodeScalars.count == "Zoë’s Café 🌵".precomposedStringWithCanonicalMapping.unicodeScalars.count)
+            #expect(spot.visits == Int16.max)
+            #expect(spot.price == Decimal(string: "12345678901234567890.123456789"))
+            #expect(spot.code == code)
+            #expect(spot.link?.absoluteString == "https://www.flickr.com/photos/48247111@N07/")
+            #expect(spot.blob == Data([0, 1, 2, 255]))
+            #expect(spot.height == 1.5)
+            #expect(spot.tags == ["oak", "palm"])
+            #expect(spot.scratch == nil)
+            #expect(spot.value(forKey: "visits") is Int16)
+            #expect(spot.value(forKey: "height") is Float)
+        }
+    }
+
+    @Test("decimals compare numerically in SQL")
+    func decimalOrder() throws {
+        let stack = try TestStack(inMemory: true, model: SpotModel.make())
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            for price in ["9.5", "10", "100.25", "-3"] {
+                Spot(context: context).price = Decimal(string: price)
+            }
+            try context.save()
+            let request = Spot.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: "price", ascending: true)]
+            request.predicate = FetchPredicate(format: "price > %@", Decimal(9))
+            #expect(try context.fetch(request).compactMap(\.price) == [9.5, 10, 100.25].map { Decimal($0) })
+        }
+    }
+
+    @Test("changedValues and committedValues track edits against the last save")
+    func changes() throws {
+        let stack = try TestStack(inMemory: true)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let photo = Photo(context: context)
+            photo.unique = "1"
+            photo.title = "First"
+            #expect(photo.isInserted && !photo.isUpdated)
+            #expect(photo.committedValues(forKeys: nil).isEmpty)
+            try context.save()
+            #expect(!photo.hasChanges && photo.changedValues().isEmpty)
+            photo.title = "Second"
+            #expect(photo.isUpdated)
+            #expect(photo.changedValues()["title"] as? String == "Second")
+            #expect(photo.committedValues(forKeys: ["title"])["title"] as? String == "First")
+            photo.title = "First"
+            #expect(photo.changedValues().isEmpty)
+            #expect(!context.hasChanges)
+            photo.title = "Third"
+            context.rollback()
+            #expect(photo.title == "First")
+            photo.title = "Fourth"
+            context.refresh(photo, mergeChanges: false)
+            #expect(photo.isFault)
+            #expect(photo.title == "First")
+        }
+    }
+
+    @Test("key paths with collection operators")
+    func keyPaths() throws {
+        let stack = try TestStack(inMemory: true)
+        let context = stack.container.newBackgroundContext()
+        context.performAndWait {
+            let ansel = Photographer(context: context)
+            ansel.name = "Ansel"
+            for views in [3, 5, 10] {
+                let photo = Photo(context: context)
+                photo.unique = "\(views)"
+                photo.views = Int64(views)
+                photo.title = "t\(views)"
+                photo.photographer = ansel
+            }
+            #expect(ansel.value(forKeyPath: "photos.@count") as? Int == 3)
+            #expect(ansel.value(forKeyPath: "photos.@sum.views") as? Int64 == 18)
+            #expect(ansel.value(forKeyPath: "photos.@avg.views") as? Double == 6)
+            #expect(ansel.value(forKeyPath: "photos.@max.views") as? Int64 == 10)
+            #expect(ansel.value(forKeyPath: "photos.@min.title") as? String == "t10")
+            let photo = ansel.photos.first!
+            #expect(photo.value(forKeyPath: "photographer.name") as? String == "Ansel")
+            #expect(photo.value(forKeyPath: "recent.lastViewed") == nil)
+        }
+    }
+
+    @Test("a deleted object's values read as nil once the delete is saved")
+    func deletedReadsNil() throws {
+        let stack = try TestStack(inMemory: true)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let tag = Tag(context: context)
+            tag.name = "gone soon"
+            try context.save()
+            context.delete(tag)
+            #expect(tag.name == "gone soon")
+            try context.save()
+            #expect(tag.name == nil)
+            #expect(tag.value(forKey: "name") == nil)
+            #expect(throws: ObjectGraphError.self) { try context.existingObject(with: tag.objectID) }
+        }
+    }
+}
