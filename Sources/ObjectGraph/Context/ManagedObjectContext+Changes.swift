@@ -244,3 +244,9 @@ extension ManagedObjectContext {
         }
     }
 }
+
+extension ManagedObjectContext {
+    /// Does nothing: ObjectGraph's IDs are permanent from insert. Kept so Core Data code that
+    /// calls it before passing IDs around compiles unchanged.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {}
+}

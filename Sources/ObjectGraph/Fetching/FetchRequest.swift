@@ -84,6 +84,7 @@ public final class FetchRequest<Result: FetchRequestResult>: CustomStringConvert
         return .managedObjectResultType
     }
 
+    /// A readable summary, for logs and debugging.
     public var description: String {
         var parts = ["entity: \(entityName ?? "nil")"]
         if let predicate { parts.append("predicate: \(predicate)") }

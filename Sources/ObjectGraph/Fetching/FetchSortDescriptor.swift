@@ -20,6 +20,7 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
         public static let localizedCaseInsensitiveCompare = Selector(name: "localizedCaseInsensitiveCompare:")
         /// `localizedStandardCompare:` — Finder-like: ignores case, orders digits numerically.
         public static let localizedStandardCompare = Selector(name: "localizedStandardCompare:")
+        /// A readable summary, for logs and debugging.
         public var description: String { name }
     }
 
@@ -47,6 +48,7 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
         FetchSortDescriptor(key: key, ascending: !ascending, selector: selector)
     }
 
+    /// A readable summary, for logs and debugging.
     public var description: String { "(\(key ?? "SELF"), \(ascending ? "ascending" : "descending"), \(selector))" }
 
     /// Compares two values as this descriptor orders them (direction included).

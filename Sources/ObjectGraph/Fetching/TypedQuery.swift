@@ -16,7 +16,9 @@ import Foundation
 extension FetchPredicate {
     /// String comparison options of typed predicates: `[c]` and `[d]`.
     public struct StringOptions: OptionSet, Sendable, Hashable {
+        /// The raw value.
         public let rawValue: Int
+        /// Creates a value from its raw value.
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// `[c]`: ignore case (Unicode case folding).
         public static let caseInsensitive = StringOptions(rawValue: 1)

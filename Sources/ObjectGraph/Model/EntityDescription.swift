@@ -76,6 +76,7 @@ public final class EntityDescription: CustomStringConvertible {
         return false
     }
 
+    /// A readable summary, for logs and debugging.
     public var description: String { "EntityDescription(\(name))" }
 
     // MARK: Compiled state, set when the model is frozen

@@ -40,6 +40,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         isFrozen ? entityByName[name] : entitiesByName[name]
     }
 
+    /// A readable summary, for logs and debugging.
     public var description: String { "ManagedObjectModel(\(entities.map(\.name).sorted().joined(separator: ", ")))" }
 
     func checkMutable() {
@@ -76,6 +77,7 @@ public struct ModelIssue: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
     public var message: String
 
+    /// A readable summary, for logs and debugging.
     public var description: String {
         "\(entity)\(property.map { ".\($0)" } ?? ""): \(message)"
     }
@@ -86,6 +88,7 @@ public struct ManagedObjectModelError: Error, Sendable, CustomStringConvertible 
     /// Every problem, each naming its entity and property.
     public var issues: [ModelIssue]
 
+    /// A readable summary, for logs and debugging.
     public var description: String {
         "The managed object model is invalid (\(issues.count) problem\(issues.count == 1 ? "" : "s")):\n"
             + issues.map { "  - \($0)" }.joined(separator: "\n")

@@ -3,16 +3,22 @@ import Foundation
 /// Builds a model's entities in a block; see ``ManagedObjectModel/init(_:)``.
 @resultBuilder
 public enum ModelBuilder {
+    /// Part of the result builder; not called directly.
     public static func buildBlock(_ entities: EntityDescription...) -> [EntityDescription] { entities }
+    /// Part of the result builder; not called directly.
     public static func buildArray(_ groups: [[EntityDescription]]) -> [EntityDescription] { groups.flatMap { $0 } }
+    /// Part of the result builder; not called directly.
     public static func buildExpression(_ entity: EntityDescription) -> EntityDescription { entity }
 }
 
 /// Builds an entity's properties in a block; see ``EntityDescription/init(_:class:parent:isAbstract:properties:)``.
 @resultBuilder
 public enum EntityBuilder {
+    /// Part of the result builder; not called directly.
     public static func buildBlock(_ properties: PropertyDescription...) -> [PropertyDescription] { properties }
+    /// Part of the result builder; not called directly.
     public static func buildArray(_ groups: [[PropertyDescription]]) -> [PropertyDescription] { groups.flatMap { $0 } }
+    /// Part of the result builder; not called directly.
     public static func buildExpression(_ property: PropertyDescription) -> PropertyDescription { property }
 }
 

@@ -46,5 +46,6 @@ public class PropertyDescription: CustomStringConvertible {
         precondition(!isFrozen, "ObjectGraph: cannot change \(member) of property '\(name)': its model has been loaded by a container and is immutable")
     }
 
+    /// A readable summary, for logs and debugging.
     public var description: String { "\(type(of: self))(\(entity?.name ?? "?").\(name))" }
 }

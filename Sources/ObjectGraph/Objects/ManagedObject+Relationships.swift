@@ -242,6 +242,7 @@ public final class RelationshipMutableSet: Sequence {
     /// Removes every object.
     public func removeAllObjects() { minus(allObjects) }
 
+    /// Iterates over the related objects.
     public func makeIterator() -> IndexingIterator<[ManagedObject]> { allObjects.makeIterator() }
 
     private func perform(_ change: () throws -> Void) {

@@ -107,9 +107,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     // MARK: Hashable, description
 
+    /// Identity: equal only when both are the same instance.
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    /// Hashes the instance's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    /// A readable summary, for logs and debugging.
     open var description: String {
         let kind = isFault ? "<fault>" : isDeleted ? "<deleted>" : ""
         var text = "<\(type(of: self)) \(entity.name) \(objectID.uriRepresentation().absoluteString)\(kind.isEmpty ? "" : " " + kind)"

@@ -41,5 +41,6 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         self.init(storeIdentifier: host, entityName: String(parts[0]), primaryKey: key)
     }
 
+    /// A readable summary, for logs and debugging.
     public var description: String { "<\(uriRepresentation().absoluteString)>" }
 }

@@ -132,6 +132,7 @@ public final class PersistentStoreDescription: CustomStringConvertible {
     /// Sets a store option.
     public func setOption(_ option: Any?, forKey key: String) { options[key] = option }
 
+    /// A readable summary, for logs and debugging.
     public var description: String { "PersistentStoreDescription(\(type), \(url?.path ?? "no URL"))" }
 }
 

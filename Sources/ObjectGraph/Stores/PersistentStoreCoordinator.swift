@@ -116,7 +116,9 @@ public final class PersistentStore: @unchecked Sendable {
 
     /// A kind of store, as Core Data's `NSPersistentStore.StoreType`.
     public struct StoreType: RawRepresentable, Hashable, Sendable {
+        /// The raw value.
         public let rawValue: String
+        /// Creates a value from its raw value.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// An SQLite file (WAL mode).
         public static let sqlite = StoreType(rawValue: SQLiteStoreType)

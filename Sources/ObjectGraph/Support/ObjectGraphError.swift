@@ -11,6 +11,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         /// A short identifier, e.g. `"validationMultipleErrors"`.
         public let name: String
         init(_ name: String) { self.name = name }
+        /// A readable summary, for logs and debugging.
         public var description: String { name }
 
         /// One or more objects failed validation at save; see ``ObjectGraphError/failures``.
@@ -58,6 +59,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         self.underlyingError = underlying.map { String(describing: $0) }
     }
 
+    /// A readable summary, for logs and debugging.
     public var description: String {
         var text = message
         if !failures.isEmpty { text += "\n" + failures.map { "  - \($0)" }.joined(separator: "\n") }
@@ -86,6 +88,7 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// A readable summary, for logs and debugging.
     public var description: String {
         "\(entityName)\(key.map { ".\($0)" } ?? "") (\(objectID.uriRepresentation().absoluteString)): \(message)"
     }
