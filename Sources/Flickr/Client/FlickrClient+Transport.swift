@@ -1,0 +1,148 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+
+/// An HTTP answer read to the end (or to the size cap).
+struct FlickrHTTPResponse: Sendable {
+    var status: Int
+    var contentType: String?
+    var body: [UInt8]
+}
+
+extension FlickrClient {
+    /// The most a REST body may weigh (a 500-photo page with descriptions is well under this).
+    static let maxRESTBodyBytes = 16 * 1024 * 1024
+
+    /// One REST call: rate limited, retried, decoded by `decode` (whose `stat: fail` errors
+    /// take part in retrying, so code 105 is retried).
+    func callREST<Value>(
+        url: URL, method: String, page: Int?, decode: ([UInt8]) throws -> Value
+    ) async throws -> Value {
+        try await withRetries(request: method, page: page) {
+            if let rateLimiter { try await rateLimiter.acquire() }
+            let response = try await send(url: url, request: method, maxBytes: Self.maxRESTBodyBytes, expectImage: false)
+            guard (200..<300).contains(response.status) else {
+                // Flickr may put a `stat: fail` body on an HTTP error; keep its code if so.
+                do {
+                    _ = try decoder.checkedJSON(response.body, method: method, httpStatus: response.status)
+                } catch let error as FlickrError where error.kind == .api {
+                    throw error
+                } catch {}
+                throw FlickrError(
+                    kind: .httpStatus, httpStatus: response.status, body: String(decoding: response.body, as: UTF8.self),
+                    request: method, redacting: configuration.apiKey)
+            }
+            return try decode(response.body)
+        }
+    }
+
+    /// The same as ``callREST(url:method:page:decode:)`` returning the checked body.
+    func callREST(url: URL, method: String, page: Int?) async throws -> [UInt8] {
+        try await callREST(url: url, method: method, page: page) { [decoder] body in
+            _ = try decoder.checkedJSON(body, method: method, httpStatus: 200)
+            return body
+        }
+    }
+
+    /// Runs `attempt` until it succeeds, fails for good, or the policy's attempts run out,
+    /// sleeping the backoff delay (on the configured clock) between attempts.
+    func withRetries<Value>(
+        request: String, page: Int?, _ attempt: () async throws -> Value
+    ) async throws -> Value {
+        let policy = configuration.retryPolicy
+        var attemptNumber = 1
+        while true {
+            logger.debug(
+                "Flickr request",
+                metadata: ["flickr.request": "\(request)", "flickr.page": "\(page.map(String.init) ?? "-")", "flickr.attempt": "\(attemptNumber)"])
+            do {
+                return try await attempt()
+            } catch var error as FlickrError {
+                error.attempts = attemptNumber
+                guard error.isRetryable, attemptNumber < policy.maxAttempts else {
+                    logger.info("Flickr request failed", metadata: ["flickr.error": "\(error)"])
+                    throw error
+                }
+                let delay = policy.delay(beforeRetry: attemptNumber, using: &randomNumberGenerator)
+                logger.notice(
+                    "Flickr request will be retried",
+                    metadata: ["flickr.error": "\(error)", "flickr.retry.delay": "\(delay)"])
+                try await clock.sleep(for: delay)
+                attemptNumber += 1
+            }
+        }
+    }
+
+    /// Sends one GET and reads the answer, racing it against the configured timeout.
+    func send(url: URL, request: String, maxBytes: Int, expectImage: Bool) async throws -> FlickrHTTPResponse {
+        let httpClient = self.httpClient
+        let key = configuration.apiKey
+        let exchange: @Sendable () async throws -> FlickrHTTPResponse = {
+            try await Self.exchange(
+                httpClient: httpClient, url: url, request: request, maxBytes: maxBytes, expectImage: expectImage, key: key)
+        }
+        guard let timeout = configuration.requestTimeout else { return try await exchange() }
+        let clock = self.clock
+        return try await withThrowingTaskGroup(of: FlickrHTTPResponse?.self) { group in
+            group.addTask { try await exchange() }
+            group.addTask {
+                try await clock.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else {
+                throw FlickrError(kind: .timeout, request: request, detail: "no answer within \(timeout)", redacting: key)
+            }
+            return response
+        }
+    }
+
+    private static func exchange(
+        httpClient: HTTPClient, url: URL, request: String, maxBytes: Int, expectImage: Bool, key: FlickrAPIKey
+    ) async throws -> FlickrHTTPResponse {
+        var httpRequest = HTTPClientRequest(url: url.absoluteString)
+        httpRequest.method = .GET
+        httpRequest.headers.add(name: "User-Agent", value: "SPoT-Flickr/1.0")
+        do {
+            let response = try await httpClient.execute(httpRequest, timeout: .hours(1))
+            let status = Int(response.status.code)
+            let contentType = response.headers.first(name: "content-type")
+            let success = (200..<300).contains(status)
+            if expectImage && success {
+                guard let contentType, contentType.lowercased().hasPrefix("image/") else {
+                    throw FlickrError(
+                        kind: .unexpectedContentType, httpStatus: status, request: request,
+                        detail: "content type \(contentType ?? "none")", redacting: key)
+                }
+            }
+            let limit = success ? maxBytes : 4096
+            if success, let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                throw FlickrError(
+                    kind: .tooLarge, httpStatus: status, request: request,
+                    detail: "\(length) bytes announced, limit \(limit)", redacting: key)
+            }
+            var body: [UInt8] = []
+            for try await buffer in response.body {
+                if body.count + buffer.readableBytes > limit {
+                    if !success { break }
+                    throw FlickrError(
+                        kind: .tooLarge, httpStatus: status, request: request,
+                        detail: "more than \(limit) bytes", redacting: key)
+                }
+                body.append(contentsOf: buffer.readableBytesView)
+            }
+            return FlickrHTTPResponse(status: status, contentType: contentType, body: body)
+        } catch let error as FlickrError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as HTTPClientError {
+            if error == .cancelled, Task.isCancelled { throw CancellationError() }
+            let timedOut = [HTTPClientError.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error)
+            throw FlickrError(kind: timedOut ? .timeout : .connection, request: request, detail: "\(error)", redacting: key)
+        } catch {
+            throw FlickrError(kind: .connection, request: request, detail: "\(error)", redacting: key)
+        }
+    }
+}

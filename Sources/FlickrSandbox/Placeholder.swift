@@ -1,2 +1,0 @@
-import Flickr
-enum FlickrSandboxPlaceholder {}
