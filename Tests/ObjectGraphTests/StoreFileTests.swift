@@ -51,6 +51,26 @@ struct StoreFileTests {
         #expect(try Data(contentsOf: url) == garbage)
     }
 
+    @Test("a damaged SQLite file, or an SQLite file of another app, is refused")
+    func damaged() throws {
+        let url = try temporaryFile()
+        var bytes = Data("SQLite format 3\0".utf8)
+        bytes.append(Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }))
+        try bytes.write(to: url)
+        let error = try #require(throws: ObjectGraphError.self) { try TestStack(file: url) }
+        #expect(error.code == .persistentStoreInvalidType || error.code == .persistentStoreOperation)
+        #expect(error.description.contains(url.path))
+        #expect(try Data(contentsOf: url) == bytes)
+
+        // A valid SQLite database that is not an ObjectGraph store: refused, tables named.
+        let foreign = try temporaryFile("Foreign.sqlite")
+        let model = ManagedObjectModel { EntityDescription("Note") { AttributeDescription("text", .string) } }
+        _ = try TestStack(model: model, file: foreign)
+        let other = try #require(throws: ObjectGraphError.self) { try TestStack(file: foreign) }
+        #expect(other.code == .persistentStoreIncompatibleVersionHash)
+        #expect(other.differences.contains("entity Note is in the store but not in the model"))
+    }
+
     @Test("a store written by another model is refused, listing the differences, file unchanged")
     func modelMismatch() throws {
         let url = try temporaryFile()

@@ -31,7 +31,7 @@ extension ManagedObjectContext {
         assertOnQueue()
         if object.managedObjectContext === self { return }
         precondition(object.managedObjectContext == nil, "ObjectGraph: \(object.entity.name) object already belongs to another context")
-        guard let store = coordinator?.store else {
+        guard let store = parentStore else {
             preconditionFailure("ObjectGraph: insert into a context with no persistent store; load the container's stores first")
         }
         let id: ManagedObjectID
@@ -230,7 +230,7 @@ extension ManagedObjectContext {
             object.storage.flags.remove(.tracked)
             object.storage.flags.remove(.deleted)
             object.turnIntoFault()
-        } else if let row = try? coordinator?.store?.row(for: object.objectID) {
+        } else if let row = try? parentStore?.row(for: object.objectID) {
             apply(row, to: object, keepingChanges: true)
         }
         pendingRefreshed.insert(object)

@@ -9,7 +9,7 @@ extension ManagedObjectContext {
     /// ``automaticallyMergesChangesFromParent`` do it for you.
     public func mergeChanges(fromContextDidSave saved: ContextDidSave) {
         assertOnQueue()
-        let store = coordinator?.store
+        let store = parentStore
         for id in saved.deletedObjectIDs {
             guard let object = registeredObjectsByID[id] else { continue }
             registeredObjectsByID[id] = nil

@@ -16,7 +16,7 @@ extension ManagedObjectContext {
         assertOnQueue()
         processPendingChanges()
         guard hasChanges else { return }
-        guard let store = coordinator?.store else {
+        guard let store = parentStore else {
             throw ObjectGraphError(.noPersistentStore, "cannot save: the context has no persistent store")
         }
         postWillSave()

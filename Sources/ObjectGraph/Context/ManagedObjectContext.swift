@@ -46,6 +46,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     func setCoordinatorUnchecked(_ coordinator: PersistentStoreCoordinator) { self.coordinator = coordinator }
 
+    /// What this context reads from and saves to. Every read and write goes through this
+    /// abstract store — today the coordinator's store, later a parent context.
+    var parentStore: (any ObjectStore)? { coordinator?.store }
+
     /// One object per ID (uniquing).
     var registeredObjectsByID: [ManagedObjectID: ManagedObject] = [:]
     /// Objects with unsaved changes (inserted, updated or deleted), in the order they changed.
@@ -191,7 +195,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Reads a fault's row from the store; an object that no longer exists becomes "gone".
     func fulfillFault(of object: ManagedObject) {
-        guard let store = coordinator?.store else { return }
+        guard let store = parentStore else { return }
         let row: StoredRow?
         do {
             row = try store.row(for: object.objectID)
@@ -232,7 +236,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Loads a to-many relationship's members from the store.
     func loadMembers(of object: ManagedObject, slot: Int) -> [ManagedObjectID] {
-        guard let store = coordinator?.store,
+        guard let store = parentStore,
               let relationship = object.entity.allProperties[slot] as? RelationshipDescription,
               !relationship.isTransient
         else { return [] }
