@@ -76,7 +76,9 @@ struct PredicateStringComparisonTests {
 
     @Test func substringTests() {
         #expect(StringComparison.contains("abcd", "bc", []))
-        #expect(StringComparison.contains("abcd", "", []))
+        #expect(!StringComparison.contains("abcd", "", []))
+        #expect(!StringComparison.beginsWith("abcd", "", []))
+        #expect(!StringComparison.endsWith("abcd", "", c))
         #expect(!StringComparison.contains("ab", "abc", []))
         #expect(StringComparison.beginsWith("Straße", "STRAS", c))
         #expect(StringComparison.endsWith("Straße", "SSE", c))

@@ -33,7 +33,7 @@ extension ManagedObjectContext {
             }
         case .managedObjectIDResultType:
             let ids: [ManagedObjectID]
-            if request.includesPendingChanges && hasPendingChanges(in: entity) {
+            if request.includesPendingChanges && pendingChangesAffect(entity, descriptor) {
                 ids = try fetchObjects(entity, descriptor, includePending: true).map(\.objectID)
             } else {
                 do {
@@ -84,7 +84,7 @@ extension ManagedObjectContext {
     // MARK: Internals
 
     func store() throws -> any ObjectStore {
-        guard let store = coordinator?.store else {
+        guard let store = parentStore else {
             throw ObjectGraphError(.noPersistentStore, "the context has no persistent store; load the container's stores first")
         }
         return store
@@ -140,8 +140,42 @@ extension ManagedObjectContext {
         return changedObjects.values.contains { $0.entity.rootEntity === root }
     }
 
+    /// Whether unsaved changes can change what `descriptor` returns: changes to objects of
+    /// `entity`, or to any object when the predicate or a sort key reads related objects.
+    private func pendingChangesAffect(_ entity: EntityDescription, _ descriptor: FetchDescriptor) -> Bool {
+        if hasPendingChanges(in: entity) { return true }
+        return !changedObjects.isEmpty && readsRelatedObjects(entity, descriptor)
+    }
+
+    /// Whether the predicate or a sort key reads more than the fetched objects' own rows: a
+    /// key path through a relationship, a to-many relationship, an aggregate, a subquery. A
+    /// to-one relationship compared as an object reads only the object's own foreign key.
+    private func readsRelatedObjects(_ entity: EntityDescription, _ descriptor: FetchDescriptor) -> Bool {
+        if descriptor.sortDescriptors.contains(where: { $0.key?.contains(".") == true }) { return true }
+        guard let predicate = descriptor.predicate else { return false }
+        func local(_ expression: ExpressionNode) -> Bool {
+            switch expression {
+            case .constant, .evaluatedObject, .unsupported: return true
+            case .array(let items): return items.allSatisfy(local)
+            case .keyPath(.evaluatedObject, let key):
+                guard let slot = entity.slotByName[key] else { return true }
+                return (entity.allProperties[slot] as? RelationshipDescription)?.isToMany != true
+            default: return false
+            }
+        }
+        func local(_ node: PredicateNode) -> Bool {
+            switch node {
+            case .constant, .unsupported: return true
+            case .not(let inner): return local(inner)
+            case .and(let parts), .or(let parts): return parts.allSatisfy(local)
+            case .comparison(let comparison): return local(comparison.lhs) && local(comparison.rhs)
+            }
+        }
+        return !local(predicate)
+    }
+
     private func count(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> Int {
-        if includePending && hasPendingChanges(in: entity) {
+        if includePending && pendingChangesAffect(entity, descriptor) {
             return try fetchObjects(entity, descriptor, includePending: true).count
         }
         do {
@@ -157,13 +191,18 @@ extension ManagedObjectContext {
     /// entity is read and the predicate is evaluated in memory, with the same result.
     func fetchObjects(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> [ManagedObject] {
         let store = try store()
-        let pending = includePending && hasPendingChanges(in: entity)
+        let pending = includePending && pendingChangesAffect(entity, descriptor)
         if !pending {
             do {
                 return try store.rows(matching: descriptor).map(registerFetched)
             } catch is NeedsInMemoryEvaluation {
                 return try fetchFilteringInMemory(entity, descriptor, includePending: includePending, evaluateAll: true)
             }
+        }
+        if readsRelatedObjects(entity, descriptor) {
+            // An unchanged object can match differently once a related object changed (a
+            // renamed tag, a photographer's new photo): every object is evaluated in memory.
+            return try fetchFilteringInMemory(entity, descriptor, includePending: true, evaluateAll: true)
         }
         do {
             return try fetchFilteringInMemory(entity, descriptor, includePending: true, evaluateAll: false)

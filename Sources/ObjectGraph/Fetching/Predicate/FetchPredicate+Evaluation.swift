@@ -15,7 +15,8 @@ extension FetchPredicate {
     ///
     /// - Throws: ``FetchPredicateError``: the error the predicate carries, an unknown key, an
     ///   unbound `$VARIABLE`, an unsupported construct, a type mismatch or a bad `MATCHES`
-    ///   pattern.
+    ///   pattern. A constant `MATCHES` pattern that does not compile fails every evaluation,
+    ///   whether or not `object` reaches it, as it fails every fetch.
     public func evaluate(with object: Any?) throws -> Bool {
         try evaluate(with: object, substitutionVariables: [:])
     }
@@ -29,6 +30,7 @@ extension FetchPredicate {
     public func evaluate(with object: Any?, substitutionVariables variables: [String: Any?]) throws -> Bool {
         let node = try validNode()
         do {
+            try PredicateEvaluator.checkPatterns(node)
             let operand = try PredicateArgument.operand(from: object)
             var bound: [String: PredicateOperand] = [:]
             for (name, value) in variables { bound[name] = try PredicateArgument.operand(from: value) }
@@ -43,6 +45,12 @@ extension FetchPredicate {
     ///
     /// - Throws: as ``evaluate(with:)``.
     package func evaluate(operand: PredicateOperand, variables: [String: PredicateOperand] = [:]) throws -> Bool {
-        try PredicateEvaluator(variables: variables, format: predicateFormat).evaluate(try validNode(), on: operand)
+        let node = try validNode()
+        do {
+            try PredicateEvaluator.checkPatterns(node)
+        } catch {
+            throw Self.predicateError(error, format: predicateFormat)
+        }
+        return try PredicateEvaluator(variables: variables, format: predicateFormat).evaluate(node, on: operand)
     }
 }

@@ -11,6 +11,14 @@ package protocol PredicateEvaluable {
 
     /// What `SELF` compares as: `.objectID(…)` for a managed object.
     var predicateIdentity: Value { get }
+
+    /// Whether this stands for a missing object (a to-one relationship's absent
+    /// destination): it equals `nil` and holds no elements. `false` by default.
+    var isMissingObject: Bool { get }
+}
+
+extension PredicateEvaluable {
+    package var isMissingObject: Bool { false }
 }
 
 /// A value met while evaluating a predicate in memory.

@@ -99,9 +99,13 @@ extension PredicateEvaluator {
         return Value.compare(x, y, options: options)
     }
 
+    /// Whether an operand is `nil`: the null value, or a missing to-one destination.
     static func isNull(_ operand: PredicateOperand) -> Bool {
-        if case .value(.null) = operand { return true }
-        return false
+        switch operand {
+        case .value(.null): return true
+        case .object(let object): return object.isMissingObject
+        default: return false
+        }
     }
 
     /// An operand as a value: objects by identity, collections as arrays.
@@ -115,10 +119,8 @@ extension PredicateEvaluator {
 
     /// `@count`, `@sum`, `@avg`, `@min`, `@max` of a collection (`.null` is empty).
     ///
-    /// `@count`: the number of elements. `@sum`: of the non-null numbers (other elements
-    /// are skipped), `.int` when all are ints or bools and the sum fits, else `.double`;
-    /// `0` when empty. `@avg`: the mean of the non-null numbers as `.double`, `.null` when
-    /// there are none. `@min`/`@max`: the least/greatest non-null element by
+    /// `@count`: the number of elements. `@sum`: ``sum(_:)``. `@avg`: ``average(_:)``.
+    /// `@min`/`@max`: the least/greatest non-null element by
     /// ``Value/compare(_:_:options:)`` (elements that do not compare with the best so far are
     /// skipped), `.null` when empty.
     func aggregate(_ function: AggregateFunction, of operand: PredicateOperand) throws -> Value {
@@ -126,24 +128,8 @@ extension PredicateEvaluator {
         switch function {
         case .count:
             return .int(Int64(items.count))
-        case .sum, .avg:
-            let numbers = items.map(Self.scalar).filter(\.isNumber)
-            if function == .avg {
-                guard !numbers.isEmpty else { return .null }
-                return .double(numbers.compactMap(PredicateArgument.double).reduce(0, +) / Double(numbers.count))
-            }
-            var exact: Int64 = 0
-            var fitsInt = true
-            for number in numbers {
-                guard fitsInt, let i = PredicateArgument.integer(number), number.isExactInteger else {
-                    fitsInt = false
-                    break
-                }
-                let (sum, overflow) = exact.addingReportingOverflow(i)
-                if overflow { fitsInt = false } else { exact = sum }
-            }
-            if fitsInt { return .int(exact) }
-            return .double(numbers.compactMap(PredicateArgument.double).reduce(0, +))
+        case .sum: return Self.sum(items.map(Self.scalar))
+        case .avg: return Self.average(items.map(Self.scalar))
         case .min, .max:
             let wanted: ComparisonResult = function == .min ? .orderedAscending : .orderedDescending
             var best: Value?
@@ -158,6 +144,65 @@ extension PredicateEvaluator {
             }
             return best ?? .null
         }
+    }
+}
+
+extension PredicateEvaluator {
+    /// `@sum` of values, shared with the SQL store's `og_sum` aggregate: the non-null numbers
+    /// (other values are skipped) as an exact `.int` when all are ints or bools and the sum
+    /// fits in 64 bits; as an exact `.decimal` when decimals are among them and no doubles;
+    /// otherwise as a `.double`. `0` when there are none.
+    ///
+    /// Doubles are added smallest first, so the result does not depend on the order of the
+    /// collection (SQL and memory enumerate members in different orders).
+    package static func sum(_ values: [Value]) -> Value {
+        let numbers = values.filter(\.isNumber)
+        if let exact = exactSum(numbers) { return .int(exact) }
+        if let decimal = decimalSum(numbers) { return .decimal(decimal) }
+        return .double(doubleSum(numbers))
+    }
+
+    /// `@avg` of values, shared with the SQL store's `og_avg` aggregate: the mean of the
+    /// non-null numbers, `.null` when there are none: the exact integer sum divided by the
+    /// count as a `.double` when all are ints or bools and the sum fits; a `.decimal` when
+    /// decimals are among them and no doubles; otherwise a `.double`.
+    package static func average(_ values: [Value]) -> Value {
+        let numbers = values.filter(\.isNumber)
+        guard !numbers.isEmpty else { return .null }
+        if let exact = exactSum(numbers) { return .double(Double(exact) / Double(numbers.count)) }
+        if let decimal = decimalSum(numbers) { return .decimal(decimal / Decimal(numbers.count)) }
+        return .double(doubleSum(numbers) / Double(numbers.count))
+    }
+
+    /// The exact sum of numbers among which are decimals and no doubles.
+    private static func decimalSum(_ numbers: [Value]) -> Decimal? {
+        guard numbers.contains(where: { if case .decimal = $0 { true } else { false } }) else { return nil }
+        var sum = Decimal(0)
+        for number in numbers {
+            switch number {
+            case .decimal(let decimal): sum += decimal
+            case .int(let int): sum += Decimal(int)
+            case .bool(let bool): sum += bool ? 1 : 0
+            default: return nil
+            }
+        }
+        return sum
+    }
+
+    /// The sum of ints and bools, `nil` if another kind is present or the sum overflows.
+    private static func exactSum(_ numbers: [Value]) -> Int64? {
+        var sum: Int64 = 0
+        for number in numbers {
+            guard number.isExactInteger, let i = PredicateArgument.integer(number) else { return nil }
+            let (next, overflow) = sum.addingReportingOverflow(i)
+            if overflow { return nil }
+            sum = next
+        }
+        return sum
+    }
+
+    private static func doubleSum(_ numbers: [Value]) -> Double {
+        numbers.compactMap(PredicateArgument.double).sorted().reduce(0, +)
     }
 }
 

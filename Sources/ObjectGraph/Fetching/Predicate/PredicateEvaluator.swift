@@ -10,7 +10,10 @@ import Foundation
 ///   is thrown, never turned into `false`).
 /// - A key on a collection applies to each element and flattens one level, so each to-many
 ///   step of a key path flattens once: `tags.photos.title` is one flat collection of titles.
-/// - A key on `.null` is `.null` (a missing to-one has no properties).
+/// - A key on `.null` is `.null`. A managed object's missing to-one destination is an object
+///   whose identity is `.null` (it equals `nil`), whose attributes are `nil` and whose to-many
+///   relationships are empty: `photographer.photos.title` is an empty collection for a photo
+///   with no photographer (so `!=` does not hold, as `ANY` does not), as in SQL.
 /// - A key on any other value is a type mismatch.
 ///
 /// `AND` and `OR` short-circuit from left to right.
@@ -132,12 +135,43 @@ package struct PredicateEvaluator {
         }
     }
 
+    /// Compiles every constant `MATCHES` pattern of `node` (the right side of the comparison),
+    /// as the SQL compiler does, so that an invalid pattern is an error whether or not an
+    /// object reaches it (`nil` values and short-circuits skip the comparison itself).
+    ///
+    /// - Throws: ``FetchPredicateError`` (invalid regular expression).
+    package static func checkPatterns(_ node: PredicateNode) throws {
+        switch node {
+        case .constant, .unsupported: return
+        case .not(let inner): try checkPatterns(inner)
+        case .and(let parts), .or(let parts): for part in parts { try checkPatterns(part) }
+        case .comparison(let comparison):
+            if comparison.op == .matches, case .constant(.string(let pattern)) = comparison.rhs {
+                _ = try StringComparison.matches("", regex: pattern, comparison.options)
+            }
+            try checkPatterns(comparison.lhs)
+            try checkPatterns(comparison.rhs)
+        }
+    }
+
+    private static func checkPatterns(_ expression: ExpressionNode) throws {
+        switch expression {
+        case .keyPath(let base, _), .aggregate(let base, _): try checkPatterns(base)
+        case .array(let items): for item in items { try checkPatterns(item) }
+        case .subquery(let collection, _, let predicate):
+            try checkPatterns(collection)
+            try checkPatterns(predicate)
+        case .constant, .evaluatedObject, .variable, .unsupported: return
+        }
+    }
+
     /// The elements of a collection operand; `.null` has none; anything else is an error
     /// naming `use` (`ANY`, `SUBQUERY`, `@count`, …).
     func elements(of operand: PredicateOperand, for use: String) throws -> [PredicateOperand] {
         switch operand {
         case .collection(let items): return items
         case .value(.null): return []
+        case .object(let object) where object.isMissingObject: return []
         case .value(let value):
             throw FetchPredicateError.typeMismatch("\(use) needs a collection, not \(PredicateFormatter.format(value))")
         case .object:

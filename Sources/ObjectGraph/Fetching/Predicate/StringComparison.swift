@@ -52,20 +52,27 @@ package enum StringComparison {
     }
 
     /// `s BEGINSWITH t`.
+    ///
+    /// An empty `t` never matches, as with NSString (a search field's empty text finds nothing).
     package static func beginsWith(_ s: String, _ t: String, _ options: ComparisonOptions) -> Bool {
-        prepared(s, options).utf8.starts(with: prepared(t, options).utf8)
+        let prefix = prepared(t, options)
+        return !prefix.isEmpty && prepared(s, options).utf8.starts(with: prefix.utf8)
     }
 
     /// `s ENDSWITH t`.
+    ///
+    /// An empty `t` never matches, as with NSString.
     package static func endsWith(_ s: String, _ t: String, _ options: ComparisonOptions) -> Bool {
-        prepared(s, options).utf8.reversed().starts(with: prepared(t, options).utf8.reversed())
+        let suffix = prepared(t, options)
+        return !suffix.isEmpty && prepared(s, options).utf8.reversed().starts(with: suffix.utf8.reversed())
     }
 
     /// `s CONTAINS t` (and `t IN s`): `t` occurs in `s` as a run of Unicode scalars.
     package static func contains(_ s: String, _ t: String, _ options: ComparisonOptions) -> Bool {
         let haystack = Array(prepared(s, options).utf8)
         let needle = Array(prepared(t, options).utf8)
-        guard !needle.isEmpty else { return true }
+        // An empty needle is never found, as with NSString's rangeOfString:.
+        guard !needle.isEmpty else { return false }
         guard needle.count <= haystack.count else { return false }
         let first = needle[0]
         for start in 0...(haystack.count - needle.count) where haystack[start] == first {

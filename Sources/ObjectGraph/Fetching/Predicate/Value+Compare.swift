@@ -6,7 +6,8 @@ extension Value {
     ///
     /// - Either side `.null`: `nil`.
     /// - Numbers (`.bool` as 0/1, `.int`, `.double`, `.decimal`) compare numerically: two
-    ///   ints exactly; as `Decimal` if either is a decimal; otherwise as `Double`. NaN: `nil`.
+    ///   ints exactly; as `Decimal` if either is a decimal; an int and a double exactly (as
+    ///   SQLite does); two doubles as doubles. NaN: `nil`.
     /// - Strings: ``StringComparison/compare(_:_:_:)`` with `options`.
     /// - Dates by time; data by bytes (a prefix first); UUIDs by their 16 bytes; URLs by
     ///   `absoluteString` (binary, `options` ignored).
@@ -46,8 +47,33 @@ extension Value {
         if let x = exactInteger(a), let y = exactInteger(b) { return order(x, y) }
         if case .decimal = a { return decimalOrder(a, b) }
         if case .decimal = b { return decimalOrder(a, b) }
+        // An integer and a double compare exactly, as SQLite compares them: converting the
+        // integer to a double would make 2^53 + 1 equal 2^53, and Int64.max equal 2^63.
+        if let x = exactInteger(a), case .double(let y) = b { return compare(x, y) }
+        if case .double(let x) = a, let y = exactInteger(b) { return compare(y, x).map(reversed) }
         guard let x = PredicateArgument.double(a), let y = PredicateArgument.double(b) else { return nil }
         return order(x, y)
+    }
+
+    /// The exact order of an integer and a double; `nil` for NaN.
+    static func compare(_ integer: Int64, _ double: Double) -> ComparisonResult? {
+        if double.isNaN { return nil }
+        // 2^63 is exactly representable; every double at or beyond it exceeds every Int64.
+        if double >= 9_223_372_036_854_775_808.0 { return .orderedAscending }
+        if double < -9_223_372_036_854_775_808.0 { return .orderedDescending }
+        let whole = double.rounded(.towardZero)
+        let truncated = Int64(whole)
+        if integer != truncated { return integer < truncated ? .orderedAscending : .orderedDescending }
+        let fraction = double - whole
+        return fraction > 0 ? .orderedAscending : fraction < 0 ? .orderedDescending : .orderedSame
+    }
+
+    private static func reversed(_ result: ComparisonResult) -> ComparisonResult {
+        switch result {
+        case .orderedAscending: return .orderedDescending
+        case .orderedDescending: return .orderedAscending
+        case .orderedSame: return .orderedSame
+        }
     }
 
     private static func exactInteger(_ value: Value) -> Int64? {

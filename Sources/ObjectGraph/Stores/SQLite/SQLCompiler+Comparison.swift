@@ -60,11 +60,24 @@ extension SQLCompiler {
     private mutating func valueComparison(_ sql: String, _ type: AttributeType?, _ op: ComparisonOperator, _ value: Value, _ options: ComparisonOptions) throws -> String {
         let folds = !options.subtracting(.normalized).isEmpty && (type == nil || type == .string || type == .uri)
         let foldOptions = options.subtracting(.normalized)
-        let left = folds ? "\(SQLiteFunctions.fold)(\(sql), \(foldOptions.rawValue))" : sql
+        // Decimals are text: an aggregate of a decimal column has no collation of its own.
+        let left = folds ? "\(SQLiteFunctions.fold)(\(sql), \(foldOptions.rawValue))"
+            : type == .decimal ? "\(sql) COLLATE \(SQLiteFunctions.decimalCollation)" : sql
         func coerced(_ value: Value) -> DatabaseValue? {
             guard let database = Self.coerce(value, to: type) else { return nil }
             if folds, case .string(let text) = database.storage { return StringComparison.fold(text, foldOptions).databaseValue }
             return database
+        }
+        /// A decimal that is not an integer, against an integer or floating-point column: no
+        /// SQLite value stands for it exactly, so the comparison is `og_numcmp`'s, which is
+        /// the evaluator's (`Value.compare`).
+        func inexact(_ value: Value) -> Bool {
+            guard case .decimal = value, let type, Self.binaryNumericTypes.contains(type) else { return false }
+            guard case .int64 = Self.coerce(value, to: type)?.storage else { return true }
+            return false
+        }
+        func numericComparison(_ value: Value) -> String {
+            "\(SQLiteFunctions.numericCompare)(\(sql), \(bind(value.databaseValue)))"
         }
         switch op {
         case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
@@ -75,20 +88,28 @@ extension SQLCompiler {
                 default: return "0"
                 }
             }
-            guard let bound = coerced(value) else { return op == .notEqual ? "1" : "0" }
             let symbol = op == .equal ? "=" : op == .notEqual ? "IS NOT" : op.rawValue
+            if inexact(value) { return "\(numericComparison(value)) \(symbol) 0" }
+            guard let bound = coerced(value) else { return op == .notEqual ? "1" : "0" }
             return "\(left) \(symbol) \(bind(bound))"
         case .in:
             if case .string(let text) = value {
                 return stringOperator("CONTAINS", bind(text.databaseValue), sql, options)
             }
             guard case .array(let values) = value else { return "0" }
-            let bound = values.filter { !$0.isNull }.compactMap(coerced)
-            let list = bound.isEmpty ? "0" : "\(left) IN (\(bound.map { bind($0) }.joined(separator: ", ")))"
-            return values.contains(.null) ? "(\(list) OR \(sql) IS NULL)" : list
+            let bound = values.filter { !$0.isNull && !inexact($0) }.compactMap(coerced)
+            var alternatives = bound.isEmpty ? [] : ["\(left) IN (\(bound.map { bind($0) }.joined(separator: ", ")))"]
+            alternatives += values.filter(inexact).map { "\(numericComparison($0)) = 0" }
+            if values.contains(.null) { alternatives.append("\(sql) IS NULL") }
+            if alternatives.isEmpty { return "0" }
+            return alternatives.count == 1 ? alternatives[0] : "(\(alternatives.joined(separator: " OR ")))"
         case .between:
             guard case .array(let bounds) = value, bounds.count == 2 else {
                 throw ObjectGraphError(.invalidRequest, "BETWEEN needs an array of two bounds, got \(value)")
+            }
+            if !bounds[0].isNull, !bounds[1].isNull, bounds.contains(where: inexact) {
+                guard Self.coerce(bounds[0], to: type) != nil, Self.coerce(bounds[1], to: type) != nil else { return "0" }
+                return "(\(numericComparison(bounds[0])) >= 0 AND \(numericComparison(bounds[1])) <= 0)"
             }
             guard let low = coerced(bounds[0]), let high = coerced(bounds[1]), !bounds[0].isNull, !bounds[1].isNull else { return "0" }
             return "\(left) BETWEEN \(bind(low)) AND \(bind(high))"
@@ -104,11 +125,25 @@ extension SQLCompiler {
         let foldOptions = options.subtracting(.normalized)
         let textual = [leftType, rightType].allSatisfy { $0 == nil || $0 == .string || $0 == .uri }
         let fold: (String) -> String = { !foldOptions.isEmpty && textual ? "\(SQLiteFunctions.fold)(\($0), \(foldOptions.rawValue))" : $0 }
+        // A decimal against a decimal compares numerically; a decimal against another number
+        // compares as the evaluator does.
+        let decimal = leftType == .decimal || rightType == .decimal
+        let numeric = [leftType, rightType].allSatisfy { $0 == nil || $0 == .decimal || Self.binaryNumericTypes.contains($0!) }
+        if decimal, numeric, leftType != rightType, [.equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(op) {
+            let symbol = op == .equal ? "=" : op == .notEqual ? "IS NOT" : op.rawValue
+            let compared = "\(SQLiteFunctions.numericCompare)(\(left), \(right))"
+            switch op {
+            case .equal: return "IFNULL(\(compared) = 0, \(left) IS NULL AND \(right) IS NULL)"
+            case .notEqual: return "NOT IFNULL(\(compared) = 0, \(left) IS NULL AND \(right) IS NULL)"
+            default: return "\(compared) \(symbol) 0"
+            }
+        }
+        let collated: (String) -> String = { decimal ? "\($0) COLLATE \(SQLiteFunctions.decimalCollation)" : fold($0) }
         switch op {
-        case .equal: return "\(fold(left)) IS \(fold(right))"
-        case .notEqual: return "\(fold(left)) IS NOT \(fold(right))"
+        case .equal: return "\(collated(left)) IS \(fold(right))"
+        case .notEqual: return "\(collated(left)) IS NOT \(fold(right))"
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-            return "\(fold(left)) \(op.rawValue) \(fold(right))"
+            return "\(collated(left)) \(op.rawValue) \(fold(right))"
         case .beginsWith, .endsWith, .contains, .like, .matches:
             return stringOperator(op.rawValue, left, right, options)
         case .in:
@@ -121,6 +156,9 @@ extension SQLCompiler {
     private func stringOperator(_ name: String, _ left: String, _ right: String, _ options: ComparisonOptions) -> String {
         "\(SQLiteFunctions.stringOperator)('\(name)', \(left), \(right), \(options.subtracting(.normalized).rawValue))"
     }
+
+    /// The attribute types stored as SQLite integers or reals.
+    static let binaryNumericTypes: Set<AttributeType> = [.boolean, .integer16, .integer32, .integer64, .double, .float]
 
     /// A constant in the storage form of a column of `type`; `nil` when the two do not compare.
     static func coerce(_ value: Value, to type: AttributeType?) -> DatabaseValue? {

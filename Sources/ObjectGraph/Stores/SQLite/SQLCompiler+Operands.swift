@@ -35,7 +35,9 @@ extension SQLCompiler {
             }
             var inner = variables
             inner[variable] = collection.element
-            collection.filters.append(try compile(predicate, in: collection.scope, variables: inner))
+            // As in the evaluator, SELF (and a bare key) inside the SUBQUERY predicate is the
+            // object the whole predicate is evaluated for; members are reached through the variable.
+            collection.filters.append(try compile(predicate, in: scope, variables: inner))
             return .collection(collection)
         case .unsupported(let what):
             throw FetchPredicateError.unsupported(what)
@@ -132,9 +134,19 @@ extension SQLCompiler {
         guard case .scalar(let value, let type) = collection.element else {
             throw NeedsInMemoryEvaluation(reason: "\(function.rawValue) of objects")
         }
+        // @sum and @avg count numbers only (the evaluator skips strings, dates and the like),
+        // and use the evaluator's arithmetic: exact integers and decimals, no overflow error.
+        let numeric = type.map { Self.binaryNumericTypes.contains($0) || $0 == .decimal } ?? true
+        let resultType: AttributeType = type == .decimal ? .decimal : .double
         switch function {
-        case .sum: return .scalar("(SELECT IFNULL(SUM(\(value)), 0) FROM \(from) WHERE \(conditions))", nil)
-        case .avg: return .scalar("(SELECT AVG(\(value)) FROM \(from) WHERE \(conditions))", .double)
+        case .sum:
+            guard numeric else { return .scalar("0", .integer64) }
+            // Of a decimal column, the sum is decimal text (even 0, the sum of nothing).
+            let sum = type == .decimal ? "CAST(\(SQLiteFunctions.sum)(\(value)) AS TEXT)" : "\(SQLiteFunctions.sum)(\(value))"
+            return .scalar("(SELECT \(sum) FROM \(from) WHERE \(conditions))", resultType)
+        case .avg:
+            guard numeric else { return .scalar("NULL", .double) }
+            return .scalar("(SELECT \(SQLiteFunctions.average)(\(value)) FROM \(from) WHERE \(conditions))", resultType)
         case .min: return .scalar("(SELECT MIN(\(value)) FROM \(from) WHERE \(conditions))", type)
         case .max: return .scalar("(SELECT MAX(\(value)) FROM \(from) WHERE \(conditions))", type)
         case .count: return .scalar("0", nil)

@@ -11,6 +11,15 @@ enum SQLiteFunctions {
     static let fold = "og_fold"
     /// `og_string(operator, lhs, rhs, options)`: 1, 0, or NULL when either side is NULL.
     static let stringOperator = "og_string"
+    /// `og_sum(value)`: `@sum` as the evaluator computes it (exact integers, a double when
+    /// the sum overflows or a double is present — never SQLite's "integer overflow" error).
+    static let sum = "og_sum"
+    /// `og_avg(value)`: `@avg` as the evaluator computes it.
+    static let average = "og_avg"
+    /// `og_numcmp(number, other)`: -1, 0 or 1 as `Value.compare` orders two numbers (text is
+    /// a decimal), NULL when either is NULL or they do not compare. For decimals against
+    /// integer and floating-point columns, which SQLite cannot compare exactly.
+    static let numericCompare = "og_numcmp"
 
     /// The collation implementing a sort selector, or `nil` for plain binary order.
     static func collation(for selector: FetchSortDescriptor.Selector) -> String? {
@@ -42,6 +51,18 @@ enum SQLiteFunctions {
             }
             return StringComparison.fold(text, ComparisonOptions(rawValue: UInt8(truncatingIfNeeded: options)))
         })
+        db.add(function: DatabaseFunction(numericCompare, argumentCount: 2, pure: true) { arguments in
+            let lhs = aggregateValue(arguments[0])
+            let rhs = aggregateValue(arguments[1])
+            switch Value.compare(lhs, rhs, options: []) {
+            case .orderedAscending?: return -1
+            case .orderedSame?: return 0
+            case .orderedDescending?: return 1
+            case nil: return nil
+            }
+        })
+        db.add(function: DatabaseFunction(sum, argumentCount: 1, pure: true, aggregate: SumAggregate.self))
+        db.add(function: DatabaseFunction(average, argumentCount: 1, pure: true, aggregate: AverageAggregate.self))
         db.add(function: DatabaseFunction(stringOperator, argumentCount: 4, pure: true) { arguments in
             guard case .string(let op) = arguments[0].storage, case .int64(let rawOptions) = arguments[3].storage else { return nil }
             let lhs = arguments[1].storage
@@ -60,4 +81,27 @@ enum SQLiteFunctions {
             }
         })
     }
+}
+
+/// A number as `og_sum`, `og_avg` and `og_numcmp` see it, as a predicate value (decimals
+/// are text).
+private func aggregateValue(_ databaseValue: DatabaseValue) -> Value {
+    switch databaseValue.storage {
+    case .int64(let int): .int(int)
+    case .double(let double): .double(double)
+    case .string(let text): Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(Value.decimal) ?? .null
+    default: .null
+    }
+}
+
+private struct SumAggregate: DatabaseAggregate {
+    var values: [Value] = []
+    mutating func step(_ dbValues: [DatabaseValue]) throws { values.append(aggregateValue(dbValues[0])) }
+    func finalize() throws -> (any DatabaseValueConvertible)? { PredicateEvaluator.sum(values).databaseValue }
+}
+
+private struct AverageAggregate: DatabaseAggregate {
+    var values: [Value] = []
+    mutating func step(_ dbValues: [DatabaseValue]) throws { values.append(aggregateValue(dbValues[0])) }
+    func finalize() throws -> (any DatabaseValueConvertible)? { PredicateEvaluator.average(values).databaseValue }
 }
