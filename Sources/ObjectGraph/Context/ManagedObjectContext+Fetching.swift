@@ -10,7 +10,7 @@ extension ManagedObjectContext {
     ///
     /// - Throws: the predicate's ``FetchPredicateError`` (parse error, unknown key, unbound
     ///   variable), ``ObjectGraphError`` for an unknown entity or sort key, or a store error.
-    public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
+    public func fetch<T>(_ request: FetchRequest<T>) throws -> [T] {
         do {
             return try fetchUnlabelled(request)
         } catch let error as FetchPredicateError {
@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         }
     }
 
-    private func fetchUnlabelled<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
+    private func fetchUnlabelled<T>(_ request: FetchRequest<T>) throws -> [T] {
         assertOnQueue()
         processPendingChanges()
         let (entity, descriptor) = try prepare(request)
@@ -70,7 +70,7 @@ extension ManagedObjectContext {
     /// The number of objects `request` would return (limit and offset applied).
     ///
     /// - Throws: as ``fetch(_:)``.
-    public func count<T: FetchRequestResult>(for request: FetchRequest<T>) throws -> Int {
+    public func count<T>(for request: FetchRequest<T>) throws -> Int {
         assertOnQueue()
         processPendingChanges()
         do {

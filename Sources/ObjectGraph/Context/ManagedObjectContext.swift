@@ -31,6 +31,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var automaticallyMergesChangesFromParent = false {
         didSet { coordinator?.updateAutomaticMerging(for: self) }
     }
+    /// How saves resolve conflicts; see ``MergePolicy`` (only ``MergePolicy/error`` is
+    /// carried out so far).
+    public var mergePolicy: MergePolicy = .error
+
     /// The coordinator this context reads from and saves to.
     public var persistentStoreCoordinator: PersistentStoreCoordinator? {
         get { coordinator }

@@ -1,6 +1,9 @@
 import Foundation
 
 /// A type a fetch can return: managed objects, object IDs, dictionaries or a count.
+///
+/// `FetchRequest<FetchRequestResult>` ports Core Data's `NSFetchRequest<NSFetchRequestResult>`:
+/// set its ``FetchRequest/resultType`` and cast the results.
 public protocol FetchRequestResult {}
 extension ManagedObject: FetchRequestResult {}
 extension ManagedObjectID: FetchRequestResult {}
@@ -28,7 +31,7 @@ public enum FetchRequestResultType: Sendable, Hashable {
 /// request.fetchLimit = 20
 /// let photos = try context.fetch(request)
 /// ```
-public final class FetchRequest<Result: FetchRequestResult>: CustomStringConvertible {
+public final class FetchRequest<Result>: CustomStringConvertible {
     /// The entity searched (sub-entities included unless ``includesSubentities`` is `false`).
     public var entityName: String?
     /// Which objects match; `nil` matches all.

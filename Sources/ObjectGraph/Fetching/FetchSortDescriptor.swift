@@ -43,6 +43,11 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
         self.selector = selector
     }
 
+    /// Sorts by a typed key path, as Core Data's `NSSortDescriptor(keyPath:ascending:)`.
+    public init<Root: ManagedObject, Value>(keyPath: KeyPath<Root, Value>, ascending: Bool) {
+        self.init(key: KeyPathRecorder.name(of: keyPath), ascending: ascending, selector: .compare)
+    }
+
     /// The same descriptor in the opposite direction.
     public var reversedSortDescriptor: FetchSortDescriptor {
         FetchSortDescriptor(key: key, ascending: !ascending, selector: selector)

@@ -93,6 +93,8 @@ public final class EntityDescription: CustomStringConvertible {
     var entityCode = 0
     /// The codes of this entity and every entity below it, for fetches.
     var fetchableEntityCodes: [Int] = []
+    /// Each slot's default value, set when the model is frozen.
+    var frozenDefaultValues: ContiguousArray<Value>?
     /// The top of this entity's inheritance tree, whose table holds the whole tree.
     var rootEntity: EntityDescription { superentity?.rootEntity ?? self }
 

@@ -61,6 +61,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         warnings = checker.warnings
         entityByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
+            entity.frozenDefaultValues = ContiguousArray(entity.allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
             entity.isFrozen = true
             for property in entity.properties { property.isFrozen = true }
         }

@@ -185,8 +185,10 @@ extension ManagedObject {
 }
 
 extension EntityDescription {
-    /// A new object's values: each attribute's default, relationships empty.
+    /// A new object's values: each attribute's default, relationships empty (computed once
+    /// the model is frozen, since every insert needs them).
     var defaultValues: ContiguousArray<Value> {
-        ContiguousArray(allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
+        if isFrozen, let cached = frozenDefaultValues { return cached }
+        return ContiguousArray(allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
     }
 }

@@ -75,6 +75,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// The ID a URI made by ``ManagedObjectID/uriRepresentation()`` names, if it belongs to
+    /// this coordinator's store and model; as Core Data's `managedObjectID(forURIRepresentation:)`.
+    public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
+        guard let id = ManagedObjectID(uriRepresentation: uri), let store,
+              id.storeIdentifier == store.identifier, managedObjectModel.entity(named: id.entityName) != nil else { return nil }
+        return id
+    }
+
     /// The store behind the coordinator, for its contexts.
     var store: SQLiteStore? {
         lock.lock()
