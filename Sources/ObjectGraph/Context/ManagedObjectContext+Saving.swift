@@ -127,9 +127,11 @@ extension ManagedObjectContext {
 }
 
 extension EntityDescription {
-    /// Slots stored in the entity's table: non-transient attributes and to-one relationships.
+    /// Slots stored in the entity's table: non-transient attributes and to-one relationships
+    /// (computed once the model is frozen: every insert needs them).
     var storedColumnSlots: [Int] {
-        allProperties.indices.filter { isStoredColumn($0) }
+        if isFrozen, let cached = frozenStoredColumnSlots { return cached }
+        return allProperties.indices.filter { isStoredColumn($0) }
     }
 
     func isStoredColumn(_ slot: Int) -> Bool {

@@ -95,6 +95,8 @@ public final class EntityDescription: CustomStringConvertible {
     var fetchableEntityCodes: [Int] = []
     /// Each slot's default value, set when the model is frozen.
     var frozenDefaultValues: ContiguousArray<Value>?
+    /// The slots stored in the entity's table, set when the model is frozen.
+    var frozenStoredColumnSlots: [Int]?
     /// The top of this entity's inheritance tree, whose table holds the whole tree.
     var rootEntity: EntityDescription { superentity?.rootEntity ?? self }
 

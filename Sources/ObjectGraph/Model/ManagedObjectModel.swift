@@ -62,6 +62,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         entityByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
             entity.frozenDefaultValues = ContiguousArray(entity.allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
+            entity.frozenStoredColumnSlots = entity.storedColumnSlots
             entity.isFrozen = true
             for property in entity.properties { property.isFrozen = true }
         }

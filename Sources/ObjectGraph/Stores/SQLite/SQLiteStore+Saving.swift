@@ -34,7 +34,13 @@ extension SQLiteStore {
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
         var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
         appendColumns(write, entity: entity, mapping: mapping, columns: &columns, arguments: &arguments)
-        let sql = "INSERT INTO \(mapping.table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        // Inserts of one entity write the same columns: build their SQL once per entity.
+        let sql: String
+        if let cached = insertSQL[entity.name], cached.columnCount == columns.count {
+            sql = cached.sql
+        } else {
+            sql = "INSERT INTO \(mapping.table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        }
         let statement = try db.cachedStatement(sql: sql)
         statement.setUncheckedArguments(StatementArguments(arguments))
         try statement.execute()

@@ -23,6 +23,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     let readPlans: [String: RowReadPlan]
     /// Per root table: the column list every row SELECT uses, in order.
     let tableColumns: [String: [String]]
+    /// Per entity: the INSERT of a new row with every stored column, in slot order.
+    let insertSQL: [String: (sql: String, columnCount: Int)]
 
     init(model: ManagedObjectModel, url: URL?, readOnly: Bool) throws {
         managedObjectModel = model
@@ -40,6 +42,19 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             plans[entity.name] = RowReadPlan(entity: entity, mapping: mapping, columns: columns[mapping.table]!, model: model)
         }
         readPlans = plans
+        var inserts: [String: (sql: String, columnCount: Int)] = [:]
+        for entity in model.entities {
+            guard let mapping = schema.mappings[entity.name] else { continue }
+            var names = ["Z_PK", "Z_ENT", "Z_OPT"]
+            for slot in entity.storedColumnSlots {
+                guard let column = mapping.columns[slot] else { continue }
+                names.append(column)
+                if let entityColumn = mapping.entityColumns[slot] { names.append(entityColumn) }
+            }
+            let sql = "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+            inserts[entity.name] = (sql, names.count)
+        }
+        insertSQL = inserts
         do {
             if let url {
                 if FileManager.default.fileExists(atPath: url.path) { try Self.checkIsSQLite(url) }
