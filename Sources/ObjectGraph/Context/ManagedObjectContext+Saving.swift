@@ -61,7 +61,7 @@ extension ManagedObjectContext {
                 object.storage.flags.insert(.gone)
                 object.didSave()
             } else if object.hasChanges || !object.storage.changed.isEmpty {
-                object.storage.version += object.isInserted ? 1 : 1
+                object.storage.version += 1
                 object.commitChanges()
                 object.didSave()
             }
