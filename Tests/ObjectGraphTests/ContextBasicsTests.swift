@@ -19,7 +19,11 @@ struct ContextBasicsTests {
             #expect(tag.photos.contains(photo))
             try context.save()
             let request = Photo.fetchRequest()
+            request.predicate = FetchPredicate(format: "title BEGINSWITH[cd] %@", "hoo")
             let found = try context.fetch(request)
+            request.predicate = FetchPredicate(format: "title BEGINSWITH[cd] %@", "quad")
+            #expect(try context.fetch(request).isEmpty)
+            request.predicate = FetchPredicate(format: "title BEGINSWITH[cd] %@", "hoo")
             #expect(found.count == 1)
             #expect(found.first === photo)
         }

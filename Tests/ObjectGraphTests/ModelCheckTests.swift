@@ -35,7 +35,8 @@ struct ModelCheckTests {
             let found = try context.fetch(FetchRequest<ManagedObject>(entityName: "Photo"))
             #expect(found.count == 1)
             #expect(found[0].value(forKeyPath: "tags.@count") as? Int == 1)
-            #expect(found[0].value(forKeyPath: "tags.name") as? [Any] != nil || found[0].value(forKeyPath: "tags.name") != nil)
+            let names = (found[0].value(forKeyPath: "tags.name") as? [Any])?.compactMap { $0 as? String }
+            #expect(names == ["hoover"])
         }
         #expect(tags.isToMany && !tags.isOrdered)
         #expect(photo.relationshipsByName["tags"] === tags)

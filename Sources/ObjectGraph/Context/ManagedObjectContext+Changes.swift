@@ -100,10 +100,7 @@ extension ManagedObjectContext {
         let change = ObjectsDidChange(
             insertedObjects: pendingInserted, updatedObjects: pendingUpdated.subtracting(pendingInserted),
             deletedObjects: pendingDeleted, refreshedObjects: pendingRefreshed, invalidatedAllObjects: false)
-        pendingInserted = []
-        pendingUpdated = []
-        pendingDeleted = []
-        pendingRefreshed = []
+        clearPendingChanges()
         postObjectsDidChange(change)
     }
 
@@ -167,6 +164,14 @@ extension ManagedObjectContext {
         object.storage.flags = [.deleted, .gone]
     }
 
+    /// Forgets the changes recorded for the next objects-did-change notification.
+    private func clearPendingChanges(keepingRefreshed: Bool = false) {
+        pendingInserted = []
+        pendingUpdated = []
+        pendingDeleted = []
+        if !keepingRefreshed { pendingRefreshed = [] }
+    }
+
     // MARK: Undoing
 
     /// Discards every unsaved change: inserted objects are forgotten, updated and deleted ones
@@ -189,9 +194,7 @@ extension ManagedObjectContext {
             }
         }
         changedObjects = [:]
-        pendingInserted = []
-        pendingUpdated = []
-        pendingDeleted = []
+        clearPendingChanges(keepingRefreshed: true)
         pendingRefreshed.formUnion(refreshed)
         if !removed.isEmpty || !refreshed.isEmpty {
             postObjectsDidChange(ObjectsDidChange(insertedObjects: [], updatedObjects: [], deletedObjects: removed,
@@ -212,10 +215,7 @@ extension ManagedObjectContext {
         registeredObjectsByID = [:]
         changedObjects = [:]
         deletesToPropagate = []
-        pendingInserted = []
-        pendingUpdated = []
-        pendingDeleted = []
-        pendingRefreshed = []
+        clearPendingChanges()
         postObjectsDidChange(ObjectsDidChange(insertedObjects: [], updatedObjects: [], deletedObjects: [],
                                               refreshedObjects: [], invalidatedAllObjects: true))
     }
