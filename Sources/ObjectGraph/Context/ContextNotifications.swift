@@ -15,6 +15,10 @@ public struct ObjectsDidChange {
     public let refreshedObjects: Set<ManagedObject>
     /// Whether every object was invalidated (`reset()`).
     public let invalidatedAllObjects: Bool
+    /// Objects a merged save updated that this context had not registered: not reported to
+    /// observers (Core Data does not either), but a fetched results controller needs them to
+    /// find objects that now match its predicate.
+    var mergedUnregisteredObjectIDs: Set<ManagedObjectID> = []
 }
 
 /// What a save wrote, by object ID: the payload of a did-save notification.

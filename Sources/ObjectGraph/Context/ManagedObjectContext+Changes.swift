@@ -96,10 +96,13 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         assertOnQueue()
         propagateDeletes()
-        guard !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty) else { return }
+        guard !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty
+                && pendingMergedUnregistered.isEmpty) else { return }
         let change = ObjectsDidChange(
             insertedObjects: pendingInserted, updatedObjects: pendingUpdated.subtracting(pendingInserted),
-            deletedObjects: pendingDeleted, refreshedObjects: pendingRefreshed, invalidatedAllObjects: false)
+            deletedObjects: pendingDeleted, refreshedObjects: pendingRefreshed, invalidatedAllObjects: false,
+            mergedUnregisteredObjectIDs: pendingMergedUnregistered)
+        for object in pendingInserted { object.storage.flags.insert(.insertAnnounced) }
         clearPendingChanges()
         postObjectsDidChange(change)
     }
@@ -110,7 +113,8 @@ extension ManagedObjectContext {
             object.storage.flags.insert(.tracked)
             changedObjects[object.objectID] = object
         }
-        if !object.storage.flags.contains(.inserted) && !object.storage.flags.contains(.deleted) {
+        let flags = object.storage.flags
+        if !flags.contains(.deleted) && (!flags.contains(.inserted) || flags.contains(.insertAnnounced)) {
             pendingUpdated.insert(object)
         }
     }
@@ -169,6 +173,7 @@ extension ManagedObjectContext {
         pendingInserted = []
         pendingUpdated = []
         pendingDeleted = []
+        pendingMergedUnregistered = []
         if !keepingRefreshed { pendingRefreshed = [] }
     }
 

@@ -245,14 +245,7 @@ extension ManagedObjectContext {
 
     /// Sorts objects as the store would: by each descriptor, then by primary key.
     func sort(_ objects: [ManagedObject], by descriptors: [FetchSortDescriptor]) -> [ManagedObject] {
-        let keyed = objects.map { object in (object, descriptors.map { $0.key.map(object.sortValue(forKeyPath:)) ?? .objectID(object.objectID) }) }
-        return keyed.sorted { lhs, rhs in
-            for (index, descriptor) in descriptors.enumerated() {
-                let order = descriptor.compare(lhs.1[index], rhs.1[index])
-                if order != .orderedSame { return order == .orderedAscending }
-            }
-            return lhs.0.objectID.primaryKey < rhs.0.objectID.primaryKey
-        }.map(\.0)
+        FetchSortOrder(descriptors: descriptors).sorted(objects)
     }
 
     private func dictionaryProperties<T>(of request: FetchRequest<T>, entity: EntityDescription) throws -> [String] {

@@ -19,7 +19,10 @@ extension ManagedObjectContext {
             pendingDeleted.insert(object)
         }
         for id in saved.updatedObjectIDs {
-            guard let object = registeredObjectsByID[id] else { continue }
+            guard let object = registeredObjectsByID[id] else {
+                pendingMergedUnregistered.insert(id)
+                continue
+            }
             if !object.isFault {
                 guard let row = try? store?.row(for: id) else {
                     registeredObjectsByID[id] = nil
@@ -32,12 +35,56 @@ extension ManagedObjectContext {
             }
             pendingUpdated.insert(object)
         }
+        var merged: [ManagedObject] = []
         for id in saved.insertedObjectIDs where model?.entity(named: id.entityName) != nil {
             let known = registeredObjectsByID[id] != nil
             let object = self.object(with: id)
             if !known { pendingInserted.insert(object) }
+            merged.append(object)
         }
+        for id in saved.updatedObjectIDs { if let object = registeredObjectsByID[id] { merged.append(object) } }
+        propagateUnsavedDeletes(to: merged)
         processPendingChanges()
+    }
+
+    /// Applies this context's unsaved deletes to merged objects that point at a deleted object
+    /// (another context linked a new photo to a tag deleted here): the delete rule of the
+    /// deleted object's relationship runs for them as it ran for the objects known at delete
+    /// time, so the save does not leave a reference to a row it removes.
+    private func propagateUnsavedDeletes(to merged: [ManagedObject]) {
+        let deleted = changedObjects.values.filter { $0.isDeleted && !$0.storage.flags.contains(.gone) }
+        guard !deleted.isEmpty, !merged.isEmpty else { return }
+        let deletedIDs = Set(deleted.map(\.objectID))
+        for object in merged where !object.isDeleted && !object.storage.flags.contains(.gone) {
+            object.fulfillIfNeeded()
+            guard !object.storage.flags.contains(.gone) else { continue }
+            for slot in object.entity.relationshipSlots {
+                guard let relationship = object.entity.allProperties[slot] as? RelationshipDescription,
+                      let inverse = relationship.inverseRelationship else { continue }
+                let targets: [ManagedObjectID]
+                if relationship.isToMany {
+                    targets = object.toManyMembers(at: slot).filter(deletedIDs.contains)
+                } else if case .objectID(let id) = object.storage.values[slot], deletedIDs.contains(id) {
+                    targets = [id]
+                } else {
+                    continue
+                }
+                for id in targets {
+                    switch inverse.deleteRule {
+                    case .cascade:
+                        delete(object)
+                    case .nullify:
+                        if relationship.isToMany {
+                            try? object.removeObject(self.object(with: id), fromRelationship: relationship.name)
+                        } else {
+                            object.setValue(nil, forKey: relationship.name)
+                        }
+                    case .deny, .noAction:
+                        break
+                    }
+                }
+            }
+        }
     }
 
     /// Merges the ``ContextDidSave`` carried by a posted did-save notification.

@@ -6,11 +6,18 @@ final class ContextObservers: @unchecked Sendable {
     private let lock = NSLock()
     private var nextToken = 0
     private var objectsDidChange: [Int: (ObjectsDidChange) -> Void] = [:]
+    /// Observers that also want changes made only of unregistered merged IDs.
+    private var wantsUnregistered: Set<Int> = []
     private var willSave: [Int: () -> Void] = [:]
     private var didSave: [Int: @Sendable (ContextDidSave) -> Void] = [:]
 
-    func add(objectsDidChange observer: @escaping (ObjectsDidChange) -> Void) -> Int {
-        locked { nextToken += 1; objectsDidChange[nextToken] = observer; return nextToken }
+    func add(objectsDidChange observer: @escaping (ObjectsDidChange) -> Void, includingUnregistered: Bool = false) -> Int {
+        locked {
+            nextToken += 1
+            objectsDidChange[nextToken] = observer
+            if includingUnregistered { wantsUnregistered.insert(nextToken) }
+            return nextToken
+        }
     }
     func add(willSave observer: @escaping () -> Void) -> Int {
         locked { nextToken += 1; willSave[nextToken] = observer; return nextToken }
@@ -21,11 +28,14 @@ final class ContextObservers: @unchecked Sendable {
     func remove(_ token: Int) {
         locked {
             objectsDidChange[token] = nil
+            wantsUnregistered.remove(token)
             willSave[token] = nil
             didSave[token] = nil
         }
     }
-    var objectsDidChangeObservers: [(ObjectsDidChange) -> Void] { locked { objectsDidChange.sorted { $0.key < $1.key }.map(\.value) } }
+    func objectsDidChangeObservers(unregisteredOnly: Bool) -> [(ObjectsDidChange) -> Void] {
+        locked { objectsDidChange.filter { !unregisteredOnly || wantsUnregistered.contains($0.key) }.sorted { $0.key < $1.key }.map(\.value) }
+    }
     var willSaveObservers: [() -> Void] { locked { willSave.sorted { $0.key < $1.key }.map(\.value) } }
     var didSaveObservers: [@Sendable (ContextDidSave) -> Void] { locked { didSave.sorted { $0.key < $1.key }.map(\.value) } }
 
@@ -72,8 +82,18 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Like ``addObjectsDidChangeObserver(_:)``, and also called for changes that consist only of
+    /// merged updates to unregistered objects (for fetched results controllers).
+    func addObjectsDidChangeObserverIncludingUnregistered(_ observer: @escaping (ObjectsDidChange) -> Void) -> ContextObservation {
+        let token = observers.add(objectsDidChange: observer, includingUnregistered: true)
+        return ContextObservation { [observers] in observers.remove(token) }
+    }
+
     func postObjectsDidChange(_ change: ObjectsDidChange) {
-        for observer in observers.objectsDidChangeObservers { observer(change) }
+        let unregisteredOnly = change.insertedObjects.isEmpty && change.updatedObjects.isEmpty && change.deletedObjects.isEmpty
+            && change.refreshedObjects.isEmpty && !change.invalidatedAllObjects
+        for observer in observers.objectsDidChangeObservers(unregisteredOnly: unregisteredOnly) { observer(change) }
+        guard !unregisteredOnly else { return }
         NotificationCenter.default.post(name: .managedObjectContextObjectsDidChange, object: self,
                                         userInfo: [Self.objectsDidChangeKey: change])
     }

@@ -63,6 +63,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingUpdated: Set<ManagedObject> = []
     var pendingDeleted: Set<ManagedObject> = []
     var pendingRefreshed: Set<ManagedObject> = []
+    /// IDs a merged save updated that are not registered here (see ``ObjectsDidChange``).
+    var pendingMergedUnregistered: Set<ManagedObjectID> = []
     /// Deleted objects whose delete rules have not run yet.
     var deletesToPropagate: [ManagedObject] = []
 

@@ -38,6 +38,8 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         public static let noPersistentStore = Code("noPersistentStore")
         /// The request cannot be carried out as asked.
         public static let invalidRequest = Code("invalidRequest")
+        /// A fetched results controller's sections are not contiguous in its sort order.
+        public static let sectionsNotContiguous = Code("sectionsNotContiguous")
     }
 
     /// What kind of error this is.

@@ -1,0 +1,138 @@
+import Foundation
+
+/// Which related objects a controller's results depend on, and how to get from a changed
+/// related object back to the fetched objects it affects.
+///
+/// Every key path the request reads — sort keys, the section key path, the predicate's key
+/// paths (inside subqueries too) — is followed from the fetched entity through its
+/// relationships; each relationship chain is kept. A change to an object at the end of a chain
+/// is walked back through the inverse relationships to the fetched objects, which are then
+/// re-evaluated. A chain with a relationship that has no inverse, or a predicate the analysis
+/// cannot read, makes the controller refetch on every change instead (correct, slower).
+struct FetchedDependencies {
+    /// Relationship chains from the fetched entity, each at least one relationship long.
+    private(set) var chains: [[RelationshipDescription]] = []
+    /// Whether some dependency cannot be walked back, so any change of another entity means a
+    /// full refetch.
+    private(set) var needsRefetchOnAnyChange = false
+
+    init(entity: EntityDescription, keyPaths: [String], predicate: PredicateNode?) {
+        for keyPath in keyPaths { addKeyPath(keyPath.split(separator: ".").map(String.init), from: entity, base: []) }
+        if let predicate { visit(predicate, root: entity, variables: [:]) }
+        for chain in chains where chain.contains(where: { $0.inverseRelationship == nil }) {
+            needsRefetchOnAnyChange = true
+        }
+    }
+
+    var isEmpty: Bool { chains.isEmpty && !needsRefetchOnAnyChange }
+
+    /// The fetched-entity objects whose results may change because `object` changed, found by
+    /// walking every chain that ends at `object`'s entity back through the inverses.
+    func affectedRoots(of object: ManagedObject, in context: ManagedObjectContext) -> [ManagedObject] {
+        var roots: [ManagedObject] = []
+        for chain in chains {
+            guard let last = chain.last?.destinationEntity, object.entity.isKindOf(entity: last) else { continue }
+            var current: [ManagedObject] = [object]
+            for relationship in chain.reversed() {
+                guard let inverse = relationship.inverseRelationship else { return roots }
+                var next: [ManagedObject] = []
+                for item in current {
+                    next.append(contentsOf: item.relatedObjects(through: inverse, in: context))
+                }
+                current = next
+            }
+            roots.append(contentsOf: current)
+        }
+        return roots
+    }
+
+    /// Whether objects of `entity` feed the results through some chain.
+    func isRelated(_ entity: EntityDescription) -> Bool {
+        chains.contains { chain in chain.last?.destinationEntity.map { entity.isKindOf(entity: $0) || $0.isKindOf(entity: entity) } ?? false }
+    }
+
+    // MARK: Analysis
+
+    private mutating func addKeyPath(_ components: [String], from entity: EntityDescription, base: [RelationshipDescription]) {
+        var current = entity
+        var chain = base
+        for component in components.dropLast() {
+            guard let slot = current.slotByName[component],
+                  let relationship = current.allProperties[slot] as? RelationshipDescription,
+                  let destination = relationship.destinationEntity else { return }
+            chain.append(relationship)
+            add(chain)
+            current = destination
+        }
+        // A key path ending at a relationship reads the related objects' identity (or a
+        // to-many's members), which changes to the fetched object itself report.
+    }
+
+    private mutating func add(_ chain: [RelationshipDescription]) {
+        guard !chain.isEmpty, !chains.contains(where: { $0.map(ObjectIdentifier.init) == chain.map(ObjectIdentifier.init) }) else { return }
+        chains.append(chain)
+    }
+
+    /// Where an expression leads: an entity reached through a chain, if it is an object.
+    private typealias Place = (entity: EntityDescription, chain: [RelationshipDescription])
+
+    private mutating func visit(_ node: PredicateNode, root: EntityDescription, variables: [String: Place]) {
+        switch node {
+        case .constant: return
+        case .unsupported: needsRefetchOnAnyChange = true
+        case .not(let inner): visit(inner, root: root, variables: variables)
+        case .and(let parts), .or(let parts): for part in parts { visit(part, root: root, variables: variables) }
+        case .comparison(let comparison):
+            _ = place(of: comparison.lhs, root: root, variables: variables)
+            _ = place(of: comparison.rhs, root: root, variables: variables)
+        }
+    }
+
+    /// Records the chains an expression reads and returns where it leads.
+    private mutating func place(of expression: ExpressionNode, root: EntityDescription, variables: [String: Place]) -> Place? {
+        switch expression {
+        case .constant: return nil
+        case .evaluatedObject: return (root, [])
+        case .variable(let name): return variables[name]
+        case .unsupported:
+            needsRefetchOnAnyChange = true
+            return nil
+        case .array(let items):
+            for item in items { _ = place(of: item, root: root, variables: variables) }
+            return nil
+        case .aggregate(let base, _):
+            _ = place(of: base, root: root, variables: variables)
+            return nil
+        case .subquery(let collection, let variable, let predicate):
+            guard let source = place(of: collection, root: root, variables: variables) else {
+                needsRefetchOnAnyChange = true
+                return nil
+            }
+            var inner = variables
+            inner[variable] = source
+            visit(predicate, root: root, variables: inner)
+            return nil
+        case .keyPath(let base, let key):
+            guard let from = place(of: base, root: root, variables: variables) else { return nil }
+            guard let slot = from.entity.slotByName[key] else { return nil }
+            guard let relationship = from.entity.allProperties[slot] as? RelationshipDescription,
+                  let destination = relationship.destinationEntity else { return nil }
+            let chain = from.chain + [relationship]
+            add(chain)
+            return (destination, chain)
+        }
+    }
+}
+
+extension ManagedObject {
+    /// The objects `relationship` (one of this object's) points at, registered in `context`.
+    func relatedObjects(through relationship: RelationshipDescription, in context: ManagedObjectContext) -> [ManagedObject] {
+        guard let slot = entity.slotByName[relationship.name] else { return [] }
+        // A deleted object's last values still say which objects pointed at it.
+        if !storage.flags.contains(.gone) { fulfillIfNeeded() }
+        guard !storage.values.isEmpty else { return [] }
+        if relationship.isToMany { return toManyMembers(at: slot).map(context.object(with:)) }
+        guard case .objectID(let id) = storage.values[slot] else { return [] }
+        return [context.object(with: id)]
+    }
+}
