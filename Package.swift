@@ -64,6 +64,17 @@ let package = Package(
 
         // MARK: The executable.
         .executableTarget(name: "spot", dependencies: ["ObjectGraph"]),
+
+        // MARK: Benchmarks — ObjectGraph against GRDB and raw SQLite (`swift run -c release spot-bench`).
+        .executableTarget(
+            name: "spot-bench",
+            dependencies: [
+                "ObjectGraph",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/spot-bench"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,30 @@
+/// Every benchmark, in the order they run and print. Add new benchmarks here.
+enum BenchmarkList {
+    static func all(sizes: Sizes) -> [any Benchmark] {
+        [
+            InsertBenchmark(count: sizes.insertCount),
+            FetchBenchmark(count: sizes.fetchCount),
+            FetchObjectIDsBenchmark(count: sizes.fetchCount),
+            PredicateFetchBenchmark(rows: sizes.predicateRows, queries: sizes.predicateQueries, width: sizes.predicateWidth),
+            RelationshipWalkBenchmark(photos: sizes.photos, tagsPerPhoto: sizes.tagsPerPhoto, tags: sizes.tags),
+            MemoryBenchmark(rows: sizes.memoryRows, batchSize: 100),
+        ]
+    }
+}
+
+/// The data sizes of a run: the figures, or small ones for a smoke run (`--quick`).
+struct Sizes: Sendable {
+    var insertCount = 50_000
+    var fetchCount = 200_000
+    var predicateRows = 1_000_000
+    var predicateQueries = 100
+    var predicateWidth = 1_000
+    var photos = 10_000
+    var tagsPerPhoto = 5
+    var tags = 1_000
+    var memoryRows = 1_000_000
+
+    static let full = Sizes()
+    static let quick = Sizes(insertCount: 5_000, fetchCount: 20_000, predicateRows: 100_000, predicateQueries: 20,
+                             predicateWidth: 1_000, photos: 1_000, tagsPerPhoto: 5, tags: 200, memoryRows: 100_000)
+}
