@@ -8,6 +8,7 @@ enum BenchmarkList {
             PredicateFetchBenchmark(rows: sizes.predicateRows, queries: sizes.predicateQueries, width: sizes.predicateWidth),
             RelationshipWalkBenchmark(photos: sizes.photos, tagsPerPhoto: sizes.tagsPerPhoto, tags: sizes.tags),
             MemoryBenchmark(rows: sizes.memoryRows, batchSize: 100),
+            FetchedResultsBenchmark(count: sizes.listCount, changes: 100),
         ]
     }
 }
@@ -23,8 +24,9 @@ struct Sizes: Sendable {
     var tagsPerPhoto = 5
     var tags = 1_000
     var memoryRows = 1_000_000
+    var listCount = 100_000
 
     static let full = Sizes()
     static let quick = Sizes(insertCount: 5_000, fetchCount: 20_000, predicateRows: 100_000, predicateQueries: 20,
-                             predicateWidth: 1_000, photos: 1_000, tagsPerPhoto: 5, tags: 200, memoryRows: 100_000)
+                             predicateWidth: 1_000, photos: 1_000, tagsPerPhoto: 5, tags: 200, memoryRows: 100_000, listCount: 10_000)
 }

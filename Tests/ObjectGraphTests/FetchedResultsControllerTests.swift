@@ -28,6 +28,14 @@ struct FetchedResultsControllerTests {
         return FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: section, cacheName: nil)
     }
 
+    /// Fetches with a recording delegate; keep the recorder (the delegate is held weakly).
+    private func observe<T>(_ controller: FetchedResultsController<T>) throws -> ChangeRecorder {
+        let recorder = ChangeRecorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        return recorder
+    }
+
     private func item(named name: String, in context: ManagedObjectContext) throws -> Item {
         let request = Item.fetchRequest()
         request.predicate = FetchPredicate(format: "name == %@", name)
@@ -107,9 +115,7 @@ struct FetchedResultsControllerTests {
         let (_, context) = try stack([("a", "X"), ("b", "X"), ("c", "Y")])
         try context.performAndWait {
             let frc = controller(context, sorts: [FetchSortDescriptor(key: "name", ascending: true)])
-            let recorder = ChangeRecorder()
-            frc.delegate = recorder
-            try frc.performFetch()
+            let recorder = try observe(frc)
             try item(named: "a", in: context).group = "Y"     // Y, X, Y in name order
             context.processPendingChanges()
             #expect(recorder.errors.count == 1)
@@ -126,9 +132,7 @@ struct FetchedResultsControllerTests {
         let (_, context) = try stack([("a", "A"), ("b", "A"), ("c", "B")])
         try context.performAndWait {
             let frc = controller(context)
-            let recorder = ChangeRecorder()
-            frc.delegate = recorder
-            try frc.performFetch()
+            let recorder = try observe(frc)
             try item(named: "b", in: context).note = "seen"
             context.processPendingChanges()
             try item(named: "b", in: context).name = "b2"     // a sort key, same position
@@ -148,9 +152,7 @@ struct FetchedResultsControllerTests {
         let (_, context) = try stack([("a", "A"), ("b", "A"), ("c", "A"), ("d", "B")])
         try context.performAndWait {
             let frc = controller(context)
-            let recorder = ChangeRecorder()
-            frc.delegate = recorder
-            try frc.performFetch()
+            let recorder = try observe(frc)
             try item(named: "a", in: context).name = "cc"
             context.processPendingChanges()
             let batch = try #require(recorder.drain().first)
@@ -166,9 +168,7 @@ struct FetchedResultsControllerTests {
         let (_, context) = try stack([("a", "A"), ("b", "B")])
         try context.performAndWait {
             let frc = controller(context)
-            let recorder = ChangeRecorder()
-            frc.delegate = recorder
-            try frc.performFetch()
+            let recorder = try observe(frc)
             try item(named: "a", in: context).group = "C"
             context.processPendingChanges()
             let batch = try #require(recorder.drain().first)
@@ -237,9 +237,7 @@ struct FetchedResultsControllerTests {
             request.predicate = FetchPredicate(format: "recent != nil")
             request.sortDescriptors = [FetchSortDescriptor(key: "recent.lastViewed", ascending: false)]
             let frc = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
-            let recorder = ChangeRecorder()
-            frc.delegate = recorder
-            try frc.performFetch()
+            let recorder = try observe(frc)
             #expect(frc.fetchedObjects?.map(\.title) == ["oval", "quad", "hoover"])
             recents[0].lastViewed = Date(timeIntervalSinceReferenceDate: 100)   // view hoover again
             context.processPendingChanges()
@@ -264,9 +262,7 @@ struct FetchedResultsControllerTests {
             let request = Tag.fetchRequest()
             request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
             let frc = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
-            let recorder = ChangeRecorder()
-            frc.delegate = recorder
-            try frc.performFetch()
+            let recorder = try observe(frc)
             let photo = Photo(context: context)
             photo.unique = "p"
             photo.tags = [frc.object(at: IndexPath(row: 1, section: 0))]
@@ -283,9 +279,7 @@ struct FetchedResultsControllerTests {
         let (_, context) = try stack([("a", "A"), ("b", "B")])
         try context.performAndWait {
             let frc = controller(context)
-            let recorder = ChangeRecorder()
-            frc.delegate = recorder
-            try frc.performFetch()
+            let recorder = try observe(frc)
             let extra = Item(context: context)
             extra.name = "c"
             extra.group = "C"
@@ -366,5 +360,45 @@ struct FetchedResultsControllerTests {
             try context.save()
             #expect(table.log == ["begin", "section insert 1", "insert 1.0", "end"])
         }
+    }
+}
+
+/// A main-actor list model, as an app's view layer writes it.
+@MainActor
+final class MainActorListModel {
+    var rows: [String] = []
+    var batches = 0
+    let controller: FetchedResultsController<Item>
+
+    init(context: ManagedObjectContext) throws {
+        let request = Item.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
+        controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        controller.delegate = self
+        try controller.performFetch()
+        rows = controller.fetchedObjects?.compactMap(\.name) ?? []
+    }
+}
+
+extension MainActorListModel: @preconcurrency FetchedResultsControllerDelegate {
+    func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+        batches += 1
+        rows = self.controller.fetchedObjects?.compactMap(\.name) ?? []
+    }
+}
+
+@Suite("Fetched results controller on the view context")
+struct FetchedResultsMainActorTests {
+    @MainActor
+    @Test("a main-actor delegate hears the view context's changes on the main actor")
+    func viewContextDelegate() throws {
+        let stack = try TestStack(inMemory: true, model: FetchedResultsScenario.model)
+        let context = stack.container.viewContext
+        let model = try MainActorListModel(context: context)
+        let item = Item(context: context)
+        item.name = "hoover"
+        try context.save()
+        #expect(model.batches == 1)
+        #expect(model.rows == ["hoover"])
     }
 }

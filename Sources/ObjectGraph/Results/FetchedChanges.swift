@@ -9,6 +9,51 @@ struct PlacedObject {
     let section: String
 }
 
+/// The content before a batch, as much of it as the changes need: section names, and where the
+/// changed objects were.
+///
+/// Built either from a whole copy of the old content (after a refetch) or, on the incremental
+/// path, from index paths looked up before the content was changed in place — copying the
+/// content there would copy every chunk the batch touches.
+struct FetchedLayout {
+    let sectionNames: [String]
+    let indexByName: [String: Int]
+    private let paths: [ManagedObjectID: IndexPath]
+    private let content: FetchedContent?
+    private let order: FetchSortOrder
+
+    /// A layout that can answer for any object of `content`.
+    init(_ content: FetchedContent, order: FetchSortOrder) {
+        sectionNames = content.sections.map(\.name)
+        indexByName = content.indexByName
+        paths = [:]
+        self.content = content
+        self.order = order
+    }
+
+    /// A layout that knows only the given objects' index paths.
+    init(sectionNames: [String], indexByName: [String: Int], paths: [ManagedObjectID: IndexPath], order: FetchSortOrder) {
+        self.sectionNames = sectionNames
+        self.indexByName = indexByName
+        self.paths = paths
+        self.content = nil
+        self.order = order
+    }
+
+    /// Whether the layout can list a section's objects (needed when sections move).
+    var hasContent: Bool { content != nil }
+
+    func indexPath(of placed: PlacedObject) -> IndexPath? {
+        if let content { return content.indexPath(section: placed.section, keys: placed.keys, primaryKey: placed.id.primaryKey, in: order) }
+        return paths[placed.id]
+    }
+
+    func entries(ofSection name: String) -> [FetchedEntry] {
+        guard let content, let index = content.indexByName[name] else { return [] }
+        return content.sections[index].run.entries
+    }
+}
+
 /// One batch of changes, in the form table views apply: section deletes and inserts, then
 /// object deletes, inserts, moves and updates with their index paths.
 struct FetchedChanges {
@@ -43,18 +88,15 @@ struct FetchedChanges {
     ///
     /// Every other object kept its keys and section, so it kept its order relative to the others
     /// like it: only the objects named here can move. Costs O(k log n) for k named objects.
-    init(from old: FetchedContent, to new: FetchedContent, order: FetchSortOrder,
+    init(from old: FetchedLayout, to new: FetchedContent, order: FetchSortOrder,
          deleted: [PlacedObject], inserted: [PlacedObject],
          repositioned givenRepositioned: [(old: PlacedObject, new: PlacedObject)],
          kept givenKept: [(old: PlacedObject, new: PlacedObject)]) {
         // Sections: those in both keep their relative order except the fewest possible, which
         // count as deleted and inserted again.
-        let survivors = old.sections.indices.compactMap { index in new.indexByName[old.sections[index].name].map { (name: old.sections[index].name, newIndex: $0) } }
-        let kept = longestIncreasingSubsequence(survivors.map(\.newIndex))
-        var movedSections = Set<String>()
-        for (position, survivor) in survivors.enumerated() where !kept.contains(position) { movedSections.insert(survivor.name) }
+        let movedSections = Self.movedSections(from: old.sectionNames, to: new)
         var deletedSections = IndexSet()
-        for (index, section) in old.sections.enumerated() where new.indexByName[section.name] == nil || movedSections.contains(section.name) {
+        for (index, name) in old.sectionNames.enumerated() where new.indexByName[name] == nil || movedSections.contains(name) {
             deletedSections.insert(index)
         }
         var insertedSections = IndexSet()
@@ -70,8 +112,8 @@ struct FetchedChanges {
             for pair in repositioned { handled.insert(pair.old.id) }
             keptObjects.removeAll { movedSections.contains($0.old.section) }
             for name in movedSections.sorted() {
-                guard let index = old.indexByName[name] else { continue }
-                for entry in old.sections[index].run.entries where !handled.contains(entry.id) {
+                precondition(old.hasContent, "fetched results: sections moved, but the old content was not kept")
+                for entry in old.entries(ofSection: name) where !handled.contains(entry.id) {
                     let placed = PlacedObject(object: entry.object, id: entry.id, keys: entry.keys, section: name)
                     repositioned.append((placed, placed))
                 }
@@ -79,7 +121,7 @@ struct FetchedChanges {
         }
 
         func oldPath(_ placed: PlacedObject) -> IndexPath {
-            guard let path = old.indexPath(section: placed.section, keys: placed.keys, primaryKey: placed.id.primaryKey, in: order) else {
+            guard let path = old.indexPath(of: placed) else {
                 preconditionFailure("fetched results: \(placed.id) is not where the controller filed it")
             }
             return path
@@ -99,7 +141,7 @@ struct FetchedChanges {
             let from: IndexPath
             let to: IndexPath
         }
-        var located = repositioned.map { Located(placed: $0.new, from: oldPath($0.old), to: newPath($0.new)) }
+        let located = repositioned.map { Located(placed: $0.new, from: oldPath($0.old), to: newPath($0.new)) }
         var oldSpecial: [Int: [Int]] = [:]
         var newSpecial: [Int: [Int]] = [:]
         let deletedPaths = deleted.map(oldPath)
@@ -137,12 +179,18 @@ struct FetchedChanges {
                 if staying.contains(position) { inPlace.append(item) } else { moving.append(item) }
             }
         }
-        located = []
 
         // Report, in table-view batch order.
         for index in deletedSections.reversed() {
-            sections.append(SectionChange(section: old.sections[index], index: index, type: .delete))
-            deletedSectionNames.append(old.sections[index].name)
+            // A deleted section's objects all left it: they are its old content.
+            let name = old.sectionNames[index]
+            var run = OrderedRun()
+            for placed in deleted where placed.section == name { run.insert(FetchedEntry(object: placed.object, id: placed.id, keys: placed.keys), in: order) }
+            for pair in repositioned where pair.old.section == name {
+                run.insert(FetchedEntry(object: pair.old.object, id: pair.old.id, keys: pair.old.keys), in: order)
+            }
+            sections.append(SectionChange(section: FetchedSection(name: name, run: run), index: index, type: .delete))
+            deletedSectionNames.append(name)
         }
         for index in insertedSections {
             sections.append(SectionChange(section: new.sections[index], index: index, type: .insert))
@@ -173,14 +221,24 @@ struct FetchedChanges {
         deletedIdentifiers = deleted.map(\.id)
     }
 
+    /// Sections in both old and new content that changed places relative to the others (the
+    /// fewest such sections): they count as deleted and inserted again.
+    static func movedSections(from oldNames: [String], to new: FetchedContent) -> Set<String> {
+        let survivors = oldNames.compactMap { name in new.indexByName[name].map { (name: name, newIndex: $0) } }
+        let staying = longestIncreasingSubsequence(survivors.map(\.newIndex))
+        var moved = Set<String>()
+        for (position, survivor) in survivors.enumerated() where !staying.contains(position) { moved.insert(survivor.name) }
+        return moved
+    }
+
     private var movedIdentifiers: [ManagedObjectID] = []
     private var insertedIdentifiers: [ManagedObjectID] = []
     private var deletedIdentifiers: [ManagedObjectID] = []
 
     /// The batch as one difference between two snapshots.
-    func difference(before: FetchedContent, after: FetchedContent) -> FetchedResultsDifference {
+    func difference(before: FetchedResultsSnapshot, after: FetchedContent) -> FetchedResultsDifference {
         FetchedResultsDifference(
-            before: FetchedResultsSnapshot(content: before), after: FetchedResultsSnapshot(content: after),
+            before: before, after: FetchedResultsSnapshot(content: after),
             insertedSectionIdentifiers: insertedSectionNames, deletedSectionIdentifiers: deletedSectionNames,
             insertedItemIdentifiers: insertedIdentifiers, deletedItemIdentifiers: deletedIdentifiers,
             movedItemIdentifiers: movedIdentifiers,

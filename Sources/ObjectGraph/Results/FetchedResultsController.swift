@@ -83,6 +83,10 @@ public final class FetchedResultsController<Result> {
         return copy
     }
 
+    /// Does nothing: section caches are not kept (see ``cacheName``). Kept so Core Data code that
+    /// clears a cache before changing a request compiles unchanged.
+    public static func deleteCache(withName name: String?) {}
+
     /// Runs the fetch request and starts (or keeps) following the context.
     ///
     /// - Throws: the fetch's errors; ``ObjectGraphError/Code/invalidRequest`` without sort

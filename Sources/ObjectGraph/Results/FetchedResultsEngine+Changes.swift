@@ -7,7 +7,6 @@ extension FetchedResultsEngine {
     /// - Throws: when the predicate cannot be evaluated or the sections would overlap; the
     ///   content is then left as it was.
     func applyIncrementally(_ candidates: [ManagedObjectID: ManagedObject], updated: Set<ManagedObjectID>) throws {
-        var new = content
         var deleted: [PlacedObject] = []
         var inserted: [PlacedObject] = []
         var repositioned: [(old: PlacedObject, new: PlacedObject)] = []
@@ -20,7 +19,6 @@ extension FetchedResultsEngine {
                 continue
             case let (before?, nil):
                 deleted.append(before)
-                new.remove(before.keys, id.primaryKey, section: before.section, in: order)
             case let (nil, after?):
                 inserted.append(after)
             case let (before?, after?):
@@ -28,20 +26,41 @@ extension FetchedResultsEngine {
                     if updated.contains(id) { kept.append((before, after)) }
                 } else {
                     repositioned.append((before, after))
-                    new.remove(before.keys, id.primaryKey, section: before.section, in: order)
                 }
             }
         }
         guard !(deleted.isEmpty && inserted.isEmpty && repositioned.isEmpty && kept.isEmpty) else { return }
-        for object in inserted { new.insert(FetchedEntry(object: object.object, id: object.id, keys: object.keys), section: object.section, in: order) }
-        for pair in repositioned { new.insert(FetchedEntry(object: pair.new.object, id: pair.new.id, keys: pair.new.keys), section: pair.new.section, in: order) }
-        try new.settle(in: order, describingSort: sortDescription)
 
-        let changes = FetchedChanges(from: content, to: new, order: order, deleted: deleted, inserted: inserted, repositioned: repositioned, kept: kept)
+        // Where the changed objects are, looked up before anything moves: the content is then
+        // changed in place (a copy would copy every chunk the batch touches).
+        var oldPaths: [ManagedObjectID: IndexPath] = [:]
+        for placed in deleted + repositioned.map(\.old) + kept.map(\.old) {
+            oldPaths[placed.id] = content.indexPath(section: placed.section, keys: placed.keys, primaryKey: placed.id.primaryKey, in: order)
+        }
+        let oldNames = content.sections.map(\.name)
+        let oldIndexByName = content.indexByName
+        let edits = FetchedEdits(deleted: deleted, inserted: inserted, repositioned: repositioned)
+        edits.apply(to: &content, in: order)
+        do {
+            try content.settle(in: order, describingSort: sortDescription)
+        } catch {
+            content = edits.undone(content, in: order)
+            throw error
+        }
+
+        let layout: FetchedLayout
+        if FetchedChanges.movedSections(from: oldNames, to: content).isEmpty {
+            layout = FetchedLayout(sectionNames: oldNames, indexByName: oldIndexByName, paths: oldPaths, order: order)
+        } else {
+            layout = FetchedLayout(edits.undone(content, in: order), order: order)
+        }
+        let changes = FetchedChanges(from: layout, to: content, order: order, deleted: deleted, inserted: inserted, repositioned: repositioned, kept: kept)
         for object in deleted { placements[object.id] = nil }
         for object in inserted { placements[object.id] = Placement(keys: object.keys, section: object.section) }
         for pair in repositioned { placements[pair.new.id] = Placement(keys: pair.new.keys, section: pair.new.section) }
-        commit(new, placements: nil, changes: changes)
+        let after = content
+        let order = self.order
+        commit(changes: changes, before: FetchedResultsSnapshot(making: { edits.undone(after, in: order) }))
     }
 
     /// Refetches everything and reports the difference (after `reset()`, with a fetch limit or
@@ -77,8 +96,12 @@ extension FetchedResultsEngine {
         for (index, entry) in entries.enumerated() where placements[entry.id] == nil {
             inserted.append(PlacedObject(object: entry.object, id: entry.id, keys: entry.keys, section: names?[index] ?? ""))
         }
-        let changes = FetchedChanges(from: content, to: new, order: order, deleted: deleted, inserted: inserted, repositioned: repositioned, kept: kept)
-        commit(new, placements: newPlacements, changes: changes)
+        let changes = FetchedChanges(from: FetchedLayout(content, order: order), to: new, order: order,
+                                     deleted: deleted, inserted: inserted, repositioned: repositioned, kept: kept)
+        let before = FetchedResultsSnapshot(content: content)
+        content = new
+        placements = newPlacements
+        commit(changes: changes, before: before)
     }
 
     /// An object's sort keys and section now.
@@ -86,4 +109,34 @@ extension FetchedResultsEngine {
         PlacedObject(object: object, id: object.objectID, keys: order.keys(of: object),
                      section: sectionNameKeyPath.map { Self.sectionName(of: object, keyPath: $0) } ?? "")
     }
+}
+
+/// The edits of one batch, which can be applied to content and undone from it.
+struct FetchedEdits {
+    let deleted: [PlacedObject]
+    let inserted: [PlacedObject]
+    let repositioned: [(old: PlacedObject, new: PlacedObject)]
+
+    func apply(to content: inout FetchedContent, in order: FetchSortOrder) {
+        for placed in deleted { content.remove(placed.keys, placed.id.primaryKey, section: placed.section, in: order) }
+        for pair in repositioned { content.remove(pair.old.keys, pair.old.id.primaryKey, section: pair.old.section, in: order) }
+        for placed in inserted { content.insert(placed.entry, section: placed.section, in: order) }
+        for pair in repositioned { content.insert(pair.new.entry, section: pair.new.section, in: order) }
+    }
+
+    /// The content before the edits, rebuilt from the content after them.
+    func undone(_ after: FetchedContent, in order: FetchSortOrder) -> FetchedContent {
+        var content = after
+        for placed in inserted { content.remove(placed.keys, placed.id.primaryKey, section: placed.section, in: order) }
+        for pair in repositioned { content.remove(pair.new.keys, pair.new.id.primaryKey, section: pair.new.section, in: order) }
+        for placed in deleted { content.insert(placed.entry, section: placed.section, in: order) }
+        for pair in repositioned { content.insert(pair.old.entry, section: pair.old.section, in: order) }
+        // The content before was consistent, so settling cannot fail.
+        try? content.settle(in: order, describingSort: "")
+        return content
+    }
+}
+
+extension PlacedObject {
+    var entry: FetchedEntry { FetchedEntry(object: object, id: id, keys: keys) }
 }

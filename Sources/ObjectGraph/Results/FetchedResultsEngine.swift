@@ -18,7 +18,7 @@ final class FetchedResultsEngine {
     /// Makes the controller view handed to the delegate.
     var makeDelegateView: () -> FetchedResultsController<any FetchRequestResult> = { preconditionFailure("no controller") }
 
-    private(set) var content: FetchedContent
+    var content: FetchedContent
     private(set) var hasFetched = false
     var placements: [ManagedObjectID: Placement] = [:]
     private(set) var order = FetchSortOrder(descriptors: [])
@@ -188,11 +188,8 @@ final class FetchedResultsEngine {
         return try predicate.evaluate(with: object)
     }
 
-    /// Installs new content and placements, then tells the delegate.
-    func commit(_ newContent: FetchedContent, placements newPlacements: [ManagedObjectID: Placement]?, changes: FetchedChanges) {
-        let oldContent = content
-        content = newContent
-        if let newPlacements { placements = newPlacements }
+    /// Tells the delegate about a batch already applied to the content.
+    func commit(changes: FetchedChanges, before: FetchedResultsSnapshot) {
         flattened = nil
         guard !changes.isEmpty, let delegate else { return }
         let view = makeDelegateView()
@@ -203,7 +200,7 @@ final class FetchedResultsEngine {
         for change in changes.objects {
             delegate.controller(view, didChange: change.object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
         }
-        delegate.controller(view, didChangeContentWith: changes.difference(before: oldContent, after: newContent))
+        delegate.controller(view, didChangeContentWith: changes.difference(before: before, after: content))
         delegate.controllerDidChangeContent(view)
     }
 }

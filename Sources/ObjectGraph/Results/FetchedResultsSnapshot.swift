@@ -6,7 +6,27 @@ import Foundation
 /// Taking one is cheap (the controller's content is copy-on-write); item identifiers are
 /// gathered when asked for.
 public struct FetchedResultsSnapshot {
-    let content: FetchedContent
+    /// Computes the content once, when first asked (a "before" snapshot is rebuilt from the
+    /// content after the change, which costs O(n) — only consumers that read it pay).
+    private final class Source {
+        private var made: FetchedContent?
+        private var make: (() -> FetchedContent)?
+        init(_ content: FetchedContent) { made = content }
+        init(_ make: @escaping () -> FetchedContent) { self.make = make }
+        var content: FetchedContent {
+            if let made { return made }
+            let content = make!()
+            made = content
+            make = nil
+            return content
+        }
+    }
+
+    private let source: Source
+    var content: FetchedContent { source.content }
+
+    init(content: FetchedContent) { source = Source(content) }
+    init(making make: @escaping () -> FetchedContent) { source = Source(make) }
 
     /// The section names, in order.
     public var sectionIdentifiers: [String] { content.sections.map(\.name) }
