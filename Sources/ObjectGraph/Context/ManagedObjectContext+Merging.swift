@@ -18,22 +18,27 @@ extension ManagedObjectContext {
             pendingUpdated.remove(object)
             pendingDeleted.insert(object)
         }
+        var loaded: [ManagedObject] = []
         for id in saved.updatedObjectIDs {
             guard let object = registeredObjectsByID[id] else {
                 pendingMergedUnregistered.insert(id)
                 continue
             }
-            if !object.isFault {
-                guard let row = try? store?.row(for: id) else {
-                    registeredObjectsByID[id] = nil
-                    changedObjects[id] = nil
-                    object.storage.flags = [.deleted, .gone]
-                    pendingDeleted.insert(object)
-                    continue
-                }
-                apply(row, to: object, keepingChanges: object.hasChanges)
-            }
+            if !object.isFault { loaded.append(object) }
             pendingUpdated.insert(object)
+        }
+        let rows = store.map { rereadRows(of: loaded, from: $0) } ?? [:]
+        for object in loaded {
+            guard let row = rows[object.objectID] else {
+                // The row is gone: another save deleted it after this one.
+                registeredObjectsByID[object.objectID] = nil
+                changedObjects[object.objectID] = nil
+                object.storage.flags = [.deleted, .gone]
+                pendingUpdated.remove(object)
+                pendingDeleted.insert(object)
+                continue
+            }
+            apply(row, to: object, keepingChanges: object.hasChanges)
         }
         var merged: [ManagedObject] = []
         for id in saved.insertedObjectIDs where model?.entity(named: id.entityName) != nil {
@@ -45,6 +50,30 @@ extension ManagedObjectContext {
         for id in saved.updatedObjectIDs { if let object = registeredObjectsByID[id] { merged.append(object) } }
         propagateUnsavedDeletes(to: merged)
         processPendingChanges()
+    }
+
+    /// The current rows of `objects`, read with one query per entity rather than one per object.
+    private func rereadRows(of objects: [ManagedObject], from store: any ObjectStore) -> [ManagedObjectID: StoredRow] {
+        var rows: [ManagedObjectID: StoredRow] = [:]
+        let byEntity = Dictionary(grouping: objects.map(\.objectID), by: \.entityName)
+        for (entity, ids) in byEntity {
+            // Chunks keep the statement under SQLite's parameter limit.
+            var start = 0
+            while start < ids.count {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                start += chunk.count
+                // SELF IN {ids}, built directly: parsing a format with hundreds of arguments costs more than the query.
+                let predicate = PredicateNode.comparison(ComparisonNode(lhs: .evaluatedObject, op: .in, rhs: .constant(.array(chunk.map(Value.objectID)))))
+                let descriptor = FetchDescriptor(entity: entity, predicate: predicate, sortDescriptors: [], fetchLimit: 0,
+                                                 fetchOffset: 0, includesSubentities: false)
+                if let found = try? store.rows(matching: descriptor) {
+                    for row in found { rows[row.id] = row }
+                } else {
+                    for id in chunk { if let row = try? store.row(for: id) { rows[id] = row } }
+                }
+            }
+        }
+        return rows
     }
 
     /// Applies this context's unsaved deletes to merged objects that point at a deleted object
