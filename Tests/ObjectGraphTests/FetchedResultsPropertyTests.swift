@@ -13,6 +13,7 @@ struct FetchedResultsPropertyTests {
     static let sequences = ProcessInfo.processInfo.environment["OBJECTGRAPH_FRC_SEQUENCES"].flatMap(Int.init) ?? 5_000
     static let firstSeed = ProcessInfo.processInfo.environment["OBJECTGRAPH_FRC_SEED"].flatMap(UInt64.init) ?? 1
     static let batches = 16
+    static let steps = ProcessInfo.processInfo.environment["OBJECTGRAPH_FRC_STEPS"].flatMap(Int.init) ?? 8
 
     @Test("every random sequence applies exactly and matches a fresh fetch", arguments: 0..<batches)
     func randomSequences(batch: Int) {
@@ -20,7 +21,7 @@ struct FetchedResultsPropertyTests {
         for offset in 0..<perBatch {
             let index = batch * perBatch + offset
             guard index < Self.sequences else { return }
-            let scenario = FetchedResultsScenario.random(seed: Self.firstSeed + UInt64(index), steps: 8)
+            let scenario = FetchedResultsScenario.random(seed: Self.firstSeed + UInt64(index), steps: Self.steps)
             guard scenario.failure() != nil else { continue }
             let small = scenario.shrunk()
             Issue.record("\(small.failure() ?? "?")\nshrunk: \(small)")
