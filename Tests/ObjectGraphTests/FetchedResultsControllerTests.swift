@@ -92,6 +92,20 @@ struct FetchedResultsControllerTests {
         }
     }
 
+    @Test("a section key path must name one value per object", arguments: ["nope", "owner.nope", "labels.name", "name.count"])
+    func badSectionKeyPath(path: String) throws {
+        let (_, context) = try stack([("a", "A")])
+        context.performAndWait {
+            let frc = controller(context, section: path)
+            do {
+                try frc.performFetch()
+                Issue.record("accepted section key path \(path)")
+            } catch {
+                #expect("\(error)".contains(path))
+            }
+        }
+    }
+
     @Test("sections that are not contiguous in the sort order make performFetch throw, naming section and sort")
     func nonContiguousSectionsThrow() throws {
         let (_, context) = try stack([("a", "X"), ("b", "Y"), ("c", "X")])

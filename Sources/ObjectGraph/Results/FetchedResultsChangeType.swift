@@ -11,6 +11,7 @@ public enum FetchedResultsChangeType: UInt, Sendable, Hashable, CustomStringConv
     /// its position after the batch's inserts and deletes.
     case update = 4
 
+    /// The change's name: `insert`, `delete`, `move` or `update`.
     public var description: String {
         switch self {
         case .insert: "insert"

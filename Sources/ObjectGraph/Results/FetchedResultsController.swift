@@ -99,8 +99,12 @@ public final class FetchedResultsController<Result> {
     /// The fetched objects in order (section after section), or `nil` before ``performFetch()``.
     public var fetchedObjects: [Result]? {
         guard engine.hasFetched else { return nil }
-        return engine.fetchedObjects.map { $0 as! Result }
+        if let cached = typedObjects, cached.version == engine.contentVersion { return cached.objects }
+        let objects = engine.fetchedObjects.map { $0 as! Result }
+        typedObjects = (engine.contentVersion, objects)
+        return objects
     }
+    private var typedObjects: (version: Int, objects: [Result])?
 
     /// The sections, in order, or `nil` before ``performFetch()``. Without a section key path
     /// there is exactly one section, even when it is empty.

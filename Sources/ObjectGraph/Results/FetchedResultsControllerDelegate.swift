@@ -37,14 +37,23 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didFailWith error: any Error)
 }
 
+/// Defaults that do nothing, so a delegate implements only what it needs (Core Data's
+/// delegate methods are optional).
 extension FetchedResultsControllerDelegate {
+    /// Does nothing.
     public func controllerWillChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {}
+    /// Does nothing.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange sectionInfo: any FetchedResultsSectionInfo,
                            atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {}
+    /// Does nothing.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
                            for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {}
+    /// Does nothing.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChangeContentWith difference: FetchedResultsDifference) {}
+    /// Does nothing.
     public func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {}
+    /// Returns `nil`: the default title, the name's first letter uppercased.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, sectionIndexTitleForSectionName sectionName: String) -> String? { nil }
+    /// Does nothing.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didFailWith error: any Error) {}
 }

@@ -32,6 +32,8 @@ final class FetchedResultsEngine {
     private(set) var isSuspended = false
     private var observation: ContextObservation?
     private var flattened: [ManagedObject]?
+    /// Changes whenever the content does, so views of it can cache.
+    private(set) var contentVersion = 0
 
     init(context: ManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?, makeRequest: @escaping () -> FetchRequest<ManagedObject>) {
         self.context = context
@@ -52,6 +54,7 @@ final class FetchedResultsEngine {
         guard let name = request.entityName, let entity = context.model?.entity(named: name) else {
             throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(request.entityName ?? "nil")'")
         }
+        if let sectionNameKeyPath { try Self.checkSectionKeyPath(sectionNameKeyPath, from: entity) }
         let objects = try context.fetch(request)
         let order = FetchSortOrder(descriptors: sorts)
         sortDescription = "[" + sorts.map(\.description).joined(separator: ", ") + "]"
@@ -69,10 +72,32 @@ final class FetchedResultsEngine {
         self.dependencies = FetchedDependencies(entity: entity, keyPaths: sorts.compactMap(\.key) + [sectionNameKeyPath].compactMap { $0 },
                                                 predicate: request.predicate?.node)
         flattened = nil
+        contentVersion &+= 1
         hasFetched = true
         isSuspended = false
         if observation == nil {
             observation = context.addObjectsDidChangeObserverIncludingUnregistered { [weak self] change in self?.contextDidChange(change) }
+        }
+    }
+
+    /// Checks that a section key path names an attribute or to-one relationship, through to-one
+    /// relationships only (a to-many step has no single value to name a section by).
+    static func checkSectionKeyPath(_ keyPath: String, from entity: EntityDescription) throws {
+        var current = entity
+        let components = keyPath.split(separator: ".").map(String.init)
+        for (index, component) in components.enumerated() {
+            guard let slot = current.slotByName[component] else {
+                throw ObjectGraphError(.unknownKey, "section key path '\(keyPath)': \(current.name) has no property '\(component)'")
+            }
+            guard let relationship = current.allProperties[slot] as? RelationshipDescription else {
+                if index == components.count - 1 { return }
+                throw ObjectGraphError(.unknownKey, "section key path '\(keyPath)': '\(component)' of \(current.name) is an attribute, not a relationship to follow")
+            }
+            if relationship.isToMany {
+                throw ObjectGraphError(.invalidRequest, "section key path '\(keyPath)': '\(component)' of \(current.name) is a to-many relationship; sections need one value per object")
+            }
+            guard let destination = relationship.destinationEntity else { return }
+            current = destination
         }
     }
 
@@ -191,6 +216,7 @@ final class FetchedResultsEngine {
     /// Tells the delegate about a batch already applied to the content.
     func commit(changes: FetchedChanges, before: FetchedResultsSnapshot) {
         flattened = nil
+        contentVersion &+= 1
         guard !changes.isEmpty, let delegate else { return }
         let view = makeDelegateView()
         delegate.controllerWillChangeContent(view)
