@@ -288,6 +288,42 @@ struct FetchedResultsControllerTests {
         }
     }
 
+    @Test("a merged save that adds a photo to a tag is an update of the tag's row")
+    func mergedToManyChangeIsUpdate() throws {
+        let stack = try TestStack(inMemory: true)
+        let context = stack.container.newBackgroundContext()
+        let writer = stack.container.newBackgroundContext()
+        try writer.performAndWait {
+            for name in ["hoover", "quad"] { Tag(context: writer).name = name }
+            try writer.save()
+        }
+        let frc = context.performAndWait {
+            let request = Tag.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
+            return FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        }
+        let recorder = try context.performAndWait { try observe(frc) }
+        let saved = try writer.performAndWait { () throws -> ContextDidSave? in
+            let payload = SavedPayload()
+            let observation = writer.addDidSaveObserver { payload.value = $0 }
+            defer { observation.cancel() }
+            let request = Tag.fetchRequest()
+            request.predicate = FetchPredicate(format: "name == 'quad'")
+            let photo = Photo(context: writer)
+            photo.unique = "p"
+            photo.tags = Set(try writer.fetch(request))
+            try writer.save()
+            return payload.value
+        }
+        try context.performAndWait {
+            context.mergeChanges(fromContextDidSave: try #require(saved))
+            let batch = try #require(recorder.drain().first)
+            #expect(batch.objects.map(\.type) == [.update])
+            #expect(batch.objects.first?.indexPath == IndexPath(row: 1, section: 0))
+            #expect(frc.object(at: IndexPath(row: 1, section: 0)).photos.count == 1)
+        }
+    }
+
     @Test("reset refetches and reports the difference")
     func resetRefetches() throws {
         let (_, context) = try stack([("a", "A"), ("b", "B")])
