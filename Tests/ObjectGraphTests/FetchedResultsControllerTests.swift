@@ -377,6 +377,21 @@ struct FetchedResultsControllerTests {
         }
     }
 
+    @Test("an untyped controller (NSFetchedResultsController<NSFetchRequestResult>) ports by renaming")
+    func untypedController() throws {
+        let (_, context) = try stack([("b", "B"), ("a", "A")])
+        try context.performAndWait {
+            let request = FetchRequest<FetchRequestResult>(entityName: "Item")
+            request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
+            let frc = FetchedResultsController<FetchRequestResult>(fetchRequest: request, managedObjectContext: context,
+                                                                   sectionNameKeyPath: nil, cacheName: nil)
+            try frc.performFetch()
+            let first = frc.object(at: IndexPath(row: 0, section: 0)) as? Item
+            #expect(first?.name == "a")
+            #expect(frc.indexPath(forObject: try item(named: "b", in: context)) == IndexPath(row: 1, section: 0))
+        }
+    }
+
     @Test("Core Data delegate code ports by renaming")
     func portedDelegate() throws {
         // NSFetchedResultsControllerDelegate, with NS… renamed.
