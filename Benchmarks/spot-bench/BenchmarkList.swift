@@ -9,6 +9,7 @@ enum BenchmarkList {
             RelationshipWalkBenchmark(photos: sizes.photos, tagsPerPhoto: sizes.tagsPerPhoto, tags: sizes.tags),
             MemoryBenchmark(rows: sizes.memoryRows, batchSize: 100),
             FetchedResultsBenchmark(count: sizes.listCount, changes: 100),
+            FetchedResultsFirstFetchBenchmark(count: sizes.listCount),
         ]
     }
 }

@@ -147,3 +147,53 @@ private final class SaveCapture: @unchecked Sendable {
     // @unchecked Sendable: written by a did-save observer on the writer's queue, read there too.
     var value: ContextDidSave?
 }
+
+/// The first fetch of a `count`-object sectioned list: the controller's `performFetch()` against
+/// the plain fetch it runs. The difference is what filing objects into sections costs — the
+/// most a persistent section cache (`cacheName`) could save.
+struct FetchedResultsFirstFetchBenchmark: Benchmark {
+    let count: Int
+
+    var name: String { "fetched results: first fetch of \(count.formatted) sectioned" }
+
+    var notes: [String] {
+        ["fetched results first fetch: a new context each run; \"× raw C\" is against the plain fetch of the same request (no sections)"]
+    }
+
+    func contenders(in workspace: Workspace) throws -> [Contender] {
+        let url = workspace.freshURL("list-first")
+        let container = try Models.container(FetchedResultsBenchmark.model(), at: url)
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            for index in 0..<count {
+                let entry = ListEntry(context: writer)
+                entry.letter = String(UnicodeScalar(UInt8(ascii: "A") + UInt8(index % 26)))
+                entry.rank = Int64(index)
+            }
+            try writer.save()
+        }
+        func request() -> FetchRequest<ListEntry> {
+            let request = FetchRequest<ListEntry>(entityName: "ListEntry")
+            request.sortDescriptors = [FetchSortDescriptor(key: "letter", ascending: true), FetchSortDescriptor(key: "rank", ascending: true)]
+            return request
+        }
+        return [
+            Contender(name: "ObjectGraph controller performFetch (26 sections)", role: .objectGraph) {
+                let context = container.newBackgroundContext()
+                return try context.performAndWait {
+                    try measureMilliseconds {
+                        let controller = FetchedResultsController(fetchRequest: request(), managedObjectContext: context, sectionNameKeyPath: "letter", cacheName: nil)
+                        try controller.performFetch()
+                        return Int64(controller.sections?.reduce(0) { $0 + $1.numberOfObjects } ?? 0)
+                    }
+                }
+            },
+            Contender(name: "ObjectGraph context fetch (same request)", role: .baseline) {
+                let context = container.newBackgroundContext()
+                return try context.performAndWait {
+                    try measureMilliseconds { Int64(try context.fetch(request()).count) }
+                }
+            },
+        ]
+    }
+}
