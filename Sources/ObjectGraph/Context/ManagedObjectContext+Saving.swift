@@ -74,7 +74,7 @@ extension ManagedObjectContext {
     }
 
     private func changeOrder(_ lhs: ManagedObject, _ rhs: ManagedObject) -> Bool {
-        if lhs.entity.name != rhs.entity.name { return lhs.entity.name < rhs.entity.name }
+        if lhs.entity !== rhs.entity, lhs.entity.name != rhs.entity.name { return lhs.entity.name < rhs.entity.name }
         return lhs.objectID.primaryKey < rhs.objectID.primaryKey
     }
 

@@ -97,6 +97,8 @@ public final class EntityDescription: CustomStringConvertible {
     var frozenDefaultValues: ContiguousArray<Value>?
     /// The slots stored in the entity's table, set when the model is frozen.
     var frozenStoredColumnSlots: [Int]?
+    /// Per slot, the attribute type (`nil` for relationships), for the typed accessors.
+    var frozenAttributeTypes: [AttributeType?] = []
     /// The top of this entity's inheritance tree, whose table holds the whole tree.
     var rootEntity: EntityDescription { superentity?.rootEntity ?? self }
 

@@ -63,6 +63,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         for entity in entities {
             entity.frozenDefaultValues = ContiguousArray(entity.allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
             entity.frozenStoredColumnSlots = entity.storedColumnSlots
+            entity.frozenAttributeTypes = entity.allProperties.map { ($0 as? AttributeDescription)?.attributeType }
             entity.isFrozen = true
             for property in entity.properties { property.isFrozen = true }
         }

@@ -7,6 +7,7 @@ extension AttributeDescription {
     /// Any Swift integer or floating-point value converts when it fits exactly; `nil`,
     /// `NSNull` and `Optional.none` become `.null`; strings are NFC-normalized.
     func storedValue(from input: Any?) -> Value? {
+        if let input, let fast = exactTypeStoredValue(input) { return fast }
         guard let value = flattenOptional(input), !(value is NSNull) else { return .null }
         switch attributeType {
         case .string:
@@ -48,6 +49,34 @@ extension AttributeDescription {
             if let expected = transformableType, type(of: value) != expected { return nil }
             return (try? JSONEncoder.sortedKeys.encode(encodable)).map { .data($0) }
         }
+    }
+
+    /// The stored form of a value whose dynamic type is exactly this attribute's common Swift
+    /// type (`Int64`, `Int`, `Double`, `String`, `Bool`, `Date`), found by comparing metatypes
+    /// instead of the protocol casts of the general path; `nil` for anything else.
+    @inline(__always)
+    private func exactTypeStoredValue(_ value: Any) -> Value? {
+        let type = Swift.type(of: value)
+        switch attributeType {
+        case .integer64:
+            if type == Int64.self { return .int(value as! Int64) }
+            if type == Int.self { return .int(Int64(value as! Int)) }
+        case .integer32:
+            if type == Int32.self { return .int(Int64(value as! Int32)) }
+        case .integer16:
+            if type == Int16.self { return .int(Int64(value as! Int16)) }
+        case .double:
+            if type == Double.self { return .double(value as! Double) }
+        case .string:
+            if type == String.self { return .string((value as! String).precomposedStringWithCanonicalMapping) }
+        case .boolean:
+            if type == Bool.self { return .bool(value as! Bool) }
+        case .date:
+            if type == Date.self { return .date(value as! Date) }
+        default:
+            break
+        }
+        return nil
     }
 
     /// Converts a stored value into the Swift type callers get for this attribute.

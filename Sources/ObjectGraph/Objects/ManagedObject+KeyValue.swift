@@ -94,7 +94,7 @@ extension ManagedObject {
 
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
     public func _managedValue<Result>(forKey key: String) -> Result {
-        if let recorder = KeyPathRecorder.current, recorder.isRecording(self) {
+        if storage.flags.contains(.probe), let recorder = KeyPathRecorder.current, recorder.isRecording(self) {
             recorder.record(key)
             if let type = Result.self as? any OptionalManagedObject.Type,
                let probe = recorder.probe(of: type.wrappedObjectType) as? Result {
@@ -102,12 +102,16 @@ extension ManagedObject {
             }
             return zeroValue(of: Result.self, key: key)
         }
-        if let value = value(forKey: key) as? Result { return value }
+        if let slot = prepareForRead(key: key) {
+            if let value = typedAttributeValue(at: slot, as: Result.self) { return value }
+            if let value = publicValue(at: slot) as? Result { return value }
+        }
         return zeroValue(of: Result.self, key: key)
     }
 
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
     public func _setManagedValue<Input>(_ value: Input, forKey key: String) {
+        if setTypedAttributeValue(value, forKey: key) { return }
         setValue(value, forKey: key)
     }
 

@@ -7,7 +7,8 @@ extension SQLiteStore {
             try writer.write { db in
                 for id in changes.deletes { try delete(id, in: db) }
                 for write in changes.updates { try update(write, in: db) }
-                for write in changes.inserts { try insert(write, in: db) }
+                var insertStatements: [String: Statement] = [:]
+                for write in changes.inserts { try insert(write, in: db, statements: &insertStatements) }
                 for membership in changes.removedMembers {
                     guard let table = joinTable(of: membership) else { continue }
                     try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_SOURCE = ? AND Z_DESTINATION = ?")
@@ -29,45 +30,58 @@ extension SQLiteStore {
         }
     }
 
-    private func insert(_ write: SaveChanges.RowWrite, in db: Database) throws {
+    /// Inserts one row. Inserts of one entity write the same columns: their SQL is built once
+    /// per entity and their statement looked up once per save (in `statements`).
+    private func insert(_ write: SaveChanges.RowWrite, in db: Database, statements: inout [String: Statement]) throws {
         guard let entity = managedObjectModel.entity(named: write.id.entityName), let mapping = schema.mappings[entity.name] else { return }
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
-        appendColumns(write, entity: entity, mapping: mapping, columns: &columns, arguments: &arguments)
-        // Inserts of one entity write the same columns: build their SQL once per entity.
-        let sql: String
-        if let cached = insertSQL[entity.name], cached.columnCount == columns.count {
-            sql = cached.sql
+        var arguments: [(any DatabaseValueConvertible)?] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
+        arguments.reserveCapacity(3 + write.slots.count)
+        var noColumns: [String]?
+        appendColumns(write, entity: entity, mapping: mapping, columns: &noColumns, arguments: &arguments)
+        let statement: Statement
+        if let cached = insertSQL[entity.name], cached.columnCount == arguments.count {
+            if let reused = statements[entity.name] {
+                statement = reused
+            } else {
+                statement = try db.cachedStatement(sql: cached.sql)
+                statements[entity.name] = statement
+            }
         } else {
-            sql = "INSERT INTO \(mapping.table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+            var columns: [String]? = ["Z_PK", "Z_ENT", "Z_OPT"]
+            var ignored: [(any DatabaseValueConvertible)?] = []
+            appendColumns(write, entity: entity, mapping: mapping, columns: &columns, arguments: &ignored)
+            let names = columns ?? []
+            statement = try db.cachedStatement(sql: "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))")
         }
-        let statement = try db.cachedStatement(sql: sql)
         statement.setUncheckedArguments(StatementArguments(arguments))
         try statement.execute()
     }
 
     private func update(_ write: SaveChanges.RowWrite, in db: Database) throws {
         guard let entity = managedObjectModel.entity(named: write.id.entityName), let mapping = schema.mappings[entity.name] else { return }
-        var columns: [String] = []
-        var arguments: [DatabaseValue] = []
-        appendColumns(write, entity: entity, mapping: mapping, columns: &columns, arguments: &arguments)
-        let assignments = columns.map { "\($0) = ?" } + ["Z_OPT = Z_OPT + 1"]
+        var names: [String]? = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        appendColumns(write, entity: entity, mapping: mapping, columns: &names, arguments: &arguments)
+        let assignments = (names ?? []).map { "\($0) = ?" } + ["Z_OPT = Z_OPT + 1"]
         let statement = try db.cachedStatement(sql: "UPDATE \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
-        statement.setUncheckedArguments(StatementArguments(arguments + [write.id.primaryKey.databaseValue]))
+        arguments.append(write.id.primaryKey.databaseValue)
+        statement.setUncheckedArguments(StatementArguments(arguments))
         try statement.execute()
     }
 
-    private func appendColumns(_ write: SaveChanges.RowWrite, entity: EntityDescription, mapping: StoreSchema.EntityMapping, columns: inout [String], arguments: inout [DatabaseValue]) {
+    /// Appends the columns (when `columns` is not `nil`) and the values of `write`'s stored slots.
+    private func appendColumns(_ write: SaveChanges.RowWrite, entity: EntityDescription, mapping: StoreSchema.EntityMapping,
+                               columns: inout [String]?, arguments: inout [(any DatabaseValueConvertible)?]) {
         for (slot, value) in zip(write.slots, write.values) {
             guard let column = mapping.columns[slot] else { continue }
-            columns.append(column)
+            columns?.append(column)
             arguments.append(value.databaseValue)
             if let entityColumn = mapping.entityColumns[slot] {
-                columns.append(entityColumn)
+                columns?.append(entityColumn)
                 if case .objectID(let id) = value, let target = managedObjectModel.entity(named: id.entityName) {
                     arguments.append(target.entityCode.databaseValue)
                 } else {
-                    arguments.append(.null)
+                    arguments.append(DatabaseValue.null)
                 }
             }
         }
