@@ -94,6 +94,18 @@ extension ManagedObject {
 
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
     public func _managedValue<Result>(forKey key: String) -> Result {
+        // Fast path: an attribute read as its own Swift type. It declares no `Result?` local,
+        // whose metadata would be looked up on every call.
+        if !storage.flags.contains(.probe), let slot = prepareForRead(key: key), canReadTypedAttribute(at: slot, as: Result.self) {
+            return TypedValue.read(storage.values[slot], as: Result.self)
+        }
+        return generalManagedValue(forKey: key)
+    }
+
+    /// `_managedValue(forKey:)` for key-path probes, relationships, `nil` values and Swift types
+    /// other than the attribute's own.
+    @inline(never)
+    private func generalManagedValue<Result>(forKey key: String) -> Result {
         if storage.flags.contains(.probe), let recorder = KeyPathRecorder.current, recorder.isRecording(self) {
             recorder.record(key)
             if let type = Result.self as? any OptionalManagedObject.Type,
@@ -102,10 +114,7 @@ extension ManagedObject {
             }
             return zeroValue(of: Result.self, key: key)
         }
-        if let slot = prepareForRead(key: key) {
-            if let value = typedAttributeValue(at: slot, as: Result.self) { return value }
-            if let value = publicValue(at: slot) as? Result { return value }
-        }
+        if let slot = prepareForRead(key: key), let value = publicValue(at: slot) as? Result { return value }
         return zeroValue(of: Result.self, key: key)
     }
 

@@ -6,12 +6,15 @@ import Foundation
 // general path (`value(forKey:)` / `setValue(_:forKey:)`) with identical results.
 
 extension ManagedObject {
-    /// The value of the attribute in `slot` as `Result`, when `Result` is the attribute's own
-    /// Swift type (or its optional) and the slot holds a value; `nil` means "use the general path".
+    /// Whether the attribute in `slot` can be read as `Result` by ``TypedValue/read(_:as:)``:
+    /// `Result` is the attribute's own Swift type (or its optional) and the slot holds a value.
+    ///
+    /// (A check and a separate read, not one `Result?`: an optional of a generic type costs a
+    /// metadata lookup per call.)
     @inline(__always)
-    func typedAttributeValue<Result>(at slot: Int, as _: Result.Type) -> Result? {
-        guard let type = entity.attributeType(atSlot: slot) else { return nil }
-        return TypedValue.public(storage.values[slot], type: type)
+    func canReadTypedAttribute<Result>(at slot: Int, as _: Result.Type) -> Bool {
+        guard let type = entity.attributeType(atSlot: slot) else { return false }
+        return TypedValue.canRead(storage.values[slot], type: type, as: Result.self)
     }
 
     /// Stores `value` in the attribute `key` when its Swift type is the attribute's own; returns
@@ -31,30 +34,55 @@ extension ManagedObject {
 /// Conversions between `Value` and the Swift types of attributes, chosen by metatype
 /// comparison (no protocol-conformance lookups).
 enum TypedValue {
-    /// `stored` as `Result`, exactly as `AttributeDescription.publicValue(from:)` followed by
-    /// `as? Result` would give it; `nil` for a case this fast path does not cover.
+    /// Whether ``read(_:as:)`` gives `stored` as `Result` exactly as
+    /// `AttributeDescription.publicValue(from:)` followed by `as? Result` would.
+    ///
+    /// Types are compared with concrete metatypes (`Int64?.self`): their metadata is cached, where
+    /// a generic `T?.self` would be looked up on every call.
     @inline(__always)
-    static func `public`<Result>(_ stored: Value, type: AttributeType) -> Result? {
+    static func canRead<Result>(_ stored: Value, type: AttributeType, as _: Result.Type) -> Bool {
         switch (type, stored) {
-        case (.integer64, .int(let int)):
-            return cast(int, to: Result.self)
-        case (.integer32, .int(let int)):
-            return cast(Int32(truncatingIfNeeded: int), to: Result.self)
-        case (.integer16, .int(let int)):
-            return cast(Int16(truncatingIfNeeded: int), to: Result.self)
-        case (.double, .double(let double)):
-            return cast(double, to: Result.self)
-        case (.float, .double(let double)):
-            return cast(Float(double), to: Result.self)
-        case (.string, .string(let string)):
-            return cast(string, to: Result.self)
-        case (.boolean, .bool(let bool)):
-            return cast(bool, to: Result.self)
-        case (.date, .date(let date)):
-            return cast(date, to: Result.self)
-        default:
-            return nil
+        case (.integer64, .int): return Result.self == Int64.self || Result.self == Int64?.self
+        case (.integer32, .int): return Result.self == Int32.self || Result.self == Int32?.self
+        case (.integer16, .int): return Result.self == Int16.self || Result.self == Int16?.self
+        case (.double, .double): return Result.self == Double.self || Result.self == Double?.self
+        case (.float, .double): return Result.self == Float.self || Result.self == Float?.self
+        case (.string, .string): return Result.self == String.self || Result.self == String?.self
+        case (.boolean, .bool): return Result.self == Bool.self || Result.self == Bool?.self
+        case (.date, .date): return Result.self == Date.self || Result.self == Date?.self
+        default: return false
         }
+    }
+
+    /// `stored` as `Result`; only after ``canRead(_:type:as:)`` said yes.
+    @inline(__always)
+    static func read<Result>(_ stored: Value, as _: Result.Type) -> Result {
+        switch stored {
+        case .int(let int):
+            if Result.self == Int64.self { return unsafeBitCast(int, to: Result.self) }
+            if Result.self == Int64?.self { return unsafeBitCast(Optional(int), to: Result.self) }
+            if Result.self == Int32.self { return unsafeBitCast(Int32(truncatingIfNeeded: int), to: Result.self) }
+            if Result.self == Int32?.self { return unsafeBitCast(Optional(Int32(truncatingIfNeeded: int)), to: Result.self) }
+            if Result.self == Int16.self { return unsafeBitCast(Int16(truncatingIfNeeded: int), to: Result.self) }
+            if Result.self == Int16?.self { return unsafeBitCast(Optional(Int16(truncatingIfNeeded: int)), to: Result.self) }
+        case .double(let double):
+            if Result.self == Double.self { return unsafeBitCast(double, to: Result.self) }
+            if Result.self == Double?.self { return unsafeBitCast(Optional(double), to: Result.self) }
+            if Result.self == Float.self { return unsafeBitCast(Float(double), to: Result.self) }
+            if Result.self == Float?.self { return unsafeBitCast(Optional(Float(double)), to: Result.self) }
+        case .string(let string):
+            if Result.self == String.self { return unsafeBitCast(string, to: Result.self) }
+            if Result.self == String?.self { return unsafeBitCast(Optional(string), to: Result.self) }
+        case .bool(let bool):
+            if Result.self == Bool.self { return unsafeBitCast(bool, to: Result.self) }
+            if Result.self == Bool?.self { return unsafeBitCast(Optional(bool), to: Result.self) }
+        case .date(let date):
+            if Result.self == Date.self { return unsafeBitCast(date, to: Result.self) }
+            if Result.self == Date?.self { return unsafeBitCast(Optional(date), to: Result.self) }
+        default:
+            break
+        }
+        preconditionFailure("ObjectGraph: TypedValue.read called without canRead")
     }
 
     /// `value` in the stored form of an attribute of `type`, exactly as
@@ -64,40 +92,31 @@ enum TypedValue {
     static func stored<Input>(_ value: Input, type: AttributeType) -> Value? {
         switch type {
         case .integer64:
-            if let int = uncast(value, as: Int64.self) { return int.map { .int($0) } ?? .null }
-            if let int = uncast(value, as: Int.self) { return int.map { .int(Int64($0)) } ?? .null }
+            if Input.self == Int64.self { return .int(unsafeBitCast(value, to: Int64.self)) }
+            if Input.self == Int64?.self { return unsafeBitCast(value, to: Int64?.self).map { .int($0) } ?? .null }
+            if Input.self == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }
+            if Input.self == Int?.self { return unsafeBitCast(value, to: Int?.self).map { .int(Int64($0)) } ?? .null }
         case .integer32:
-            if let int = uncast(value, as: Int32.self) { return int.map { .int(Int64($0)) } ?? .null }
+            if Input.self == Int32.self { return .int(Int64(unsafeBitCast(value, to: Int32.self))) }
+            if Input.self == Int32?.self { return unsafeBitCast(value, to: Int32?.self).map { .int(Int64($0)) } ?? .null }
         case .integer16:
-            if let int = uncast(value, as: Int16.self) { return int.map { .int(Int64($0)) } ?? .null }
+            if Input.self == Int16.self { return .int(Int64(unsafeBitCast(value, to: Int16.self))) }
+            if Input.self == Int16?.self { return unsafeBitCast(value, to: Int16?.self).map { .int(Int64($0)) } ?? .null }
         case .double:
-            if let double = uncast(value, as: Double.self) { return double.map { .double($0) } ?? .null }
+            if Input.self == Double.self { return .double(unsafeBitCast(value, to: Double.self)) }
+            if Input.self == Double?.self { return unsafeBitCast(value, to: Double?.self).map { .double($0) } ?? .null }
         case .string:
-            if let string = uncast(value, as: String.self) { return string.map { .string($0.precomposedStringWithCanonicalMapping) } ?? .null }
+            if Input.self == String.self { return .string(unsafeBitCast(value, to: String.self).precomposedStringWithCanonicalMapping) }
+            if Input.self == String?.self { return unsafeBitCast(value, to: String?.self).map { .string($0.precomposedStringWithCanonicalMapping) } ?? .null }
         case .boolean:
-            if let bool = uncast(value, as: Bool.self) { return bool.map { .bool($0) } ?? .null }
+            if Input.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+            if Input.self == Bool?.self { return unsafeBitCast(value, to: Bool?.self).map { .bool($0) } ?? .null }
         case .date:
-            if let date = uncast(value, as: Date.self) { return date.map { .date($0) } ?? .null }
+            if Input.self == Date.self { return .date(unsafeBitCast(value, to: Date.self)) }
+            if Input.self == Date?.self { return unsafeBitCast(value, to: Date?.self).map { .date($0) } ?? .null }
         default:
             break
         }
-        return nil
-    }
-
-    /// `value` as `Result` when `Result` is `T` or `T?`.
-    @inline(__always)
-    private static func cast<T, Result>(_ value: T, to _: Result.Type) -> Result? {
-        if Result.self == T.self { return unsafeBitCast(value, to: Result.self) }
-        if Result.self == T?.self { return unsafeBitCast(Optional(value), to: Result.self) }
-        return nil
-    }
-
-    /// `.some(wrapped)` when `Input` is `T` or `T?` (the wrapped value may be `nil`); `nil` for
-    /// any other type.
-    @inline(__always)
-    private static func uncast<Input, T>(_ value: Input, as _: T.Type) -> T?? {
-        if Input.self == T.self { return .some(unsafeBitCast(value, to: T.self)) }
-        if Input.self == T?.self { return .some(unsafeBitCast(value, to: T?.self)) }
         return nil
     }
 }

@@ -23,7 +23,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The context the object belongs to; `nil` for an object not (or no longer) in a context.
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
-    var storage = ObjectStorage()
+    /// The object's state. Exclusivity is not checked dynamically here: an object is used on
+    /// its context's queue only, and every access is a short, non-overlapping read or write
+    /// (the checks cost ~10 % of fetches and inserts).
+    @exclusivity(unchecked) var storage = ObjectStorage()
 
     /// Creates an object of `entity` and inserts it into `context` (when not `nil`), as Core
     /// Data's designated initializer. Subclasses that override it must call `super`.

@@ -19,9 +19,11 @@ extension SQLiteStore {
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var rows: [StoredRow] = []
+            let sqliteStatement = statement.sqliteStatement
             let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() {
-                if let decoded = decode(row) { rows.append(decoded) }
+            // The cursor's row reads the statement in place: decode the columns straight from it.
+            while try cursor.next() != nil {
+                if let decoded = decode({ DatabaseValue(sqliteStatement: sqliteStatement, index: CInt($0)) }) { rows.append(decoded) }
             }
             return rows
         }
@@ -34,8 +36,8 @@ extension SQLiteStore {
             statement.setUncheckedArguments(StatementArguments(arguments))
             var ids: [ManagedObjectID] = []
             let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() {
-                if let id = objectID(pk: row[0], code: row[1]) { ids.append(id) }
+            while try cursor.next() != nil {
+                if let id = objectID(statement.sqliteStatement) { ids.append(id) }
             }
             return ids
         }
@@ -99,10 +101,11 @@ extension SQLiteStore {
             sql = "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
         }
         return try writer.read { db in
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [id.primaryKey])
+            let statement = try db.cachedStatement(sql: sql)
+            let cursor = try Row.fetchCursor(statement, arguments: [id.primaryKey])
             var ids: [ManagedObjectID] = []
-            while let row = try cursor.next() {
-                if let member = objectID(pk: row[0], code: row[1]) { ids.append(member) }
+            while try cursor.next() != nil {
+                if let member = objectID(statement.sqliteStatement) { ids.append(member) }
             }
             return ids
         }
@@ -114,27 +117,38 @@ extension SQLiteStore {
         tableColumns[table]!.map { column in alias.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
     }
 
-    private func objectID(pk: Int64?, code: Int?) -> ManagedObjectID? {
-        guard let pk, let code, let name = schema.entityNames[code] else { return nil }
+    /// The ID in the current row of a `SELECT Z_PK, Z_ENT …` statement.
+    @inline(__always)
+    private func objectID(_ statement: SQLiteStatement) -> ManagedObjectID? {
+        guard case .int64(let pk) = DatabaseValue(sqliteStatement: statement, index: 0).storage,
+              case .int64(let code) = DatabaseValue(sqliteStatement: statement, index: 1).storage,
+              let name = schema.entityNames[Int(code)] else { return nil }
         return ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk)
     }
 
     /// Decodes a full-table row (`Z_PK, Z_ENT, Z_OPT, columns…`).
     func decode(_ row: Row) -> StoredRow? {
-        guard let pk: Int64 = row[0], let code: Int = row[1], let name = schema.entityNames[code], let plan = readPlans[name] else { return nil }
+        decode { row[$0] as DatabaseValue }
+    }
+
+    /// Decodes a full-table row whose column `i` is `column(i)`.
+    @inline(__always)
+    func decode(_ column: (Int) -> DatabaseValue) -> StoredRow? {
+        guard case .int64(let pk) = column(0).storage, case .int64(let code) = column(1).storage,
+              let name = schema.entityNames[Int(code)], let plan = readPlans[name] else { return nil }
         var values = ContiguousArray<Value>(repeating: .null, count: plan.slotCount)
-        for column in plan.columns {
-            switch column {
+        for item in plan.columns {
+            switch item {
             case .attribute(let slot, let index, let type):
-                values[slot] = Value(row[index] as DatabaseValue, type: type)
+                values[slot] = Value(column(index), type: type)
             case .toOne(let slot, let index, let entityIndex, let destination):
-                guard let key: Int64 = row[index] else { continue }
+                guard case .int64(let key) = column(index).storage else { continue }
                 var entityName = destination
-                if let entityIndex, let code: Int = row[entityIndex], let concrete = schema.entityNames[code] { entityName = concrete }
+                if let entityIndex, case .int64(let code) = column(entityIndex).storage, let concrete = schema.entityNames[Int(code)] { entityName = concrete }
                 values[slot] = .objectID(ManagedObjectID(storeIdentifier: identifier, entityName: entityName, primaryKey: key))
             }
         }
-        let version: Int64 = row[2] ?? 0
+        let version: Int64 = if case .int64(let version) = column(2).storage { version } else { 0 }
         return StoredRow(id: ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk), version: version, values: values)
     }
 
