@@ -65,7 +65,14 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             entity.frozenStoredColumnSlots = entity.storedColumnSlots
             entity.frozenAttributeTypes = entity.allProperties.map { ($0 as? AttributeDescription)?.attributeType }
             entity.isFrozen = true
-            for property in entity.properties { property.isFrozen = true }
+            for property in entity.properties {
+                property.isFrozen = true
+                if let attribute = property as? AttributeDescription {
+                    attribute.hasValueRules = !attribute.minStoredValue.isNull || !attribute.maxStoredValue.isNull
+                        || attribute.minLength != nil || attribute.maxLength != nil || attribute.regularExpression != nil
+                        || !attribute.validationPredicates.isEmpty
+                }
+            }
         }
         isFrozen = true
     }

@@ -34,7 +34,7 @@ extension SQLiteStore {
     /// per entity and their statement looked up once per save (in `statements`).
     private func insert(_ write: SaveChanges.RowWrite, in db: Database, statements: inout [String: Statement]) throws {
         guard let entity = managedObjectModel.entity(named: write.id.entityName), let mapping = schema.mappings[entity.name] else { return }
-        var arguments: [(any DatabaseValueConvertible)?] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
+        var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
         arguments.reserveCapacity(3 + write.slots.count)
         var noColumns: [String]?
         appendColumns(write, entity: entity, mapping: mapping, columns: &noColumns, arguments: &arguments)
@@ -44,34 +44,35 @@ extension SQLiteStore {
                 statement = reused
             } else {
                 statement = try db.cachedStatement(sql: cached.sql)
+                statement.prepareForDirectBinding()
                 statements[entity.name] = statement
             }
         } else {
             var columns: [String]? = ["Z_PK", "Z_ENT", "Z_OPT"]
-            var ignored: [(any DatabaseValueConvertible)?] = []
+            var ignored: [DatabaseValue] = []
             appendColumns(write, entity: entity, mapping: mapping, columns: &columns, arguments: &ignored)
             let names = columns ?? []
             statement = try db.cachedStatement(sql: "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))")
+            statement.prepareForDirectBinding()
         }
-        statement.setUncheckedArguments(StatementArguments(arguments))
-        try statement.execute()
+        try arguments.withUnsafeBufferPointer { try statement.executeBinding($0) }
     }
 
     private func update(_ write: SaveChanges.RowWrite, in db: Database) throws {
         guard let entity = managedObjectModel.entity(named: write.id.entityName), let mapping = schema.mappings[entity.name] else { return }
         var names: [String]? = []
-        var arguments: [(any DatabaseValueConvertible)?] = []
+        var arguments: [DatabaseValue] = []
         appendColumns(write, entity: entity, mapping: mapping, columns: &names, arguments: &arguments)
         let assignments = (names ?? []).map { "\($0) = ?" } + ["Z_OPT = Z_OPT + 1"]
         let statement = try db.cachedStatement(sql: "UPDATE \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
         arguments.append(write.id.primaryKey.databaseValue)
-        statement.setUncheckedArguments(StatementArguments(arguments))
-        try statement.execute()
+        statement.prepareForDirectBinding()
+        try arguments.withUnsafeBufferPointer { try statement.executeBinding($0) }
     }
 
     /// Appends the columns (when `columns` is not `nil`) and the values of `write`'s stored slots.
     private func appendColumns(_ write: SaveChanges.RowWrite, entity: EntityDescription, mapping: StoreSchema.EntityMapping,
-                               columns: inout [String]?, arguments: inout [(any DatabaseValueConvertible)?]) {
+                               columns: inout [String]?, arguments: inout [DatabaseValue]) {
         for (slot, value) in zip(write.slots, write.values) {
             guard let column = mapping.columns[slot] else { continue }
             columns?.append(column)
@@ -81,7 +82,7 @@ extension SQLiteStore {
                 if case .objectID(let id) = value, let target = managedObjectModel.entity(named: id.entityName) {
                     arguments.append(target.entityCode.databaseValue)
                 } else {
-                    arguments.append(DatabaseValue.null)
+                    arguments.append(.null)
                 }
             }
         }
