@@ -90,6 +90,8 @@ public final class EntityDescription: CustomStringConvertible {
     /// Inherited properties first, then the entity's own; a property's `slot` is its index.
     @exclusivity(unchecked) var allProperties: [PropertyDescription] = []
     @exclusivity(unchecked) var slotByName: [String: Int] = [:]
+    /// `slotByName` as a ``NameTable``, for the accessors' lookups; set when the model is frozen.
+    @exclusivity(unchecked) var slotTable = NameTable<Int>()
     @exclusivity(unchecked) var attributeSlots: [Int] = []
     var relationshipSlots: [Int] = []
     /// Core Data's `Z_ENT`: this entity's number in the model (1-based, by name).
@@ -111,6 +113,12 @@ public final class EntityDescription: CustomStringConvertible {
 
     /// The property in `slot`.
     func property(at slot: Int) -> PropertyDescription { allProperties[slot] }
+
+    /// The slot of the property named `key` (a fast lookup once the model is frozen).
+    @inline(__always)
+    func slot(forKey key: String) -> Int? {
+        isFrozen ? slotTable[key] : slotByName[key]
+    }
 }
 
 /// A compound index over properties of one entity, as Core Data's `NSFetchIndexDescription`.

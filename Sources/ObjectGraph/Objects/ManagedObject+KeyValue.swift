@@ -35,7 +35,7 @@ extension ManagedObject {
     ///   ``ObjectGraphError/Code/typeMismatch``, naming entity, key and expected type.
     public func setCheckedValue(_ value: Any?, forKey key: String) throws {
         assertOnContextQueue()
-        guard let slot = entity.slotByName[key] else {
+        guard let slot = entity.slot(forKey: key) else {
             let failure = failure(key: key, "the entity has no property '\(key)'")
             throw ObjectGraphError(.unknownKey, "\(entity.name) has no property '\(key)'", failures: [failure])
         }
@@ -141,7 +141,7 @@ extension ManagedObject {
     func prepareForRead(key: String) -> Int? {
         assertOnContextQueue()
         if storage.flags.contains(.gone) { return nil }
-        guard let slot = entity.slotByName[key] else { return nil }
+        guard let slot = entity.slot(forKey: key) else { return nil }
         fulfillIfNeeded()
         return storage.flags.contains(.gone) ? nil : slot
     }

@@ -21,7 +21,7 @@ extension ManagedObject {
     /// `false` (having changed nothing) when the general path must handle it.
     @inline(__always)
     func setTypedAttributeValue<Input>(_ value: Input, forKey key: String) -> Bool {
-        guard let slot = entity.slotByName[key], let type = entity.attributeType(atSlot: slot),
+        guard let slot = entity.slot(forKey: key), let type = entity.attributeType(atSlot: slot),
               !storage.flags.contains(.gone), let stored = TypedValue.stored(value, type: type)
         else { return false }
         assertOnContextQueue()

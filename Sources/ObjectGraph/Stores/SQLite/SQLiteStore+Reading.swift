@@ -23,7 +23,10 @@ extension SQLiteStore {
             let cursor = try Row.fetchCursor(statement)
             // The cursor's row reads the statement in place: decode the columns straight from it.
             while try cursor.next() != nil {
-                if let decoded = decode({ DatabaseValue(sqliteStatement: sqliteStatement, index: CInt($0)) }) { rows.append(decoded) }
+                let decoded = decode(
+                    integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
+                    attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) })
+                if let decoded { rows.append(decoded) }
             }
             return rows
         }
@@ -120,35 +123,38 @@ extension SQLiteStore {
     /// The ID in the current row of a `SELECT Z_PK, Z_ENT …` statement.
     @inline(__always)
     private func objectID(_ statement: SQLiteStatement) -> ManagedObjectID? {
-        guard case .int64(let pk) = DatabaseValue(sqliteStatement: statement, index: 0).storage,
-              case .int64(let code) = DatabaseValue(sqliteStatement: statement, index: 1).storage,
+        guard let pk = Value.integer(sqliteStatement: statement, index: 0),
+              let code = Value.integer(sqliteStatement: statement, index: 1),
               let name = schema.entityNames[Int(code)] else { return nil }
         return ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk)
     }
 
     /// Decodes a full-table row (`Z_PK, Z_ENT, Z_OPT, columns…`).
     func decode(_ row: Row) -> StoredRow? {
-        decode { row[$0] as DatabaseValue }
+        decode(integer: { index in
+            if case .int64(let int) = (row[index] as DatabaseValue).storage { return int }
+            return nil
+        }, attribute: { Value(row[$0] as DatabaseValue, type: $1) })
     }
 
-    /// Decodes a full-table row whose column `i` is `column(i)`.
+    /// Decodes a full-table row whose column `i` is read by `integer(i)` (an integer column, `nil`
+    /// when it holds no integer) and `attribute(i, type)`.
     @inline(__always)
-    func decode(_ column: (Int) -> DatabaseValue) -> StoredRow? {
-        guard case .int64(let pk) = column(0).storage, case .int64(let code) = column(1).storage,
-              let name = schema.entityNames[Int(code)], let plan = readPlans[name] else { return nil }
+    func decode(integer: (Int) -> Int64?, attribute: (Int, AttributeType) -> Value) -> StoredRow? {
+        guard let pk = integer(0), let code = integer(1), let name = schema.entityNames[Int(code)], let plan = readPlans[name] else { return nil }
         var values = ContiguousArray<Value>(repeating: .null, count: plan.slotCount)
         for item in plan.columns {
             switch item {
             case .attribute(let slot, let index, let type):
-                values[slot] = Value(column(index), type: type)
+                values[slot] = attribute(index, type)
             case .toOne(let slot, let index, let entityIndex, let destination):
-                guard case .int64(let key) = column(index).storage else { continue }
+                guard let key = integer(index) else { continue }
                 var entityName = destination
-                if let entityIndex, case .int64(let code) = column(entityIndex).storage, let concrete = schema.entityNames[Int(code)] { entityName = concrete }
+                if let entityIndex, let code = integer(entityIndex), let concrete = schema.entityNames[Int(code)] { entityName = concrete }
                 values[slot] = .objectID(ManagedObjectID(storeIdentifier: identifier, entityName: entityName, primaryKey: key))
             }
         }
-        let version: Int64 = if case .int64(let version) = column(2).storage { version } else { 0 }
+        let version = integer(2) ?? 0
         return StoredRow(id: ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk), version: version, values: values)
     }
 
