@@ -42,6 +42,7 @@ extension ManagedObjectContext {
                     ids = try fetchObjects(entity, descriptor, includePending: false).map(\.objectID)
                 }
             }
+            if T.self == ManagedObjectID.self { return unsafeBitCast(ids, to: [T].self) }
             guard let results = ids as? [T] else {
                 throw ObjectGraphError(.typeMismatch, "a managedObjectIDResultType request must be a FetchRequest<ManagedObjectID>, not FetchRequest<\(T.self)>")
             }

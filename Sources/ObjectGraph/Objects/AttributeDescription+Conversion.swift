@@ -81,6 +81,16 @@ extension AttributeDescription {
 
     /// Converts a stored value into the Swift type callers get for this attribute.
     func publicValue(from stored: Value) -> Any? {
+        if attributeType == .transformable, case .data(let data) = stored {
+            guard let type = transformableType else { return data }
+            return decodeTransformable(type, from: data)
+        }
+        return Self.publicValue(of: attributeType, from: stored)
+    }
+
+    /// ``publicValue(from:)`` for an attribute of `attributeType`; a transformable value is
+    /// returned as its data (the instance method decodes it).
+    static func publicValue(of attributeType: AttributeType, from stored: Value) -> Any? {
         switch (attributeType, stored) {
         case (_, .null): return nil
         case (.string, .string(let string)): return string
@@ -98,9 +108,7 @@ extension AttributeDescription {
         case (.binaryData, .data(let data)): return data
         case (.uuid, .uuid(let uuid)): return uuid
         case (.uri, .url(let url)): return url
-        case (.transformable, .data(let data)):
-            guard let type = transformableType else { return data }
-            return decodeTransformable(type, from: data)
+        case (.transformable, .data(let data)): return data
         default: return nil
         }
     }

@@ -8,6 +8,9 @@ extension ManagedObject {
     /// Returns `nil` for an unknown key, a `nil` value, and an object whose deletion was saved.
     public func value(forKey key: String) -> Any? {
         guard let slot = prepareForRead(key: key) else { return nil }
+        if let type = entity.attributeType(atSlot: slot), type != .transformable {
+            return AttributeDescription.publicValue(of: type, from: storage.values[slot])
+        }
         return publicValue(at: slot)
     }
 

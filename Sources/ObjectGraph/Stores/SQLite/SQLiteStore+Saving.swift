@@ -36,8 +36,15 @@ extension SQLiteStore {
         guard let entity = managedObjectModel.entity(named: write.id.entityName), let mapping = schema.mappings[entity.name] else { return }
         var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
         arguments.reserveCapacity(3 + write.slots.count)
-        var noColumns: [String]?
-        appendColumns(write, entity: entity, mapping: mapping, columns: &noColumns, arguments: &arguments)
+        if let plan = insertColumnCounts[entity.name], plan.slots == write.slots {
+            for (count, value) in zip(plan.counts, write.values) where count > 0 {
+                arguments.append(value.databaseValue)
+                if count == 2 { arguments.append(entityCode(of: value)) }
+            }
+        } else {
+            var noColumns: [String]?
+            appendColumns(write, entity: entity, mapping: mapping, columns: &noColumns, arguments: &arguments)
+        }
         let statement: Statement
         if let cached = insertSQL[entity.name], cached.columnCount == arguments.count {
             if let reused = statements[entity.name] {
@@ -79,13 +86,17 @@ extension SQLiteStore {
             arguments.append(value.databaseValue)
             if let entityColumn = mapping.entityColumns[slot] {
                 columns?.append(entityColumn)
-                if case .objectID(let id) = value, let target = managedObjectModel.entity(named: id.entityName) {
-                    arguments.append(target.entityCode.databaseValue)
-                } else {
-                    arguments.append(.null)
-                }
+                arguments.append(entityCode(of: value))
             }
         }
+    }
+
+    /// The entity code column's value for a to-one value: the destination's `Z_ENT`, or NULL.
+    private func entityCode(of value: Value) -> DatabaseValue {
+        if case .objectID(let id) = value, let target = managedObjectModel.entity(named: id.entityName) {
+            return target.entityCode.databaseValue
+        }
+        return .null
     }
 
     private func delete(_ id: ManagedObjectID, in db: Database) throws {
