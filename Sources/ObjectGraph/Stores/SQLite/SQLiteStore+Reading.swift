@@ -1,11 +1,14 @@
 import Foundation
 import GRDB
 
+// Every read below runs one SELECT, which SQLite executes atomically on its own: they use
+// `unsafeRead` (no BEGIN/COMMIT around the statement), which halves the cost of the small
+// reads that faults and relationships make one by one.
 extension SQLiteStore {
     func row(for id: ManagedObjectID) throws -> StoredRow? {
         guard let entity = managedObjectModel.entity(named: id.entityName), let mapping = schema.mappings[entity.name] else { return nil }
         let sql = "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK = ?"
-        return try writer.read { db in
+        return try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
             let decoded = decode(row)
@@ -15,7 +18,7 @@ extension SQLiteStore {
 
     func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
         let (sql, arguments) = try query(request) { table in selectList(table, alias: "t0") }
-        return try writer.read { db in
+        return try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var rows: [StoredRow] = []
@@ -34,7 +37,7 @@ extension SQLiteStore {
 
     func objectIDs(matching request: FetchDescriptor) throws -> [ManagedObjectID] {
         let (sql, arguments) = try query(request) { _ in "t0.Z_PK, t0.Z_ENT" }
-        return try writer.read { db in
+        return try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var ids: [ManagedObjectID] = []
@@ -51,7 +54,7 @@ extension SQLiteStore {
         unordered.sortDescriptors = []
         let (inner, arguments) = try query(unordered, ordered: false) { _ in "t0.Z_PK" }
         let sql = "SELECT COUNT(*) FROM (\(inner))"
-        return try writer.read { db in
+        return try writer.unsafeRead { db in
             try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
         }
     }
@@ -63,7 +66,7 @@ extension SQLiteStore {
         let slots = properties.map { entity.slotByName[$0]! }
         let columns = slots.map { "t0.\(mapping.columns[$0]!)" }
         let (sql, arguments) = try query(request, ordered: true, distinct: distinct) { _ in columns.joined(separator: ", ") }
-        return try writer.read { db in
+        return try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var results: [[String: Value]] = []
@@ -103,7 +106,7 @@ extension SQLiteStore {
             let order = ordered ? "j.Z_FOK_\(isOwner ? "SOURCE" : "DESTINATION"), " : ""
             sql = "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
         }
-        return try writer.read { db in
+        return try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             let cursor = try Row.fetchCursor(statement, arguments: [id.primaryKey])
             var ids: [ManagedObjectID] = []
