@@ -144,7 +144,7 @@ extension SQLiteStore {
     /// when it holds no integer) and `attribute(i, type)`.
     @inline(__always)
     func decode(integer: (Int) -> Int64?, attribute: (Int, AttributeType) -> Value) -> StoredRow? {
-        guard let pk = integer(0), let code = integer(1), let name = schema.entityNames[Int(code)], let plan = readPlans[name] else { return nil }
+        guard let pk = integer(0), let code = integer(1), let (name, plan) = readPlan(code: code) else { return nil }
         var values = ContiguousArray<Value>(repeating: .null, count: plan.slotCount)
         for item in plan.columns {
             switch item {
@@ -159,6 +159,13 @@ extension SQLiteStore {
         }
         let version = integer(2) ?? 0
         return StoredRow(id: ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk), version: version, values: values)
+    }
+
+    /// The entity name and read plan of entity code `code`.
+    @inline(__always)
+    private func readPlan(code: Int64) -> (String, RowReadPlan)? {
+        guard code >= 0, code < readPlansByCode.count, let entry = readPlansByCode[Int(code)] else { return nil }
+        return entry
     }
 
     /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`.

@@ -21,6 +21,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     private var reservationSize: [ObjectIdentifier: Int64] = [:]
     /// Per entity: how to read a row of it from a full-table SELECT.
     let readPlans: [String: RowReadPlan]
+    /// The same plans with their entity names, indexed by entity code (`Z_ENT`), for row decoding.
+    let readPlansByCode: [(String, RowReadPlan)?]
     /// Per root table: the column list every row SELECT uses, in order.
     let tableColumns: [String: [String]]
     /// Per entity: the INSERT of a new row with every stored column, in slot order.
@@ -45,6 +47,11 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             plans[entity.name] = RowReadPlan(entity: entity, mapping: mapping, columns: columns[mapping.table]!, model: model)
         }
         readPlans = plans
+        var byCode: [(String, RowReadPlan)?] = Array(repeating: nil, count: (schema.entityNames.keys.max() ?? 0) + 1)
+        for (code, name) in schema.entityNames where code >= 0 {
+            if let plan = plans[name] { byCode[code] = (name, plan) }
+        }
+        readPlansByCode = byCode
         var inserts: [String: (sql: String, columnCount: Int)] = [:]
         for entity in model.entities {
             guard let mapping = schema.mappings[entity.name] else { continue }
