@@ -7,8 +7,8 @@ extension SQLiteStore {
             try writer.write { db in
                 for id in changes.deletes { try delete(id, in: db) }
                 for write in changes.updates { try update(write, in: db) }
-                var insertStatements: [String: Statement] = [:]
-                for write in changes.inserts { try insert(write, in: db, statements: &insertStatements) }
+                var targets = InsertTargets()
+                for write in changes.inserts { try insert(write, in: db, targets: &targets) }
                 for membership in changes.removedMembers {
                     guard let table = joinTable(of: membership) else { continue }
                     try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_SOURCE = ? AND Z_DESTINATION = ?")
@@ -30,36 +30,68 @@ extension SQLiteStore {
         }
     }
 
+    /// What inserting rows of one entity needs, looked up once per save.
+    struct InsertTarget {
+        let entity: EntityDescription
+        let mapping: StoreSchema.EntityMapping
+        /// The column counts of the entity's stored slots (see `insertColumnCounts`).
+        let plan: (slots: [Int], counts: [UInt8])?
+        /// The INSERT of every stored column, and its column count.
+        let sql: (sql: String, columnCount: Int)?
+        /// The prepared INSERT, once used.
+        var statement: Statement?
+    }
+
+    /// The insert targets of one save, by entity name; consecutive rows of one entity (the
+    /// usual case: a save writes in entity order) skip the lookup.
+    struct InsertTargets {
+        var byName: [String: InsertTarget] = [:]
+        var lastName: String?
+        var last: InsertTarget?
+    }
+
     /// Inserts one row. Inserts of one entity write the same columns: their SQL is built once
-    /// per entity and their statement looked up once per save (in `statements`).
-    private func insert(_ write: SaveChanges.RowWrite, in db: Database, statements: inout [String: Statement]) throws {
-        guard let entity = managedObjectModel.entity(named: write.id.entityName), let mapping = schema.mappings[entity.name] else { return }
+    /// per entity and their statement prepared once per save.
+    private func insert(_ write: SaveChanges.RowWrite, in db: Database, targets: inout InsertTargets) throws {
+        let name = write.id.entityName
+        if targets.lastName != name {
+            if targets.byName[name] == nil {
+                guard let entity = managedObjectModel.entity(named: name), let mapping = schema.mappings[entity.name] else { return }
+                targets.byName[name] = InsertTarget(entity: entity, mapping: mapping, plan: insertColumnCounts[entity.name],
+                                                    sql: insertSQL[entity.name], statement: nil)
+            }
+            targets.lastName = name
+            targets.last = targets.byName[name]
+        }
+        guard let target = targets.last else { return }
+        let entity = target.entity
         var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
         arguments.reserveCapacity(3 + write.slots.count)
-        if let plan = insertColumnCounts[entity.name], plan.slots == write.slots {
+        if let plan = target.plan, plan.slots == write.slots {
             for (count, value) in zip(plan.counts, write.values) where count > 0 {
                 arguments.append(value.databaseValue)
                 if count == 2 { arguments.append(entityCode(of: value)) }
             }
         } else {
             var noColumns: [String]?
-            appendColumns(write, entity: entity, mapping: mapping, columns: &noColumns, arguments: &arguments)
+            appendColumns(write, entity: entity, mapping: target.mapping, columns: &noColumns, arguments: &arguments)
         }
         let statement: Statement
-        if let cached = insertSQL[entity.name], cached.columnCount == arguments.count {
-            if let reused = statements[entity.name] {
+        if let cached = target.sql, cached.columnCount == arguments.count {
+            if let reused = target.statement {
                 statement = reused
             } else {
                 statement = try db.cachedStatement(sql: cached.sql)
                 statement.prepareForDirectBinding()
-                statements[entity.name] = statement
+                targets.byName[name]?.statement = statement
+                targets.last?.statement = statement
             }
         } else {
             var columns: [String]? = ["Z_PK", "Z_ENT", "Z_OPT"]
             var ignored: [DatabaseValue] = []
-            appendColumns(write, entity: entity, mapping: mapping, columns: &columns, arguments: &ignored)
+            appendColumns(write, entity: entity, mapping: target.mapping, columns: &columns, arguments: &ignored)
             let names = columns ?? []
-            statement = try db.cachedStatement(sql: "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))")
+            statement = try db.cachedStatement(sql: "INSERT INTO \(target.mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))")
             statement.prepareForDirectBinding()
         }
         try arguments.withUnsafeBufferPointer { try statement.executeBinding($0) }
