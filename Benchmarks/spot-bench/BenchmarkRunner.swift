@@ -51,7 +51,9 @@ struct BenchmarkRunner {
 
     private func run(_ benchmark: any Benchmark, in workspace: Workspace) throws -> BenchmarkResult {
         print("\(benchmark.name): preparing data…")
-        let contenders = try benchmark.contenders(in: workspace)
+        let contenders = try benchmark.contenders(in: workspace).filter { contender in
+            options.contender.map { contender.name.localizedCaseInsensitiveContains($0) } ?? true
+        }
         let runs = benchmark.fixedRuns ?? options.runs
         var rows: [BenchmarkResult.Row] = []
         for contender in contenders {

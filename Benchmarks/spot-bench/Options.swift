@@ -4,12 +4,14 @@ import Foundation
 struct Options {
     var runs = 5
     var filter: String?
+    var contender: String?
     var quick = false
 
     static let usage = """
-        usage: spot-bench [--runs N] [--filter TEXT] [--quick]
+        usage: spot-bench [--runs N] [--filter TEXT] [--contender TEXT] [--quick]
           --runs N       runs per contender; the median is reported (default 5)
           --filter TEXT  only benchmarks whose name contains TEXT (case-insensitive)
+          --contender T  only contenders whose name contains T (for profiling one contender)
           --quick        small data sizes, for a smoke run
         """
 
@@ -23,6 +25,9 @@ struct Options {
             case "--filter":
                 guard let text = rest.popFirst() else { throw OptionsError(message: "--filter needs a text") }
                 filter = text
+            case "--contender":
+                guard let text = rest.popFirst() else { throw OptionsError(message: "--contender needs a text") }
+                contender = text
             case "--quick":
                 quick = true
             case "--help", "-h":

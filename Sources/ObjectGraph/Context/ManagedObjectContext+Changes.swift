@@ -58,7 +58,7 @@ extension ManagedObjectContext {
         registeredObjectsByID[id] = object
         noteChanged(object)
         pendingInserted.insert(object)
-        pendingUpdated.remove(object)
+        if !pendingUpdated.isEmpty { pendingUpdated.remove(object) }
         object.awakeFromInsert()
     }
 

@@ -25,6 +25,13 @@ extension ManagedObjectContext {
         switch request.resultType {
         case .managedObjectResultType:
             let objects = try fetchObjects(entity, descriptor, includePending: request.includesPendingChanges)
+            // Objects of the entity's own class need no cast each: check the class once (and
+            // that `T` is a class reference, not an existential such as `FetchRequestResult`).
+            let entityClass = entity.managedObjectClass
+            if MemoryLayout<T>.size == MemoryLayout<ManagedObject>.size, entityClass is T.Type,
+               objects.allSatisfy({ type(of: $0) == entityClass }) {
+                return unsafeBitCast(objects, to: [T].self)
+            }
             return try objects.map { object in
                 guard let result = object as? T else {
                     throw ObjectGraphError(.typeMismatch, "fetched a \(type(of: object)) (entity \(object.entity.name)) that is not a \(T.self); bind the entity's managedObjectClass")
@@ -42,6 +49,7 @@ extension ManagedObjectContext {
                     ids = try fetchObjects(entity, descriptor, includePending: false).map(\.objectID)
                 }
             }
+            if T.self == ManagedObjectID.self { return unsafeBitCast(ids, to: [T].self) }
             guard let results = ids as? [T] else {
                 throw ObjectGraphError(.typeMismatch, "a managedObjectIDResultType request must be a FetchRequest<ManagedObjectID>, not FetchRequest<\(T.self)>")
             }

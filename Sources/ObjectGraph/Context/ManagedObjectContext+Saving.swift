@@ -20,10 +20,10 @@ extension ManagedObjectContext {
             throw ObjectGraphError(.noPersistentStore, "cannot save: the context has no persistent store")
         }
         postWillSave()
-        for object in changedObjects.values.sorted(by: changeOrder) where object.hasChanges { object.willSave() }
+        for object in changedObjectsInSaveOrder() where object.hasChanges { object.willSave() }
         processPendingChanges()
 
-        let objects = changedObjects.values.sorted(by: changeOrder)
+        let objects = changedObjectsInSaveOrder()
         var failures: [ValidationFailure] = []
         for object in objects {
             failures.append(contentsOf: object.storage.pendingFailures)
@@ -73,9 +73,14 @@ extension ManagedObjectContext {
         }
     }
 
-    private func changeOrder(_ lhs: ManagedObject, _ rhs: ManagedObject) -> Bool {
-        if lhs.entity.name != rhs.entity.name { return lhs.entity.name < rhs.entity.name }
-        return lhs.objectID.primaryKey < rhs.objectID.primaryKey
+    /// The changed objects by entity name, then primary key (sort keys taken once per object).
+    private func changedObjectsInSaveOrder() -> [ManagedObject] {
+        var keyed = changedObjects.map { id, object in (object: object, entity: object.entity, key: id.primaryKey) }
+        keyed.sort { lhs, rhs in
+            if lhs.entity !== rhs.entity, lhs.entity.name != rhs.entity.name { return lhs.entity.name < rhs.entity.name }
+            return lhs.key < rhs.key
+        }
+        return keyed.map(\.object)
     }
 
     /// The store writes and the did-save payload for `objects`.

@@ -31,6 +31,9 @@ public final class AttributeDescription: PropertyDescription {
     var defaultStoredValue: Value = .null
     var minStoredValue: Value = .null
     var maxStoredValue: Value = .null
+    /// Whether a non-nil value can break a rule (range, length, pattern, predicates); set when
+    /// the model is frozen, so saves skip attributes that have none.
+    var hasValueRules = true
 
     /// Creates an empty attribute description; set ``PropertyDescription/name`` and
     /// ``attributeType`` before use.

@@ -81,22 +81,29 @@ public final class EntityDescription: CustomStringConvertible {
 
     // MARK: Compiled state, set when the model is frozen
 
+    // Set once when the model is frozen (under its lock) and only read afterwards, on every
+    // property access: exclusivity is not checked dynamically on the hot ones.
+
     weak var superentityStorage: EntityDescription?
     var superentityName: String?
-    var isFrozen = false
+    @exclusivity(unchecked) var isFrozen = false
     /// Inherited properties first, then the entity's own; a property's `slot` is its index.
-    var allProperties: [PropertyDescription] = []
-    var slotByName: [String: Int] = [:]
-    var attributeSlots: [Int] = []
+    @exclusivity(unchecked) var allProperties: [PropertyDescription] = []
+    @exclusivity(unchecked) var slotByName: [String: Int] = [:]
+    /// `slotByName` as a ``NameTable``, for the accessors' lookups; set when the model is frozen.
+    @exclusivity(unchecked) var slotTable = NameTable<Int>()
+    @exclusivity(unchecked) var attributeSlots: [Int] = []
     var relationshipSlots: [Int] = []
     /// Core Data's `Z_ENT`: this entity's number in the model (1-based, by name).
     var entityCode = 0
     /// The codes of this entity and every entity below it, for fetches.
     var fetchableEntityCodes: [Int] = []
     /// Each slot's default value, set when the model is frozen.
-    var frozenDefaultValues: ContiguousArray<Value>?
+    @exclusivity(unchecked) var frozenDefaultValues: ContiguousArray<Value>?
     /// The slots stored in the entity's table, set when the model is frozen.
-    var frozenStoredColumnSlots: [Int]?
+    @exclusivity(unchecked) var frozenStoredColumnSlots: [Int]?
+    /// Per slot, the attribute type (`nil` for relationships), for the typed accessors.
+    @exclusivity(unchecked) var frozenAttributeTypes: [AttributeType?] = []
     /// The top of this entity's inheritance tree, whose table holds the whole tree.
     var rootEntity: EntityDescription { superentity?.rootEntity ?? self }
 
@@ -106,6 +113,12 @@ public final class EntityDescription: CustomStringConvertible {
 
     /// The property in `slot`.
     func property(at slot: Int) -> PropertyDescription { allProperties[slot] }
+
+    /// The slot of the property named `key` (a fast lookup once the model is frozen).
+    @inline(__always)
+    func slot(forKey key: String) -> Int? {
+        isFrozen ? slotTable[key] : slotByName[key]
+    }
 }
 
 /// A compound index over properties of one entity, as Core Data's `NSFetchIndexDescription`.

@@ -25,6 +25,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     private let freezeLock = NSLock()
     private(set) var isFrozen = false
     private var entityByName: [String: EntityDescription] = [:]
+    private var entityTable = NameTable<EntityDescription>()
 
     /// Creates an empty model; assign ``entities``.
     public init() {}
@@ -37,7 +38,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
 
     /// The entity named `name` (fast once the model is loaded).
     func entity(named name: String) -> EntityDescription? {
-        isFrozen ? entityByName[name] : entitiesByName[name]
+        isFrozen ? entityTable[name] : entitiesByName[name]
     }
 
     /// A readable summary, for logs and debugging.
@@ -60,11 +61,21 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         try checker.check()
         warnings = checker.warnings
         entityByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        entityTable = NameTable(entities.map { ($0.name, $0) })
         for entity in entities {
             entity.frozenDefaultValues = ContiguousArray(entity.allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
             entity.frozenStoredColumnSlots = entity.storedColumnSlots
+            entity.frozenAttributeTypes = entity.allProperties.map { ($0 as? AttributeDescription)?.attributeType }
+            entity.slotTable = NameTable(entity.allProperties.enumerated().map { ($1.name, $0) })
             entity.isFrozen = true
-            for property in entity.properties { property.isFrozen = true }
+            for property in entity.properties {
+                property.isFrozen = true
+                if let attribute = property as? AttributeDescription {
+                    attribute.hasValueRules = !attribute.minStoredValue.isNull || !attribute.maxStoredValue.isNull
+                        || attribute.minLength != nil || attribute.maxLength != nil || attribute.regularExpression != nil
+                        || !attribute.validationPredicates.isEmpty
+                }
+            }
         }
         isFrozen = true
     }

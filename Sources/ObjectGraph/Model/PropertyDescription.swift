@@ -11,7 +11,7 @@ public class PropertyDescription: CustomStringConvertible {
     /// Whether `nil` is a valid value. Core Data's default is `true`.
     public var isOptional: Bool = true { willSet { checkMutable("isOptional") } }
     /// Whether the property lives in memory only: never stored, never fetched.
-    public var isTransient: Bool = false { willSet { checkMutable("isTransient") } }
+    @exclusivity(unchecked) public var isTransient: Bool = false { willSet { checkMutable("isTransient") } }
     /// Whether the store keeps an index on this property (relationships: their foreign key).
     public var isIndexed: Bool = false { willSet { checkMutable("isIndexed") } }
     /// Free-form information for the app; ObjectGraph ignores it.

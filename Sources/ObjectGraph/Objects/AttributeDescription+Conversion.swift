@@ -7,6 +7,7 @@ extension AttributeDescription {
     /// Any Swift integer or floating-point value converts when it fits exactly; `nil`,
     /// `NSNull` and `Optional.none` become `.null`; strings are NFC-normalized.
     func storedValue(from input: Any?) -> Value? {
+        if let input, let fast = exactTypeStoredValue(input) { return fast }
         guard let value = flattenOptional(input), !(value is NSNull) else { return .null }
         switch attributeType {
         case .string:
@@ -50,8 +51,46 @@ extension AttributeDescription {
         }
     }
 
+    /// The stored form of a value whose dynamic type is exactly this attribute's common Swift
+    /// type (`Int64`, `Int`, `Double`, `String`, `Bool`, `Date`), found by comparing metatypes
+    /// instead of the protocol casts of the general path; `nil` for anything else.
+    @inline(__always)
+    private func exactTypeStoredValue(_ value: Any) -> Value? {
+        let type = Swift.type(of: value)
+        switch attributeType {
+        case .integer64:
+            if type == Int64.self { return .int(value as! Int64) }
+            if type == Int.self { return .int(Int64(value as! Int)) }
+        case .integer32:
+            if type == Int32.self { return .int(Int64(value as! Int32)) }
+        case .integer16:
+            if type == Int16.self { return .int(Int64(value as! Int16)) }
+        case .double:
+            if type == Double.self { return .double(value as! Double) }
+        case .string:
+            if type == String.self { return .string((value as! String).precomposedStringWithCanonicalMapping) }
+        case .boolean:
+            if type == Bool.self { return .bool(value as! Bool) }
+        case .date:
+            if type == Date.self { return .date(value as! Date) }
+        default:
+            break
+        }
+        return nil
+    }
+
     /// Converts a stored value into the Swift type callers get for this attribute.
     func publicValue(from stored: Value) -> Any? {
+        if attributeType == .transformable, case .data(let data) = stored {
+            guard let type = transformableType else { return data }
+            return decodeTransformable(type, from: data)
+        }
+        return Self.publicValue(of: attributeType, from: stored)
+    }
+
+    /// ``publicValue(from:)`` for an attribute of `attributeType`; a transformable value is
+    /// returned as its data (the instance method decodes it).
+    static func publicValue(of attributeType: AttributeType, from stored: Value) -> Any? {
         switch (attributeType, stored) {
         case (_, .null): return nil
         case (.string, .string(let string)): return string
@@ -69,9 +108,7 @@ extension AttributeDescription {
         case (.binaryData, .data(let data)): return data
         case (.uuid, .uuid(let uuid)): return uuid
         case (.uri, .url(let url)): return url
-        case (.transformable, .data(let data)):
-            guard let type = transformableType else { return data }
-            return decodeTransformable(type, from: data)
+        case (.transformable, .data(let data)): return data
         default: return nil
         }
     }

@@ -8,6 +8,9 @@ extension ManagedObject {
     /// Returns `nil` for an unknown key, a `nil` value, and an object whose deletion was saved.
     public func value(forKey key: String) -> Any? {
         guard let slot = prepareForRead(key: key) else { return nil }
+        if let type = entity.attributeType(atSlot: slot), type != .transformable {
+            return AttributeDescription.publicValue(of: type, from: storage.values[slot])
+        }
         return publicValue(at: slot)
     }
 
@@ -35,7 +38,7 @@ extension ManagedObject {
     ///   ``ObjectGraphError/Code/typeMismatch``, naming entity, key and expected type.
     public func setCheckedValue(_ value: Any?, forKey key: String) throws {
         assertOnContextQueue()
-        guard let slot = entity.slotByName[key] else {
+        guard let slot = entity.slot(forKey: key) else {
             let failure = failure(key: key, "the entity has no property '\(key)'")
             throw ObjectGraphError(.unknownKey, "\(entity.name) has no property '\(key)'", failures: [failure])
         }
@@ -94,7 +97,19 @@ extension ManagedObject {
 
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
     public func _managedValue<Result>(forKey key: String) -> Result {
-        if let recorder = KeyPathRecorder.current, recorder.isRecording(self) {
+        // Fast path: an attribute read as its own Swift type. It declares no `Result?` local,
+        // whose metadata would be looked up on every call.
+        if !storage.flags.contains(.probe), let slot = prepareForRead(key: key), canReadTypedAttribute(at: slot, as: Result.self) {
+            return TypedValue.read(storage.values[slot], as: Result.self)
+        }
+        return generalManagedValue(forKey: key)
+    }
+
+    /// `_managedValue(forKey:)` for key-path probes, relationships, `nil` values and Swift types
+    /// other than the attribute's own.
+    @inline(never)
+    private func generalManagedValue<Result>(forKey key: String) -> Result {
+        if storage.flags.contains(.probe), let recorder = KeyPathRecorder.current, recorder.isRecording(self) {
             recorder.record(key)
             if let type = Result.self as? any OptionalManagedObject.Type,
                let probe = recorder.probe(of: type.wrappedObjectType) as? Result {
@@ -102,12 +117,13 @@ extension ManagedObject {
             }
             return zeroValue(of: Result.self, key: key)
         }
-        if let value = value(forKey: key) as? Result { return value }
+        if let slot = prepareForRead(key: key), let value = publicValue(at: slot) as? Result { return value }
         return zeroValue(of: Result.self, key: key)
     }
 
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
     public func _setManagedValue<Input>(_ value: Input, forKey key: String) {
+        if setTypedAttributeValue(value, forKey: key) { return }
         setValue(value, forKey: key)
     }
 
@@ -128,7 +144,7 @@ extension ManagedObject {
     func prepareForRead(key: String) -> Int? {
         assertOnContextQueue()
         if storage.flags.contains(.gone) { return nil }
-        guard let slot = entity.slotByName[key] else { return nil }
+        guard let slot = entity.slot(forKey: key) else { return nil }
         fulfillIfNeeded()
         return storage.flags.contains(.gone) ? nil : slot
     }

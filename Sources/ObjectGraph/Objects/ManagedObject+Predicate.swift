@@ -2,7 +2,7 @@ import Foundation
 
 extension ManagedObject: PredicateEvaluable, PredicateArgumentConvertible {
     package func predicateOperand(forKey key: String) throws -> PredicateOperand {
-        guard let slot = entity.slotByName[key] else {
+        guard let slot = entity.slot(forKey: key) else {
             throw FetchPredicateError.unknownKey(key, entity: entity.name, format: nil)
         }
         assertOnContextQueue()
@@ -27,7 +27,7 @@ extension ManagedObject: PredicateEvaluable, PredicateArgumentConvertible {
         var object: ManagedObject = self
         let components = keyPath.split(separator: ".")
         for (index, component) in components.enumerated() {
-            guard let slot = object.entity.slotByName[String(component)] else { return .null }
+            guard let slot = object.entity.slot(forKey: String(component)) else { return .null }
             object.fulfillIfNeeded()
             let value = object.storage.values[slot]
             if index == components.count - 1 { return value }
@@ -53,7 +53,7 @@ struct MissingObject: PredicateEvaluable {
     }
 
     func predicateOperand(forKey key: String) throws -> PredicateOperand {
-        guard let slot = entity.slotByName[key] else {
+        guard let slot = entity.slot(forKey: key) else {
             throw FetchPredicateError.unknownKey(key, entity: entity.name, format: nil)
         }
         guard let relationship = entity.allProperties[slot] as? RelationshipDescription else { return .value(.null) }

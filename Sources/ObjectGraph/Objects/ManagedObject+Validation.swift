@@ -45,7 +45,9 @@ extension ManagedObject {
         for (slot, property) in entity.allProperties.enumerated() {
             switch property {
             case let attribute as AttributeDescription:
-                failures.append(contentsOf: attributeFailures(attribute, storage.values[slot]))
+                let value = storage.values[slot]
+                if !attribute.hasValueRules && (!value.isNull || attribute.isOptional || attribute.isTransient) { continue }
+                failures.append(contentsOf: attributeFailures(attribute, value))
             case let relationship as RelationshipDescription:
                 if relationship.isToMany {
                     // Only count members when they may have changed: loading them costs a query.

@@ -17,13 +17,16 @@ import Foundation
 /// `Sendable`. Pass its ``objectID`` to other queues.
 open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's identity, permanent from insert onwards.
-    public internal(set) var objectID: ManagedObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The object's entity.
     public let entity: EntityDescription
     /// The context the object belongs to; `nil` for an object not (or no longer) in a context.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
-    var storage = ObjectStorage()
+    /// The object's state. Exclusivity is not checked dynamically here: an object is used on
+    /// its context's queue only, and every access is a short, non-overlapping read or write
+    /// (the checks cost ~10 % of fetches and inserts).
+    @exclusivity(unchecked) var storage = ObjectStorage()
 
     /// Creates an object of `entity` and inserts it into `context` (when not `nil`), as Core
     /// Data's designated initializer. Subclasses that override it must call `super`.

@@ -21,6 +21,17 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         self.primaryKey = primaryKey
     }
 
+    /// Equal when store, entity and primary key are equal (the key, cheapest, compared first).
+    public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
+        lhs.primaryKey == rhs.primaryKey && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
+    }
+
+    /// Hashes the primary key only: IDs that differ only by entity or store are rare in one
+    /// table, and hashing the two strings dominated registry lookups.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(primaryKey)
+    }
+
     /// Always `false`: ObjectGraph assigns permanent IDs at insert.
     public var isTemporaryID: Bool { false }
 

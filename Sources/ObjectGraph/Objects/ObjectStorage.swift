@@ -34,9 +34,11 @@ struct ObjectFlags: OptionSet {
     static let tracked = ObjectFlags(rawValue: 8)
     /// Its deletion has been saved, or merged in from another context: it no longer exists.
     static let gone = ObjectFlags(rawValue: 16)
+    /// A key-path probe (see `KeyPathRecorder`): its accessors record keys instead of reading.
+    static let probe = ObjectFlags(rawValue: 32)
     /// An inserted object whose insert an objects-did-change notification has reported, so its
     /// later changes are reported as updates.
-    static let insertAnnounced = ObjectFlags(rawValue: 32)
+    static let insertAnnounced = ObjectFlags(rawValue: 64)
 }
 
 /// A set of slot numbers, allocation-free for entities with up to 64 properties.

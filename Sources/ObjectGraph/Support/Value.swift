@@ -11,14 +11,15 @@ package enum Value: Sendable, Hashable {
     case bool(Bool)
     case int(Int64)
     case double(Double)
-    case decimal(Decimal)
+    /// (Boxed, with `objectID`: the two large payloads would make every `Value` 48 bytes instead of 24.)
+    indirect case decimal(Decimal)
     case string(String)
     case date(Date)
     case data(Data)
     case uuid(UUID)
     case url(URL)
     /// A reference to a managed object: a to-one value, a predicate's object argument.
-    case objectID(ManagedObjectID)
+    indirect case objectID(ManagedObjectID)
     /// A collection: a predicate's `{…}` literal or array argument, a to-many value.
     case array([Value])
 

@@ -1,11 +1,14 @@
 import Foundation
 import GRDB
 
+// Every read below runs one SELECT, which SQLite executes atomically on its own: they use
+// `unsafeRead` (no BEGIN/COMMIT around the statement), which halves the cost of the small
+// reads that faults and relationships make one by one.
 extension SQLiteStore {
     func row(for id: ManagedObjectID) throws -> StoredRow? {
         guard let entity = managedObjectModel.entity(named: id.entityName), let mapping = schema.mappings[entity.name] else { return nil }
         let sql = "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK = ?"
-        return try writer.read { db in
+        return try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
             let decoded = decode(row)
@@ -15,13 +18,18 @@ extension SQLiteStore {
 
     func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
         let (sql, arguments) = try query(request) { table in selectList(table, alias: "t0") }
-        return try writer.read { db in
+        return try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var rows: [StoredRow] = []
+            let sqliteStatement = statement.sqliteStatement
             let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() {
-                if let decoded = decode(row) { rows.append(decoded) }
+            // The cursor's row reads the statement in place: decode the columns straight from it.
+            while try cursor.next() != nil {
+                let decoded = decode(
+                    integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
+                    attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) })
+                if let decoded { rows.append(decoded) }
             }
             return rows
         }
@@ -29,13 +37,13 @@ extension SQLiteStore {
 
     func objectIDs(matching request: FetchDescriptor) throws -> [ManagedObjectID] {
         let (sql, arguments) = try query(request) { _ in "t0.Z_PK, t0.Z_ENT" }
-        return try writer.read { db in
+        return try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var ids: [ManagedObjectID] = []
             let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() {
-                if let id = objectID(pk: row[0], code: row[1]) { ids.append(id) }
+            while try cursor.next() != nil {
+                if let id = objectID(statement.sqliteStatement) { ids.append(id) }
             }
             return ids
         }
@@ -46,7 +54,7 @@ extension SQLiteStore {
         unordered.sortDescriptors = []
         let (inner, arguments) = try query(unordered, ordered: false) { _ in "t0.Z_PK" }
         let sql = "SELECT COUNT(*) FROM (\(inner))"
-        return try writer.read { db in
+        return try writer.unsafeRead { db in
             try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
         }
     }
@@ -58,7 +66,7 @@ extension SQLiteStore {
         let slots = properties.map { entity.slotByName[$0]! }
         let columns = slots.map { "t0.\(mapping.columns[$0]!)" }
         let (sql, arguments) = try query(request, ordered: true, distinct: distinct) { _ in columns.joined(separator: ", ") }
-        return try writer.read { db in
+        return try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var results: [[String: Value]] = []
@@ -98,11 +106,12 @@ extension SQLiteStore {
             let order = ordered ? "j.Z_FOK_\(isOwner ? "SOURCE" : "DESTINATION"), " : ""
             sql = "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
         }
-        return try writer.read { db in
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [id.primaryKey])
+        return try writer.unsafeRead { db in
+            let statement = try db.cachedStatement(sql: sql)
+            let cursor = try Row.fetchCursor(statement, arguments: [id.primaryKey])
             var ids: [ManagedObjectID] = []
-            while let row = try cursor.next() {
-                if let member = objectID(pk: row[0], code: row[1]) { ids.append(member) }
+            while try cursor.next() != nil {
+                if let member = objectID(statement.sqliteStatement) { ids.append(member) }
             }
             return ids
         }
@@ -114,28 +123,49 @@ extension SQLiteStore {
         tableColumns[table]!.map { column in alias.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
     }
 
-    private func objectID(pk: Int64?, code: Int?) -> ManagedObjectID? {
-        guard let pk, let code, let name = schema.entityNames[code] else { return nil }
+    /// The ID in the current row of a `SELECT Z_PK, Z_ENT …` statement.
+    @inline(__always)
+    private func objectID(_ statement: SQLiteStatement) -> ManagedObjectID? {
+        guard let pk = Value.integer(sqliteStatement: statement, index: 0),
+              let code = Value.integer(sqliteStatement: statement, index: 1),
+              let name = schema.entityNames[Int(code)] else { return nil }
         return ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk)
     }
 
     /// Decodes a full-table row (`Z_PK, Z_ENT, Z_OPT, columns…`).
     func decode(_ row: Row) -> StoredRow? {
-        guard let pk: Int64 = row[0], let code: Int = row[1], let name = schema.entityNames[code], let plan = readPlans[name] else { return nil }
+        decode(integer: { index in
+            if case .int64(let int) = (row[index] as DatabaseValue).storage { return int }
+            return nil
+        }, attribute: { Value(row[$0] as DatabaseValue, type: $1) })
+    }
+
+    /// Decodes a full-table row whose column `i` is read by `integer(i)` (an integer column, `nil`
+    /// when it holds no integer) and `attribute(i, type)`.
+    @inline(__always)
+    func decode(integer: (Int) -> Int64?, attribute: (Int, AttributeType) -> Value) -> StoredRow? {
+        guard let pk = integer(0), let code = integer(1), let (name, plan) = readPlan(code: code) else { return nil }
         var values = ContiguousArray<Value>(repeating: .null, count: plan.slotCount)
-        for column in plan.columns {
-            switch column {
+        for item in plan.columns {
+            switch item {
             case .attribute(let slot, let index, let type):
-                values[slot] = Value(row[index] as DatabaseValue, type: type)
+                values[slot] = attribute(index, type)
             case .toOne(let slot, let index, let entityIndex, let destination):
-                guard let key: Int64 = row[index] else { continue }
+                guard let key = integer(index) else { continue }
                 var entityName = destination
-                if let entityIndex, let code: Int = row[entityIndex], let concrete = schema.entityNames[code] { entityName = concrete }
+                if let entityIndex, let code = integer(entityIndex), let concrete = schema.entityNames[Int(code)] { entityName = concrete }
                 values[slot] = .objectID(ManagedObjectID(storeIdentifier: identifier, entityName: entityName, primaryKey: key))
             }
         }
-        let version: Int64 = row[2] ?? 0
+        let version = integer(2) ?? 0
         return StoredRow(id: ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk), version: version, values: values)
+    }
+
+    /// The entity name and read plan of entity code `code`.
+    @inline(__always)
+    private func readPlan(code: Int64) -> (String, RowReadPlan)? {
+        guard code >= 0, code < readPlansByCode.count, let entry = readPlansByCode[Int(code)] else { return nil }
+        return entry
     }
 
     /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`.

@@ -7,7 +7,8 @@ extension SQLiteStore {
             try writer.write { db in
                 for id in changes.deletes { try delete(id, in: db) }
                 for write in changes.updates { try update(write, in: db) }
-                for write in changes.inserts { try insert(write, in: db) }
+                var targets = InsertTargets()
+                for write in changes.inserts { try insert(write, in: db, targets: &targets) }
                 for membership in changes.removedMembers {
                     guard let table = joinTable(of: membership) else { continue }
                     try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_SOURCE = ? AND Z_DESTINATION = ?")
@@ -29,48 +30,105 @@ extension SQLiteStore {
         }
     }
 
-    private func insert(_ write: SaveChanges.RowWrite, in db: Database) throws {
-        guard let entity = managedObjectModel.entity(named: write.id.entityName), let mapping = schema.mappings[entity.name] else { return }
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
-        appendColumns(write, entity: entity, mapping: mapping, columns: &columns, arguments: &arguments)
-        // Inserts of one entity write the same columns: build their SQL once per entity.
-        let sql: String
-        if let cached = insertSQL[entity.name], cached.columnCount == columns.count {
-            sql = cached.sql
-        } else {
-            sql = "INSERT INTO \(mapping.table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+    /// What inserting rows of one entity needs, looked up once per save.
+    struct InsertTarget {
+        let entity: EntityDescription
+        let mapping: StoreSchema.EntityMapping
+        /// The column counts of the entity's stored slots (see `insertColumnCounts`).
+        let plan: (slots: [Int], counts: [UInt8])?
+        /// The INSERT of every stored column, and its column count.
+        let sql: (sql: String, columnCount: Int)?
+        /// The prepared INSERT, once used.
+        var statement: Statement?
+    }
+
+    /// The insert targets of one save, by entity name; consecutive rows of one entity (the
+    /// usual case: a save writes in entity order) skip the lookup.
+    struct InsertTargets {
+        var byName: [String: InsertTarget] = [:]
+        var lastName: String?
+        var last: InsertTarget?
+    }
+
+    /// Inserts one row. Inserts of one entity write the same columns: their SQL is built once
+    /// per entity and their statement prepared once per save.
+    private func insert(_ write: SaveChanges.RowWrite, in db: Database, targets: inout InsertTargets) throws {
+        let name = write.id.entityName
+        if targets.lastName != name {
+            if targets.byName[name] == nil {
+                guard let entity = managedObjectModel.entity(named: name), let mapping = schema.mappings[entity.name] else { return }
+                targets.byName[name] = InsertTarget(entity: entity, mapping: mapping, plan: insertColumnCounts[entity.name],
+                                                    sql: insertSQL[entity.name], statement: nil)
+            }
+            targets.lastName = name
+            targets.last = targets.byName[name]
         }
-        let statement = try db.cachedStatement(sql: sql)
-        statement.setUncheckedArguments(StatementArguments(arguments))
-        try statement.execute()
+        guard let target = targets.last else { return }
+        let entity = target.entity
+        var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
+        arguments.reserveCapacity(3 + write.slots.count)
+        if let plan = target.plan, plan.slots == write.slots {
+            for (count, value) in zip(plan.counts, write.values) where count > 0 {
+                arguments.append(value.databaseValue)
+                if count == 2 { arguments.append(entityCode(of: value)) }
+            }
+        } else {
+            var noColumns: [String]?
+            appendColumns(write, entity: entity, mapping: target.mapping, columns: &noColumns, arguments: &arguments)
+        }
+        let statement: Statement
+        if let cached = target.sql, cached.columnCount == arguments.count {
+            if let reused = target.statement {
+                statement = reused
+            } else {
+                statement = try db.cachedStatement(sql: cached.sql)
+                statement.prepareForDirectBinding()
+                targets.byName[name]?.statement = statement
+                targets.last?.statement = statement
+            }
+        } else {
+            var columns: [String]? = ["Z_PK", "Z_ENT", "Z_OPT"]
+            var ignored: [DatabaseValue] = []
+            appendColumns(write, entity: entity, mapping: target.mapping, columns: &columns, arguments: &ignored)
+            let names = columns ?? []
+            statement = try db.cachedStatement(sql: "INSERT INTO \(target.mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))")
+            statement.prepareForDirectBinding()
+        }
+        try arguments.withUnsafeBufferPointer { try statement.executeBinding($0) }
     }
 
     private func update(_ write: SaveChanges.RowWrite, in db: Database) throws {
         guard let entity = managedObjectModel.entity(named: write.id.entityName), let mapping = schema.mappings[entity.name] else { return }
-        var columns: [String] = []
+        var names: [String]? = []
         var arguments: [DatabaseValue] = []
-        appendColumns(write, entity: entity, mapping: mapping, columns: &columns, arguments: &arguments)
-        let assignments = columns.map { "\($0) = ?" } + ["Z_OPT = Z_OPT + 1"]
+        appendColumns(write, entity: entity, mapping: mapping, columns: &names, arguments: &arguments)
+        let assignments = (names ?? []).map { "\($0) = ?" } + ["Z_OPT = Z_OPT + 1"]
         let statement = try db.cachedStatement(sql: "UPDATE \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
-        statement.setUncheckedArguments(StatementArguments(arguments + [write.id.primaryKey.databaseValue]))
-        try statement.execute()
+        arguments.append(write.id.primaryKey.databaseValue)
+        statement.prepareForDirectBinding()
+        try arguments.withUnsafeBufferPointer { try statement.executeBinding($0) }
     }
 
-    private func appendColumns(_ write: SaveChanges.RowWrite, entity: EntityDescription, mapping: StoreSchema.EntityMapping, columns: inout [String], arguments: inout [DatabaseValue]) {
+    /// Appends the columns (when `columns` is not `nil`) and the values of `write`'s stored slots.
+    private func appendColumns(_ write: SaveChanges.RowWrite, entity: EntityDescription, mapping: StoreSchema.EntityMapping,
+                               columns: inout [String]?, arguments: inout [DatabaseValue]) {
         for (slot, value) in zip(write.slots, write.values) {
             guard let column = mapping.columns[slot] else { continue }
-            columns.append(column)
+            columns?.append(column)
             arguments.append(value.databaseValue)
             if let entityColumn = mapping.entityColumns[slot] {
-                columns.append(entityColumn)
-                if case .objectID(let id) = value, let target = managedObjectModel.entity(named: id.entityName) {
-                    arguments.append(target.entityCode.databaseValue)
-                } else {
-                    arguments.append(.null)
-                }
+                columns?.append(entityColumn)
+                arguments.append(entityCode(of: value))
             }
         }
+    }
+
+    /// The entity code column's value for a to-one value: the destination's `Z_ENT`, or NULL.
+    private func entityCode(of value: Value) -> DatabaseValue {
+        if case .objectID(let id) = value, let target = managedObjectModel.entity(named: id.entityName) {
+            return target.entityCode.databaseValue
+        }
+        return .null
     }
 
     private func delete(_ id: ManagedObjectID, in db: Database) throws {

@@ -17,14 +17,19 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
 
     private let lock = NSLock()
     /// Reserved primary keys per root entity: the next to hand out and the end of the range.
-    private var keyRanges: [String: (next: Int64, end: Int64)] = [:]
-    private var reservationSize: [String: Int64] = [:]
+    private var keyRanges: [ObjectIdentifier: (next: Int64, end: Int64)] = [:]
+    private var reservationSize: [ObjectIdentifier: Int64] = [:]
     /// Per entity: how to read a row of it from a full-table SELECT.
     let readPlans: [String: RowReadPlan]
+    /// The same plans with their entity names, indexed by entity code (`Z_ENT`), for row decoding.
+    let readPlansByCode: [(String, RowReadPlan)?]
     /// Per root table: the column list every row SELECT uses, in order.
     let tableColumns: [String: [String]]
     /// Per entity: the INSERT of a new row with every stored column, in slot order.
     let insertSQL: [String: (sql: String, columnCount: Int)]
+    /// Per entity: for each of its `storedColumnSlots`, how many columns the INSERT writes
+    /// (0, 1, or 2 with the destination's entity code), so a save binds without lookups.
+    let insertColumnCounts: [String: (slots: [Int], counts: [UInt8])]
 
     init(model: ManagedObjectModel, url: URL?, readOnly: Bool) throws {
         managedObjectModel = model
@@ -42,6 +47,11 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             plans[entity.name] = RowReadPlan(entity: entity, mapping: mapping, columns: columns[mapping.table]!, model: model)
         }
         readPlans = plans
+        var byCode: [(String, RowReadPlan)?] = Array(repeating: nil, count: (schema.entityNames.keys.max() ?? 0) + 1)
+        for (code, name) in schema.entityNames where code >= 0 {
+            if let plan = plans[name] { byCode[code] = (name, plan) }
+        }
+        readPlansByCode = byCode
         var inserts: [String: (sql: String, columnCount: Int)] = [:]
         for entity in model.entities {
             guard let mapping = schema.mappings[entity.name] else { continue }
@@ -55,6 +65,13 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             inserts[entity.name] = (sql, names.count)
         }
         insertSQL = inserts
+        var counts: [String: (slots: [Int], counts: [UInt8])] = [:]
+        for entity in model.entities {
+            guard let mapping = schema.mappings[entity.name] else { continue }
+            let slots = entity.storedColumnSlots
+            counts[entity.name] = (slots, slots.map { mapping.columns[$0] == nil ? 0 : mapping.entityColumns[$0] == nil ? 1 : 2 })
+        }
+        insertColumnCounts = counts
         do {
             if let url {
                 if FileManager.default.fileExists(atPath: url.path) { try Self.checkIsSQLite(url) }
@@ -150,21 +167,23 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
 
     func newObjectID(for entity: EntityDescription) throws -> ManagedObjectID {
         let root = entity.rootEntity
+        // The model's entities live as long as the store: their identities key the ranges.
+        let key = ObjectIdentifier(root)
         lock.lock()
         defer { lock.unlock() }
-        if let range = keyRanges[root.name], range.next < range.end {
-            keyRanges[root.name] = (range.next + 1, range.end)
+        if let range = keyRanges[key], range.next < range.end {
+            keyRanges[key] = (range.next + 1, range.end)
             return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: range.next)
         }
         // Reserve keys in growing ranges, so an import reserves rarely; unused keys are gaps.
-        let size = min((reservationSize[root.name] ?? 8) * 2, 65_536)
-        reservationSize[root.name] = size
+        let size = min((reservationSize[key] ?? 8) * 2, 65_536)
+        reservationSize[key] = size
         let end: Int64 = try writer.write { db in
             try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, root.entityCode])
             return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityCode]) ?? size
         }
         let start = end - size + 1
-        keyRanges[root.name] = (start + 1, end + 1)
+        keyRanges[key] = (start + 1, end + 1)
         return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: start)
     }
 }

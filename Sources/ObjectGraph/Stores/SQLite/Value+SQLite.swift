@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension Value {
     /// The SQLite form: dates as REAL seconds since 2001-01-01 (Core Data's own), decimals as
@@ -42,5 +43,39 @@ extension Value {
         case (.uri, .string(let text)): self = URL(string: text).map { .url($0) } ?? .null
         default: self = .null
         }
+    }
+}
+
+extension Value {
+    /// Reads column `index` of the current row of `statement` for an attribute of `type`, as
+    /// ``init(_:type:)`` does, calling the SQLite C API directly for numbers and dates.
+    @inline(__always)
+    init(sqliteStatement statement: SQLiteStatement, index: Int, type: AttributeType) {
+        let column = CInt(index)
+        switch (type, sqlite3_column_type(statement, column)) {
+        case (_, SQLITE_NULL):
+            self = .null
+        case (.integer16, SQLITE_INTEGER), (.integer32, SQLITE_INTEGER), (.integer64, SQLITE_INTEGER):
+            self = .int(sqlite3_column_int64(statement, column))
+        case (.boolean, SQLITE_INTEGER):
+            self = .bool(sqlite3_column_int64(statement, column) != 0)
+        case (.double, SQLITE_FLOAT), (.float, SQLITE_FLOAT):
+            self = .double(sqlite3_column_double(statement, column))
+        case (.double, SQLITE_INTEGER), (.float, SQLITE_INTEGER):
+            self = .double(Double(sqlite3_column_int64(statement, column)))
+        case (.date, SQLITE_FLOAT):
+            self = .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, column)))
+        case (.date, SQLITE_INTEGER):
+            self = .date(Date(timeIntervalSinceReferenceDate: Double(sqlite3_column_int64(statement, column))))
+        default:
+            self.init(DatabaseValue(sqliteStatement: statement, index: column), type: type)
+        }
+    }
+
+    /// Column `index` of the current row of `statement` when it holds an integer.
+    @inline(__always)
+    static func integer(sqliteStatement statement: SQLiteStatement, index: Int) -> Int64? {
+        let column = CInt(index)
+        return sqlite3_column_type(statement, column) == SQLITE_INTEGER ? sqlite3_column_int64(statement, column) : nil
     }
 }

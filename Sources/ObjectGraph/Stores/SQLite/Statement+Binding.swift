@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension Statement {
+    /// Binds `values` to the statement's parameters (1-based, in order) through the SQLite C
+    /// API, then executes it once with GRDB (which keeps its transaction bookkeeping).
+    ///
+    /// Used for the rows of a save: GRDB's `StatementArguments`, built per row, cost more than
+    /// the insert itself. Call ``prepareForDirectBinding()`` once per statement first.
+    func executeBinding(_ values: UnsafeBufferPointer<DatabaseValue>) throws {
+        let handle = sqliteStatement
+        sqlite3_reset(handle)
+        for (offset, value) in values.enumerated() {
+            let index = CInt(offset + 1)
+            let code: CInt
+            switch value.storage {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .int64(let int): code = sqlite3_bind_int64(handle, index, int)
+            case .double(let double): code = sqlite3_bind_double(handle, index, double)
+            case .string(let string): code = sqlite3_bind_text(handle, index, string, -1, sqliteTransient)
+            case .blob(let data):
+                code = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, CInt($0.count), sqliteTransient) }
+            }
+            if code != SQLITE_OK {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))), sql: sql)
+            }
+        }
+        try execute()
+    }
+
+    /// Marks the statement's (empty) arguments as bound, so `execute()` keeps the bindings
+    /// ``executeBinding(_:)`` makes.
+    func prepareForDirectBinding() {
+        setUncheckedArguments(StatementArguments())
+    }
+}
+
+/// SQLite's `SQLITE_TRANSIENT`: SQLite copies the bound text or blob.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
