@@ -20,22 +20,6 @@ extension ManagedObject: PredicateEvaluable, PredicateArgumentConvertible {
 
     package var predicateIdentity: Value { .objectID(objectID) }
     package var predicateArgument: Value { .objectID(objectID) }
-
-    /// The stored value at the end of a key path through to-one relationships (for sorting);
-    /// `.null` where the path meets `nil`, an unknown key, or a to-many relationship.
-    func sortValue(forKeyPath keyPath: String) -> Value {
-        var object: ManagedObject = self
-        let components = keyPath.split(separator: ".")
-        for (index, component) in components.enumerated() {
-            guard let slot = object.entity.slot(forKey: String(component)) else { return .null }
-            object.fulfillIfNeeded()
-            let value = object.storage.values[slot]
-            if index == components.count - 1 { return value }
-            guard case .objectID(let id) = value, let context = object.managedObjectContext else { return .null }
-            object = context.object(with: id)
-        }
-        return .objectID(objectID)
-    }
 }
 
 /// A to-one relationship's missing destination, for predicates: it equals `nil`, its

@@ -107,7 +107,7 @@ extension FetchedResultsEngine {
     /// An object's sort keys and section now.
     private func placed(_ object: ManagedObject) -> PlacedObject {
         PlacedObject(object: object, id: object.objectID, keys: order.keys(of: object),
-                     section: sectionNameKeyPath.map { Self.sectionName(of: object, keyPath: $0) } ?? "")
+                     section: sectionPath.map { Self.sectionName(of: object, path: $0) } ?? "")
     }
 }
 

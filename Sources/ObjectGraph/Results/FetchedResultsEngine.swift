@@ -11,6 +11,8 @@ final class FetchedResultsEngine {
 
     let context: ManagedObjectContext
     let sectionNameKeyPath: String?
+    /// The section key path, split once.
+    let sectionPath: [String]?
     let cacheName: String?
     /// Builds the request to run, from the caller's request as it is at `performFetch()`.
     let makeRequest: () -> FetchRequest<ManagedObject>
@@ -38,6 +40,7 @@ final class FetchedResultsEngine {
     init(context: ManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?, makeRequest: @escaping () -> FetchRequest<ManagedObject>) {
         self.context = context
         self.sectionNameKeyPath = sectionNameKeyPath
+        self.sectionPath = sectionNameKeyPath.map(FetchSortOrder.components)
         self.cacheName = cacheName
         self.makeRequest = makeRequest
         self.content = FetchedContent(isSectioned: sectionNameKeyPath != nil)
@@ -106,12 +109,12 @@ final class FetchedResultsEngine {
         var entries: [FetchedEntry] = []
         entries.reserveCapacity(objects.count)
         for object in objects { entries.append(FetchedEntry(object: object, id: object.objectID, keys: order.keys(of: object))) }
-        return (entries, sectionNameKeyPath.map { path in objects.map { Self.sectionName(of: $0, keyPath: path) } })
+        return (entries, sectionPath.map { path in objects.map { Self.sectionName(of: $0, path: path) } })
     }
 
     /// The section name of an object: its section key path's value as a string.
-    static func sectionName(of object: ManagedObject, keyPath: String) -> String {
-        switch object.sortValue(forKeyPath: keyPath) {
+    static func sectionName(of object: ManagedObject, path: [String]) -> String {
+        switch FetchSortOrder.value(of: object, along: path) {
         case .null: ""
         case .string(let string): string
         case .int(let int): String(int)
