@@ -55,18 +55,22 @@ struct BenchmarkRunner {
             options.contender.map { contender.name.localizedCaseInsensitiveContains($0) } ?? true
         }
         let runs = benchmark.fixedRuns ?? options.runs
-        var rows: [BenchmarkResult.Row] = []
-        for contender in contenders {
-            var values: [Double] = []
-            var checksum: Int64 = 0
-            for _ in 0..<runs {
+        // Runs are interleaved (contender 1, 2, 3, 1, 2, 3, …) so that a burst of load on a
+        // shared machine spreads over every contender instead of skewing one.
+        var values = Array(repeating: [Double](), count: contenders.count)
+        var checksums = Array(repeating: Int64(0), count: contenders.count)
+        for _ in 0..<runs {
+            for (index, contender) in contenders.enumerated() {
                 let sample = try contender.run()
-                values.append(sample.value)
-                checksum = sample.checksum
+                values[index].append(sample.value)
+                checksums[index] = sample.checksum
             }
-            let median = Report.median(values)
-            print("  \(contender.name): \(Report.figure(median, benchmark.unit)) (runs: \(values.map { Report.figure($0, benchmark.unit) }.joined(separator: ", ")))")
-            rows.append(.init(contender: contender.name, role: contender.role, median: median, checksum: checksum))
+        }
+        var rows: [BenchmarkResult.Row] = []
+        for (index, contender) in contenders.enumerated() {
+            let median = Report.median(values[index])
+            print("  \(contender.name): \(Report.figure(median, benchmark.unit)) (runs: \(values[index].map { Report.figure($0, benchmark.unit) }.joined(separator: ", ")))")
+            rows.append(.init(contender: contender.name, role: contender.role, median: median, checksum: checksums[index]))
         }
         return BenchmarkResult(name: benchmark.name, unit: benchmark.unit, runs: runs, rows: rows)
     }

@@ -184,6 +184,10 @@ extension ManagedObject {
         } else {
             storage.changed.insert(slot)
         }
+        // `noteChanged` does nothing for a tracked inserted or deleted object: skip loading the
+        // (weak) context reference on every set of a new object's values.
+        let flags = storage.flags
+        if flags.contains(.tracked) && (flags.contains(.inserted) || flags.contains(.deleted)) { return }
         managedObjectContext?.noteChanged(self)
     }
 
