@@ -32,6 +32,8 @@ let package = Package(
             dependencies: [
                 "ObjectGraphMacros",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The C API on statements GRDB prepared, for binding and decoding rows.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),

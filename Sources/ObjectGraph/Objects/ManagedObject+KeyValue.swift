@@ -184,10 +184,11 @@ extension ManagedObject {
         } else {
             storage.changed.insert(slot)
         }
-        // `noteChanged` does nothing for a tracked inserted or deleted object: skip loading the
-        // (weak) context reference on every set of a new object's values.
+        // `noteChanged` does nothing for a tracked deleted object, or a tracked inserted one whose
+        // insert is not yet reported: skip loading the (weak) context reference on every set of
+        // a new object's values.
         let flags = storage.flags
-        if flags.contains(.tracked) && (flags.contains(.inserted) || flags.contains(.deleted)) { return }
+        if flags.contains(.tracked) && (flags.contains(.deleted) || flags.contains(.inserted) && !flags.contains(.insertAnnounced)) { return }
         managedObjectContext?.noteChanged(self)
     }
 
