@@ -124,20 +124,7 @@ extension ManagedObjectContext {
     }
 
     private func checkSortKeyPath(_ keyPath: String, from entity: EntityDescription) throws {
-        var current = entity
-        let components = keyPath.split(separator: ".").map(String.init)
-        for (index, key) in components.enumerated() {
-            guard let slot = current.slotByName[key] else {
-                throw ObjectGraphError(.unknownKey, "cannot sort by '\(keyPath)': \(current.name) has no property '\(key)'")
-            }
-            let property = current.allProperties[slot]
-            if index == components.count - 1 { break }
-            guard let relationship = property as? RelationshipDescription, !relationship.isToMany, let next = relationship.destinationEntity else {
-                throw ObjectGraphError(.unknownKey, "cannot sort by '\(keyPath)': '\(key)' is not a to-one relationship")
-            }
-            current = next
-        }
-        if let slot = current.slotByName[components.last ?? ""], current.allProperties[slot].isTransient {
+        if try entity.propertyAlongToOnePath(keyPath, for: "cannot sort by").isTransient {
             throw ObjectGraphError(.invalidRequest, "cannot sort a fetch by '\(keyPath)': it is transient (not stored)")
         }
     }

@@ -86,21 +86,8 @@ final class FetchedResultsEngine {
     /// Checks that a section key path names an attribute or to-one relationship, through to-one
     /// relationships only (a to-many step has no single value to name a section by).
     static func checkSectionKeyPath(_ keyPath: String, from entity: EntityDescription) throws {
-        var current = entity
-        let components = keyPath.split(separator: ".").map(String.init)
-        for (index, component) in components.enumerated() {
-            guard let slot = current.slotByName[component] else {
-                throw ObjectGraphError(.unknownKey, "section key path '\(keyPath)': \(current.name) has no property '\(component)'")
-            }
-            guard let relationship = current.allProperties[slot] as? RelationshipDescription else {
-                if index == components.count - 1 { return }
-                throw ObjectGraphError(.unknownKey, "section key path '\(keyPath)': '\(component)' of \(current.name) is an attribute, not a relationship to follow")
-            }
-            if relationship.isToMany {
-                throw ObjectGraphError(.invalidRequest, "section key path '\(keyPath)': '\(component)' of \(current.name) is a to-many relationship; sections need one value per object")
-            }
-            guard let destination = relationship.destinationEntity else { return }
-            current = destination
+        if let relationship = try entity.propertyAlongToOnePath(keyPath, for: "section key path") as? RelationshipDescription, relationship.isToMany {
+            throw ObjectGraphError(.invalidRequest, "section key path '\(keyPath)': '\(relationship.name)' is a to-many relationship; sections need one value per object")
         }
     }
 
