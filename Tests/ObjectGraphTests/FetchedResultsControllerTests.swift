@@ -433,6 +433,8 @@ struct FetchedResultsControllerTests {
 final class MainActorListModel {
     var rows: [String] = []
     var batches = 0
+    /// Called once after the next batch.
+    var onNextChange: (() -> Void)?
     let controller: FetchedResultsController<Item>
 
     init(context: ManagedObjectContext) throws {
@@ -449,6 +451,9 @@ extension MainActorListModel: @preconcurrency FetchedResultsControllerDelegate {
     func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
         batches += 1
         rows = self.controller.fetchedObjects?.compactMap(\.name) ?? []
+        let next = onNextChange
+        onNextChange = nil
+        next?()
     }
 }
 
@@ -465,5 +470,25 @@ struct FetchedResultsMainActorTests {
         try context.save()
         #expect(model.batches == 1)
         #expect(model.rows == ["hoover"])
+    }
+
+    @MainActor
+    @Test("a background save reaches a view-context list through automatic merging", .timeLimit(.minutes(1)))
+    func automaticMergeReachesList() async throws {
+        let stack = try TestStack(inMemory: true, model: FetchedResultsScenario.model)
+        let view = stack.container.viewContext
+        view.automaticallyMergesChangesFromParent = true
+        let model = try MainActorListModel(context: view)
+        let writer = stack.container.newBackgroundContext()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            model.onNextChange = { done.resume() }
+            writer.perform {
+                let item = Item(context: writer)
+                item.name = "quad"
+                try? writer.save()
+            }
+        }
+        #expect(model.rows == ["quad"])
+        #expect(model.batches == 1)
     }
 }
