@@ -263,6 +263,44 @@ struct FetchedResultsControllerTests {
         }
     }
 
+    @Test("a related key path without an inverse relationship still follows changes (by refetching)")
+    func relatedKeyWithoutInverse() throws {
+        let model = ManagedObjectModel {
+            EntityDescription("Note") {
+                AttributeDescription("title", .string)
+                RelationshipDescription("folder", to: "Folder", inverse: nil)
+            }
+            EntityDescription("Folder") {
+                AttributeDescription("name", .string)
+            }
+        }
+        let stack = try TestStack(inMemory: true, model: model)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            var folders: [ManagedObject] = []
+            for (title, folder) in [("n1", "b"), ("n2", "a")] {
+                let folderObject = try context.insertObject(entityName: "Folder")
+                folderObject.setValue(folder, forKey: "name")
+                let note = try context.insertObject(entityName: "Note")
+                note.setValue(title, forKey: "title")
+                note.setValue(folderObject, forKey: "folder")
+                folders.append(folderObject)
+            }
+            try context.save()
+            let request = FetchRequest<ManagedObject>(entityName: "Note")
+            request.sortDescriptors = [FetchSortDescriptor(key: "folder.name", ascending: true)]
+            let frc = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "folder.name", cacheName: nil)
+            let recorder = try observe(frc)
+            #expect(frc.fetchedObjects?.map { $0.value(forKey: "title") as? String } == ["n2", "n1"])
+            folders[1].setValue("c", forKey: "name")
+            context.processPendingChanges()
+            #expect(frc.fetchedObjects?.map { $0.value(forKey: "title") as? String } == ["n1", "n2"])
+            #expect(frc.sections?.map(\.name) == ["b", "c"])
+            let batch = try #require(recorder.drain().first)
+            #expect(try SectionsModel(batch.difference!.before).applying(batch) == SectionsModel(frc))
+        }
+    }
+
     @Test("a change in a to-many relationship is an update of that row (a tag's photo count)")
     func toManyChangeIsUpdate() throws {
         let stack = try TestStack(inMemory: true)

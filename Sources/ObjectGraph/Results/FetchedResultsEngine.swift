@@ -145,8 +145,13 @@ final class FetchedResultsEngine {
     private func contextDidChange(_ change: ObjectsDidChange) {
         guard hasFetched, !isSuspended, let entity else { return }
         do {
-            if change.invalidatedAllObjects || (dependencies?.needsRefetchOnAnyChange ?? false) && touchesOtherEntities(change) {
+            if change.invalidatedAllObjects {
                 try refetchAndReport(updated: [])
+                return
+            }
+            if dependencies?.needsRefetchOnAnyChange == true && touchesOtherEntities(change) {
+                let updated = change.updatedObjects.union(change.refreshedObjects).filter { isRoot($0.entity, of: entity) }
+                try refetchAndReport(updated: Set(updated.map(\.objectID)))
                 return
             }
             var candidates: [ManagedObjectID: ManagedObject] = [:]
