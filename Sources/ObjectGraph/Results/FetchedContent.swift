@@ -36,8 +36,8 @@ struct FetchedContent {
             let name = sectionNames[start]
             var end = start + 1
             while end < entries.count && sectionNames[end] == name { end += 1 }
-            if let earlier = indexByName[name] {
-                throw Self.notContiguous(name, after: sections[sections.count - 1].name, earlier: earlier, row: start, sort: sort)
+            if indexByName[name] != nil {
+                throw Self.notContiguous(name, after: sections[sections.count - 1].name, row: start, sort: sort)
             }
             indexByName[name] = sections.count
             sections.append(FetchedSection(name: name, run: OrderedRun(sorted: Array(entries[start..<end]))))
@@ -45,7 +45,7 @@ struct FetchedContent {
         }
     }
 
-    static func notContiguous(_ name: String, after other: String, earlier: Int?, row: Int?, sort: String) -> ObjectGraphError {
+    static func notContiguous(_ name: String, after other: String, row: Int?, sort: String) -> ObjectGraphError {
         let whereText = row.map { " at object \($0)" } ?? ""
         return ObjectGraphError(.sectionsNotContiguous, "section '\(name)' appears again\(whereText) after section '\(other)': the sort \(sort) does not keep each section's objects together; sort first by the section key path (or by a key that orders sections the same way)")
     }
@@ -101,7 +101,7 @@ struct FetchedContent {
             }
             reindex()
             if let index = firstOverlap(in: order) {
-                throw Self.notContiguous(sections[index + 1].name, after: sections[index].name, earlier: nil, row: nil, sort: sort)
+                throw Self.notContiguous(sections[index + 1].name, after: sections[index].name, row: nil, sort: sort)
             }
         }
     }

@@ -24,8 +24,6 @@ struct FetchedDependencies {
         }
     }
 
-    var isEmpty: Bool { chains.isEmpty && !needsRefetchOnAnyChange }
-
     /// The fetched-entity objects whose results may change because `object` changed, found by
     /// walking every chain that ends at `object`'s entity back through the inverses.
     func affectedRoots(of object: ManagedObject, in context: ManagedObjectContext) -> [ManagedObject] {
