@@ -35,10 +35,11 @@ struct FetchedResultsBenchmark: Benchmark {
         }
     }
 
-    func contenders(in workspace: Workspace) throws -> [Contender] {
-        let url = workspace.freshURL("list")
-        let container = try Models.container(Self.model(), at: url)
-        let letters = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) }
+    static let letters = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) }
+
+    /// A store holding `count` entries spread over the 26 letters.
+    static func makeList(count: Int, in workspace: Workspace, named name: String) throws -> PersistentContainer {
+        let container = try Models.container(model(), at: workspace.freshURL(name))
         let writer = container.newBackgroundContext()
         try writer.performAndWait {
             for index in 0..<count {
@@ -48,11 +49,23 @@ struct FetchedResultsBenchmark: Benchmark {
                 entry.title = "\(entry.letter!) \(index)"
             }
             try writer.save()
-            writer.reset()
         }
+        return container
+    }
+
+    /// The list's request: by letter (the section), then rank.
+    static func listRequest() -> FetchRequest<ListEntry> {
+        let request = FetchRequest<ListEntry>(entityName: "ListEntry")
+        request.sortDescriptors = [FetchSortDescriptor(key: "letter", ascending: true), FetchSortDescriptor(key: "rank", ascending: true)]
+        return request
+    }
+
+    func contenders(in workspace: Workspace) throws -> [Contender] {
+        let container = try Self.makeList(count: count, in: workspace, named: "list")
+        let writer = container.newBackgroundContext()
         let incremental = try ListUnderTest(container: container, refetching: false)
         let refetching = try ListUnderTest(container: container, refetching: true)
-        let edits = Edits(count: count, changes: changes, letters: letters)
+        let edits = Edits(count: count, changes: changes)
         return [
             Contender(name: "ObjectGraph controller, incremental", role: .objectGraph) {
                 try incremental.measure(edits.next(in: writer))
@@ -68,14 +81,12 @@ struct FetchedResultsBenchmark: Benchmark {
 private final class Edits {
     let count: Int
     let changes: Int
-    let letters: [String]
     private var round = 0
     private var ids: [ManagedObjectID] = []
 
-    init(count: Int, changes: Int, letters: [String]) {
+    init(count: Int, changes: Int) {
         self.count = count
         self.changes = changes
-        self.letters = letters
     }
 
     func next(in writer: ManagedObjectContext) throws -> ContextDidSave {
@@ -94,6 +105,7 @@ private final class Edits {
             for index in 0..<changes {
                 let entry = writer.object(with: ids[(index * stride + round * 7) % ids.count]) as! ListEntry
                 entry.rank += Int64(count) / 3 + Int64(round)
+                let letters = FetchedResultsBenchmark.letters
                 if index % 10 == 0 { entry.letter = letters[(index + round) % letters.count] }
             }
             try writer.save()
@@ -112,8 +124,7 @@ private final class ListUnderTest {
 
     init(container: PersistentContainer, refetching: Bool) throws {
         context = container.newBackgroundContext()
-        let request = FetchRequest<ListEntry>(entityName: "ListEntry")
-        request.sortDescriptors = [FetchSortDescriptor(key: "letter", ascending: true), FetchSortDescriptor(key: "rank", ascending: true)]
+        let request = FetchedResultsBenchmark.listRequest()
         if refetching { request.fetchLimit = Int(Int32.max) }
         controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "letter", cacheName: nil)
         controller.delegate = delegate
@@ -161,22 +172,8 @@ struct FetchedResultsFirstFetchBenchmark: Benchmark {
     }
 
     func contenders(in workspace: Workspace) throws -> [Contender] {
-        let url = workspace.freshURL("list-first")
-        let container = try Models.container(FetchedResultsBenchmark.model(), at: url)
-        let writer = container.newBackgroundContext()
-        try writer.performAndWait {
-            for index in 0..<count {
-                let entry = ListEntry(context: writer)
-                entry.letter = String(UnicodeScalar(UInt8(ascii: "A") + UInt8(index % 26)))
-                entry.rank = Int64(index)
-            }
-            try writer.save()
-        }
-        func request() -> FetchRequest<ListEntry> {
-            let request = FetchRequest<ListEntry>(entityName: "ListEntry")
-            request.sortDescriptors = [FetchSortDescriptor(key: "letter", ascending: true), FetchSortDescriptor(key: "rank", ascending: true)]
-            return request
-        }
+        let container = try FetchedResultsBenchmark.makeList(count: count, in: workspace, named: "list-first")
+        let request = FetchedResultsBenchmark.listRequest
         return [
             Contender(name: "ObjectGraph controller performFetch (26 sections)", role: .objectGraph) {
                 let context = container.newBackgroundContext()

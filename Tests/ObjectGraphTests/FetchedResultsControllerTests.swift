@@ -208,10 +208,7 @@ struct FetchedResultsControllerTests {
             #expect(frc.fetchedObjects?.isEmpty == true)
         }
         let writer = stack.container.newBackgroundContext()
-        let saved = try writer.performAndWait { () throws -> ContextDidSave? in
-            let payload = SavedPayload()
-            let observation = writer.addDidSaveObserver { payload.value = $0 }
-            defer { observation.cancel() }
+        let saved = try writer.savingChanges {
             let request = Item.fetchRequest()
             request.predicate = FetchPredicate(format: "name == 'b'")
             try writer.fetch(request).first?.rank = 10
@@ -219,8 +216,6 @@ struct FetchedResultsControllerTests {
             new.name = "n"
             new.group = "A"
             new.rank = 11
-            try writer.save()
-            return payload.value
         }
         try context.performAndWait {
             context.mergeChanges(fromContextDidSave: try #require(saved))
@@ -341,17 +336,12 @@ struct FetchedResultsControllerTests {
             return FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
         }
         let recorder = try context.performAndWait { try observe(frc) }
-        let saved = try writer.performAndWait { () throws -> ContextDidSave? in
-            let payload = SavedPayload()
-            let observation = writer.addDidSaveObserver { payload.value = $0 }
-            defer { observation.cancel() }
+        let saved = try writer.savingChanges {
             let request = Tag.fetchRequest()
             request.predicate = FetchPredicate(format: "name == 'quad'")
             let photo = Photo(context: writer)
             photo.unique = "p"
             photo.tags = Set(try writer.fetch(request))
-            try writer.save()
-            return payload.value
         }
         try context.performAndWait {
             context.mergeChanges(fromContextDidSave: try #require(saved))

@@ -27,7 +27,7 @@ extension ManagedObjectContext {
             if !object.isFault { loaded.append(object) }
             pendingUpdated.insert(object)
         }
-        let rows = store.map { rereadRows(of: loaded, from: $0) } ?? [:]
+        let rows = store.map { currentRows(of: loaded.map(\.objectID), from: $0) } ?? [:]
         for object in loaded {
             guard let row = rows[object.objectID] else {
                 // The row is gone: another save deleted it after this one.
@@ -52,30 +52,6 @@ extension ManagedObjectContext {
         processPendingChanges()
     }
 
-    /// The current rows of `objects`, read with one query per entity rather than one per object.
-    private func rereadRows(of objects: [ManagedObject], from store: any ObjectStore) -> [ManagedObjectID: StoredRow] {
-        var rows: [ManagedObjectID: StoredRow] = [:]
-        let byEntity = Dictionary(grouping: objects.map(\.objectID), by: \.entityName)
-        for (entity, ids) in byEntity {
-            // Chunks keep the statement under SQLite's parameter limit.
-            var start = 0
-            while start < ids.count {
-                let chunk = Array(ids[start..<min(start + 500, ids.count)])
-                start += chunk.count
-                // SELF IN {ids}, built directly: parsing a format with hundreds of arguments costs more than the query.
-                let predicate = PredicateNode.comparison(ComparisonNode(lhs: .evaluatedObject, op: .in, rhs: .constant(.array(chunk.map(Value.objectID)))))
-                let descriptor = FetchDescriptor(entity: entity, predicate: predicate, sortDescriptors: [], fetchLimit: 0,
-                                                 fetchOffset: 0, includesSubentities: false)
-                if let found = try? store.rows(matching: descriptor) {
-                    for row in found { rows[row.id] = row }
-                } else {
-                    for id in chunk { if let row = try? store.row(for: id) { rows[id] = row } }
-                }
-            }
-        }
-        return rows
-    }
-
     /// Applies this context's unsaved deletes to merged objects that point at a deleted object
     /// (another context linked a new photo to a tag deleted here): the delete rule of the
     /// deleted object's relationship runs for them as it ran for the objects known at delete
@@ -84,9 +60,8 @@ extension ManagedObjectContext {
         let deleted = changedObjects.values.filter { $0.isDeleted && !$0.storage.flags.contains(.gone) }
         guard !deleted.isEmpty, !merged.isEmpty else { return }
         let deletedIDs = Set(deleted.map(\.objectID))
+        fulfillFaults(of: merged)
         for object in merged where !object.isDeleted && !object.storage.flags.contains(.gone) {
-            object.fulfillIfNeeded()
-            guard !object.storage.flags.contains(.gone) else { continue }
             for slot in object.entity.relationshipSlots {
                 guard let relationship = object.entity.allProperties[slot] as? RelationshipDescription,
                       let inverse = relationship.inverseRelationship else { continue }

@@ -208,6 +208,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         } catch {
             row = nil
         }
+        fill(object, with: row)
+    }
+
+    /// Turns a fault into a full object from its row, or into a "gone" object without one.
+    func fill(_ object: ManagedObject, with row: StoredRow?) {
         object.storage.flags.remove(.fault)
         guard let row else {
             object.storage.flags.insert(.gone)

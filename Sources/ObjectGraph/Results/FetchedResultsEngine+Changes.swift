@@ -11,6 +11,8 @@ extension FetchedResultsEngine {
         var inserted: [PlacedObject] = []
         var repositioned: [(old: PlacedObject, new: PlacedObject)] = []
         var kept: [(old: PlacedObject, new: PlacedObject)] = []
+        // Objects merged from another context arrive as faults: read them in one query each entity.
+        context.fulfillFaults(of: Array(candidates.values))
         for (id, object) in candidates {
             let before = placements[id].map { PlacedObject(object: object, id: id, keys: $0.keys, section: $0.section) }
             let after = try isMember(object) ? placed(object) : nil

@@ -196,12 +196,6 @@ struct FetchedResultsScenario: CustomStringConvertible, Sendable {
         }
     }
 
-    private func items(in context: ManagedObjectContext) throws -> [Item] {
-        let request = FetchRequest<Item>(entityName: "Item")
-        request.sortDescriptors = [FetchSortDescriptor(key: "rank", ascending: true)]
-        return try context.fetch(request).sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
-    }
-
     private func all<T: ManagedObject>(_ type: T.Type, _ entity: String, in context: ManagedObjectContext) throws -> [T] {
         try context.fetch(FetchRequest<T>(entityName: entity)).sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
     }
@@ -209,15 +203,8 @@ struct FetchedResultsScenario: CustomStringConvertible, Sendable {
     private func perform(_ step: Step, in context: ManagedObjectContext, writer: ManagedObjectContext) throws {
         switch step {
         case .background(let steps):
-            let saved = try writer.performAndWait { () throws -> ContextDidSave? in
-                let payload = SavedPayload()
-                let observation = writer.addDidSaveObserver { payload.value = $0 }
-                defer { observation.cancel() }
-                for step in steps { try perform(step, in: writer, writer: writer) }
-                try writer.save()
-                writer.reset()
-                return payload.value
-            }
+            let saved = try writer.savingChanges { for step in steps { try perform(step, in: writer, writer: writer) } }
+            writer.performAndWait { writer.reset() }
             if let saved { context.mergeChanges(fromContextDidSave: saved) }
         case .save: try context.save()
         case .rollback: context.rollback()
@@ -227,7 +214,7 @@ struct FetchedResultsScenario: CustomStringConvertible, Sendable {
     }
 
     private func edit(_ step: Step, in context: ManagedObjectContext) throws {
-        let items = try items(in: context)
+        let items = try all(Item.self, "Item", in: context)
         func item(_ index: Int) -> Item? { items.isEmpty ? nil : items[index % items.count] }
         switch step {
         case .insert(let a):
@@ -295,9 +282,24 @@ extension SectionsModel {
     }
 }
 
+extension ManagedObjectContext {
+    /// Makes `changes` on this context's queue and saves; returns what the save reported (`nil`
+    /// if there was nothing to save), to merge into another context.
+    func savingChanges(_ changes: () throws -> Void) throws -> ContextDidSave? {
+        try performAndWait {
+            let payload = SavedPayload()
+            let observation = addDidSaveObserver { payload.value = $0 }
+            defer { observation.cancel() }
+            try changes()
+            try save()
+            return payload.value
+        }
+    }
+}
+
 /// Holds the payload a did-save observer hears (called synchronously on the saving queue).
-final class SavedPayload: @unchecked Sendable {
-    // @unchecked Sendable: written and read on the writer context's queue only.
+private final class SavedPayload: @unchecked Sendable {
+    // @unchecked Sendable: written and read on the saving context's queue only.
     var value: ContextDidSave?
 }
 
