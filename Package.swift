@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "Flickr", targets: ["Flickr"]),
+        .library(name: "SPoTKit", targets: ["SPoTKit"]),
         .executable(name: "spot", targets: ["spot"]),
         .executable(name: "flickr-sandbox", targets: ["flickr-sandbox"]),
     ],
@@ -63,6 +64,10 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
+
+        // MARK: SPoTKit — the app's domain on ObjectGraph.
+        .target(name: "SPoTKit", dependencies: ["ObjectGraph", "Flickr"]),
+        .testTarget(name: "SPoTKitTests", dependencies: ["SPoTKit", "Flickr", "FlickrSandbox"]),
 
         // MARK: The executable.
         .executableTarget(name: "spot", dependencies: ["ObjectGraph"]),
