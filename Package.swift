@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: ObjectGraph — Core Data's programming model on Linux.
@@ -66,17 +67,30 @@ let package = Package(
         ),
 
         // MARK: SPoTKit — the app's domain on ObjectGraph.
-        .target(name: "SPoTKit", dependencies: ["ObjectGraph", "Flickr"]),
-        .testTarget(name: "SPoTKitTests", dependencies: ["SPoTKit", "Flickr", "FlickrSandbox"]),
+        .target(
+            name: "SPoTKit",
+            dependencies: [
+                "ObjectGraph", "Flickr",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "SPoTKitTests", dependencies: ["SPoTKit", "ObjectGraph", "Flickr", "FlickrSandbox", "spot"]),
 
         // MARK: The executable.
-        .executableTarget(name: "spot", dependencies: ["ObjectGraph"]),
+        .executableTarget(
+            name: "spot",
+            dependencies: [
+                "SPoTKit", "Flickr", "FlickrSandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // MARK: Benchmarks — ObjectGraph against GRDB and raw SQLite (`swift run -c release spot-bench`).
         .executableTarget(
             name: "spot-bench",
             dependencies: [
-                "ObjectGraph",
+                "ObjectGraph", "SPoTKit", "Flickr", "FlickrSandbox",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

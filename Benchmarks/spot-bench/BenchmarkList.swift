@@ -10,6 +10,7 @@ enum BenchmarkList {
             MemoryBenchmark(rows: sizes.memoryRows, batchSize: 100),
             FetchedResultsBenchmark(count: sizes.listCount, changes: 100),
             FetchedResultsFirstFetchBenchmark(count: sizes.listCount),
+            ImportBenchmark(existing: sizes.importExisting, newPhotos: sizes.importNew),
         ]
     }
 }
@@ -26,8 +27,11 @@ struct Sizes: Sendable {
     var tags = 1_000
     var memoryRows = 1_000_000
     var listCount = 100_000
+    var importExisting = 100_000
+    var importNew = 10_000
 
     static let full = Sizes()
     static let quick = Sizes(insertCount: 5_000, fetchCount: 20_000, predicateRows: 100_000, predicateQueries: 20,
-                             predicateWidth: 1_000, photos: 1_000, tagsPerPhoto: 5, tags: 200, memoryRows: 100_000, listCount: 10_000)
+                             predicateWidth: 1_000, photos: 1_000, tagsPerPhoto: 5, tags: 200, memoryRows: 100_000, listCount: 10_000,
+                             importExisting: 10_000, importNew: 1_000)
 }

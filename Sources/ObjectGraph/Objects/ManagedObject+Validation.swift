@@ -50,10 +50,13 @@ extension ManagedObject {
                 failures.append(contentsOf: attributeFailures(attribute, value))
             case let relationship as RelationshipDescription:
                 if relationship.isToMany {
-                    // Only count members when they may have changed: loading them costs a query.
+                    // Only count members when a rule limits the count and they may have
+                    // changed: loading them costs a query (adding a photo to a tag with
+                    // thousands of photos must not read them all).
+                    let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+                    guard minimum > 0 || relationship.maxCount > 0 else { continue }
                     guard isInserted || storage.changed.contains(slot) else { continue }
                     let count = toManyMembers(at: slot).count
-                    let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
                     if count < minimum {
                         failures.append(failure(key: relationship.name, "has \(count) object\(count == 1 ? "" : "s"), fewer than the minimum \(minimum)"))
                     }

@@ -54,7 +54,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             throw ObjectGraphError(.persistentStoreOperation, "an SQLite store needs a file URL")
         }
         let readOnly = (options?[PersistentStore.readOnlyOption] as? Bool) ?? false
-        let backend = try SQLiteStore(model: managedObjectModel, url: inMemory ? nil : url, readOnly: readOnly)
+        let observer = options?[PersistentStore.sqlStatementObserverOption] as? SQLStatementObserver
+        let backend = try SQLiteStore(model: managedObjectModel, url: inMemory ? nil : url, readOnly: readOnly, statementObserver: observer)
         let store = PersistentStore(type: inMemory ? .inMemory : .sqlite, url: url, configurationName: configuration, backend: backend)
         lock.lock()
         stores.append(store)
@@ -137,6 +138,17 @@ public final class PersistentStore: @unchecked Sendable {
     /// The option key that opens a store read-only (a `Bool`).
     public static let readOnlyOption = "ReadOnly"
 
+    /// The option key of an ``SQLStatementObserver`` that sees every SQL statement the store
+    /// runs — ObjectGraph's counterpart of Core Data's `-com.apple.CoreData.SQLDebug 1`, and
+    /// the way tests prove a batch took one query instead of one per object.
+    ///
+    /// ```swift
+    /// let statements = Locked<[String]>([])
+    /// description.setOption({ sql in statements.withLock { $0.append(sql) } } as SQLStatementObserver,
+    ///                       forKey: PersistentStore.sqlStatementObserverOption)
+    /// ```
+    public static let sqlStatementObserverOption = "SQLStatementObserver"
+
     /// The store's kind.
     public let type: StoreType
     /// The store's file, `nil` in memory.
@@ -157,6 +169,11 @@ public final class PersistentStore: @unchecked Sendable {
         self.backend = backend
     }
 }
+
+/// Receives the SQL of each statement a store executes (arguments are not included, so
+/// values never reach a log); called on the connection's thread, so it must be quick and
+/// thread-safe.
+public typealias SQLStatementObserver = @Sendable (String) -> Void
 
 /// Core Data's `NSSQLiteStoreType`.
 public let SQLiteStoreType = "SQLite"

@@ -31,13 +31,20 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     /// (0, 1, or 2 with the destination's entity code), so a save binds without lookups.
     let insertColumnCounts: [String: (slots: [Int], counts: [UInt8])]
 
-    init(model: ManagedObjectModel, url: URL?, readOnly: Bool) throws {
+    init(model: ManagedObjectModel, url: URL?, readOnly: Bool, statementObserver: SQLStatementObserver? = nil) throws {
         managedObjectModel = model
         schema = StoreSchema(model: model)
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.label = "ObjectGraph"
-        configuration.prepareDatabase { db in SQLiteFunctions.register(on: db) }
+        configuration.prepareDatabase { db in
+            SQLiteFunctions.register(on: db)
+            if let statementObserver {
+                db.trace(options: .statement) { event in
+                    if case .statement(let statement) = event { statementObserver(statement.sql) }
+                }
+            }
+        }
         var columns: [String: [String]] = [:]
         for (name, table) in schema.tables { columns[name] = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name) }
         tableColumns = columns

@@ -1,0 +1,121 @@
+import Foundation
+import ObjectGraph
+
+/// The part of a live list one fetched results controller feeds: it turns the controller's
+/// content into rows and its delegate calls into a ``LiveChangeSet``.
+///
+/// Lives on the list context's queue; everything here runs there.
+protocol LiveListSource<Row>: AnyObject {
+    associatedtype Row: LiveRow
+    /// Fetches, and from then on reports changes to `publish`.
+    func start(publish: @escaping (inout LiveChangeSet<Row>) -> Void) throws
+    /// The current sections.
+    func sections() -> [LiveSection<Row>]
+    /// Stops tracking.
+    func stop()
+}
+
+/// A ``LiveListSource`` over a `FetchedResultsController` of `Entity`.
+final class FetchedLiveListSource<Entity: ManagedObject, Row: LiveRow>: LiveListSource, FetchedResultsControllerDelegate {
+    let controller: FetchedResultsController<Entity>
+    /// The list's index of this source's first section (search puts spots, then photos).
+    let sectionOffset: Int
+    /// For an unsectioned controller inside a composite list: the one section's name.
+    let fixedSectionName: String?
+    let makeRow: (Entity) -> Row
+    private var pending: LiveChangeSet<Row>?
+    private var publish: ((inout LiveChangeSet<Row>) -> Void)?
+
+    init(
+        request: FetchRequest<Entity>, context: ManagedObjectContext, sectionNameKeyPath: String? = nil,
+        sectionOffset: Int = 0, fixedSectionName: String? = nil, makeRow: @escaping (Entity) -> Row
+    ) {
+        controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: nil)
+        self.sectionOffset = sectionOffset
+        self.fixedSectionName = fixedSectionName
+        self.makeRow = makeRow
+    }
+
+    func start(publish: @escaping (inout LiveChangeSet<Row>) -> Void) throws {
+        self.publish = publish
+        controller.delegate = self
+        try controller.performFetch()
+    }
+
+    func stop() {
+        controller.delegate = nil
+        publish = nil
+    }
+
+    func sections() -> [LiveSection<Row>] {
+        (controller.sections ?? []).map { info in
+            let rows = (info.objects ?? []).compactMap { ($0 as? Entity).map(makeRow) }
+            let name = fixedSectionName ?? info.name
+            return LiveSection(name: name, indexTitle: fixedSectionName == nil ? (info.indexTitle ?? "") : "", rows: rows)
+        }
+    }
+
+    private func position(_ indexPath: IndexPath?) -> RowPosition? {
+        indexPath.map { RowPosition(section: $0.section + sectionOffset, row: $0.row) }
+    }
+
+    // MARK: FetchedResultsControllerDelegate
+
+    func controllerWillChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+        pending = LiveChangeSet(version: 0)
+    }
+
+    func controller(
+        _ controller: FetchedResultsController<any FetchRequestResult>, didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
+    ) {
+        switch type {
+        case .insert:
+            pending?.insertedSections.append(
+                .init(index: sectionIndex + sectionOffset, name: sectionInfo.name, indexTitle: sectionInfo.indexTitle ?? ""))
+        case .delete:
+            pending?.deletedSections.append(sectionIndex + sectionOffset)
+        default:
+            break
+        }
+    }
+
+    func controller(
+        _ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
+        switch type {
+        case .delete:
+            if let old = position(indexPath) { pending?.deletedRows.append(old) }
+        case .insert:
+            if let new = position(newIndexPath), let object = anObject as? Entity {
+                pending?.insertedRows.append(.init(position: new, newPosition: nil, row: makeRow(object)))
+            }
+        case .move:
+            if let old = position(indexPath), let new = position(newIndexPath), let object = anObject as? Entity {
+                pending?.movedRows.append(.init(from: old, to: new, row: makeRow(object)))
+            }
+        case .update:
+            if let old = position(indexPath), let object = anObject as? Entity {
+                pending?.updatedRows.append(.init(position: old, newPosition: position(newIndexPath) ?? old, row: makeRow(object)))
+            }
+        }
+    }
+
+    func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+        guard var changes = pending else { return }
+        pending = nil
+        if !changes.isEmpty { publish?(&changes) }
+    }
+
+    func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didFailWith error: any Error) {
+        // The controller stopped tracking (a change it could not place). Fetch again and send
+        // the whole content: subscribers replace what they show.
+        pending = nil
+        guard (try? self.controller.performFetch()) != nil else { return }
+        var changes = LiveChangeSet<Row>(version: 0)
+        changes.reload = []
+        publish?(&changes)
+    }
+}

@@ -1,0 +1,10 @@
+import Foundation
+import ObjectGraph
+
+/// The last time the user viewed a photo: one per photo, at most ``SPoTModel/maxRecents``.
+public final class Recent: ManagedObject {
+    /// When the photo was last viewed.
+    @Managed public var lastViewed: Date?
+    /// The photo viewed.
+    @Managed public var photo: Photo?
+}

@@ -1,0 +1,135 @@
+import Foundation
+import ObjectGraph
+
+/// The live lists, one per screen.
+extension SPoTStore {
+    /// The sort every photo list uses inside a section: title as people sort it, then id so
+    /// equal titles keep a stable order.
+    static var photoOrder: [FetchSortDescriptor] {
+        [
+            FetchSortDescriptor(key: "title", ascending: true, selector: .localizedStandardCompare),
+            FetchSortDescriptor(key: "unique", ascending: true),
+        ]
+    }
+
+    /// Spots with visible photos: "All" first, then by name, case-insensitively. Unsectioned.
+    public func spotList() async throws -> LiveList<SpotRow> {
+        let context = listContext
+        return try await LiveList(name: "spots", context: context) {
+            let request = Tag.fetchRequest()
+            request.predicate = FetchPredicate(format: "photoCount > 0")
+            request.sortDescriptors = [
+                FetchSortDescriptor(key: "rank", ascending: true),
+                FetchSortDescriptor(key: "displayName", ascending: true, selector: .localizedCaseInsensitiveCompare),
+                FetchSortDescriptor(key: "name", ascending: true),
+            ]
+            return [FetchedLiveListSource(request: request, context: context) { $0.row }]
+        }
+    }
+
+    /// The visible photos of the spot `address` names (see ``spot(_:)``).
+    ///
+    /// A Flickr tag's photos are in alphabetical sections by their title's first letter.
+    /// "All" is sectioned by spot: each photo appears once, under its *first* spot (the first
+    /// of its Flickr tags that is a spot), so the list holds every photo exactly once.
+    /// - Throws: ``SPoTError`` `.spotNotFound`.
+    public func photoList(spot address: String) async throws -> LiveList<PhotoRow> {
+        let spot = try await self.spot(address)
+        let context = listContext
+        let isAll = spot.id == Tag.allAddress
+        let name = try await read { context in try Self.spot(address, in: context).name ?? "" }
+        return try await LiveList(name: "photos of \(spot.id)", context: context) {
+            let request = Photo.fetchRequest()
+            let sectionKey = isAll ? "spotTitle" : "sectionTitle"
+            if isAll {
+                request.predicate = FetchPredicate(format: "hidden == NO")
+            } else {
+                request.predicate = FetchPredicate(format: "hidden == NO AND ANY tags.name == %@", name)
+            }
+            request.sortDescriptors = [FetchSortDescriptor(key: sectionKey, ascending: true)] + Self.photoOrder
+            return [FetchedLiveListSource(request: request, context: context, sectionNameKeyPath: sectionKey) { $0.row }]
+        }
+    }
+
+    /// Recently viewed photos, most recent first (at most ``SPoTModel/maxRecents``). Unsectioned.
+    public func recentList() async throws -> LiveList<RecentRow> {
+        let context = listContext
+        return try await LiveList(name: "recents", context: context) {
+            let request = Recent.fetchRequest()
+            request.predicate = FetchPredicate(format: "photo != nil AND photo.hidden == NO")
+            request.sortDescriptors = [FetchSortDescriptor(key: "lastViewed", ascending: false)]
+            return [
+                FetchedLiveListSource(request: request, context: context) { recent in
+                    RecentRow(photo: recent.photo?.row ?? Self.missingPhotoRow, lastViewed: recent.lastViewed ?? .distantPast)
+                }
+            ]
+        }
+    }
+
+    /// Photographers with visible photos, by name. Unsectioned.
+    public func photographerList() async throws -> LiveList<PhotographerRow> {
+        let context = listContext
+        return try await LiveList(name: "photographers", context: context) {
+            let request = Photographer.fetchRequest()
+            request.predicate = FetchPredicate(format: "photoCount > 0")
+            request.sortDescriptors = [
+                FetchSortDescriptor(key: "name", ascending: true, selector: .localizedCaseInsensitiveCompare),
+                FetchSortDescriptor(key: "userID", ascending: true),
+            ]
+            return [FetchedLiveListSource(request: request, context: context) { $0.row }]
+        }
+    }
+
+    /// One photographer's visible photos, in alphabetical sections.
+    /// - Throws: ``SPoTError`` `.photographerNotFound`.
+    public func photoList(photographer userID: String) async throws -> LiveList<PhotoRow> {
+        _ = try await photographer(userID)
+        let context = listContext
+        return try await LiveList(name: "photos by \(userID)", context: context) {
+            let request = Photo.fetchRequest()
+            request.predicate = FetchPredicate(format: "hidden == NO AND photographer.userID == %@", userID)
+            request.sortDescriptors = [FetchSortDescriptor(key: "sectionTitle", ascending: true)] + Self.photoOrder
+            return [FetchedLiveListSource(request: request, context: context, sectionNameKeyPath: "sectionTitle") { $0.row }]
+        }
+    }
+
+    /// Spots whose name contains `text`, then photos whose title or description does,
+    /// ignoring case and accents: always two sections, "Spots" and "Photos" (empty for empty
+    /// text).
+    public func searchList(_ text: String) async throws -> LiveList<SearchResultRow> {
+        let context = listContext
+        let query = PlainText.collapseWhitespace(text)
+        return try await LiveList(name: "search \(query)", context: context) {
+            let spots = Tag.fetchRequest()
+            let photos = Photo.fetchRequest()
+            if query.isEmpty {
+                spots.predicate = FetchPredicate(value: false)
+                photos.predicate = FetchPredicate(value: false)
+            } else {
+                spots.predicate = FetchPredicate(
+                    format: "rank == 1 AND photoCount > 0 AND (displayName CONTAINS[cd] %@ OR name CONTAINS[cd] %@)", query, query)
+                photos.predicate = FetchPredicate(
+                    format: "hidden == NO AND (title CONTAINS[cd] %@ OR subtitle CONTAINS[cd] %@)", query, query)
+            }
+            spots.sortDescriptors = [
+                FetchSortDescriptor(key: "displayName", ascending: true, selector: .localizedCaseInsensitiveCompare),
+                FetchSortDescriptor(key: "name", ascending: true),
+            ]
+            photos.sortDescriptors = Self.photoOrder
+            return [
+                FetchedLiveListSource(request: spots, context: context, sectionOffset: 0, fixedSectionName: "Spots") {
+                    SearchResultRow.spot($0.row)
+                },
+                FetchedLiveListSource(request: photos, context: context, sectionOffset: 1, fixedSectionName: "Photos") {
+                    SearchResultRow.photo($0.row)
+                },
+            ]
+        }
+    }
+
+    /// A placeholder for a recent whose photo is gone (the list's predicate excludes them;
+    /// this only shows during the instant a delete is merged).
+    static let missingPhotoRow = PhotoRow(
+        id: "", title: ImportRules.unknownTitle, subtitle: "", sectionTitle: ImportRules.otherSection, spotTitle: "",
+        photographer: "", uploadDate: nil, hasOriginal: false)
+}

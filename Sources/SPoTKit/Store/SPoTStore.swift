@@ -1,0 +1,115 @@
+import Flickr
+import Foundation
+import ObjectGraph
+
+/// SPoT's database: the ObjectGraph container holding photos, spots, photographers, recents
+/// and thumbnails, with a long-lived context for live lists that merges every save.
+///
+/// Reads use a fresh background context each, so they never wait for an import; the
+/// importer writes in background contexts of its own, one save per page.
+public final class SPoTStore: Sendable {
+    /// The store file's name inside the data directory.
+    public static let fileName = "SPoT.sqlite"
+
+    /// The container (model, coordinator, contexts).
+    public let container: PersistentContainer
+    /// The store file, or `nil` in memory.
+    public let url: URL?
+    /// The context every live list lives on: private queue, merges every save.
+    let listContext: ManagedObjectContext
+    /// The importer writing into this store.
+    public let importer: PhotoImporter
+
+    /// Opens (creating if needed) the store at `url`; `nil` opens one in memory.
+    /// - Parameters:
+    ///   - rules: how Flickr's photos are imported.
+    ///   - statementObserver: sees every SQL statement (for tests and debugging).
+    /// - Throws: ``SPoTError`` of kind `.store` naming the file: not SQLite, damaged, written
+    ///   by another app or model, locked, or not writable. The file is not changed then.
+    public init(url: URL?, rules: ImportRules = ImportRules(), statementObserver: SQLStatementObserver? = nil) throws {
+        let container = PersistentContainer(name: "SPoT", managedObjectModel: SPoTModel.make())
+        let description = url.map { PersistentStoreDescription(url: $0) } ?? {
+            let description = PersistentStoreDescription()
+            description.type = InMemoryStoreType
+            return description
+        }()
+        if let statementObserver { description.setOption(statementObserver, forKey: PersistentStore.sqlStatementObserverOption) }
+        container.persistentStoreDescriptions = [description]
+        var failure: (any Error)?
+        container.loadPersistentStores { _, error in failure = error }
+        if let failure {
+            throw SPoTError(.store, "Could not open the database \(url?.path ?? "in memory"): \(failure)")
+        }
+        self.container = container
+        self.url = url
+        importer = PhotoImporter(container: container, rules: rules)
+        listContext = container.newBackgroundContext()
+        listContext.name = "live lists"
+        listContext.automaticallyMergesChangesFromParent = true
+    }
+
+    /// Runs `body` in a new background context and returns its result.
+    /// - Throws: ``SPoTError``s as thrown; any other error as `.store`, naming the file.
+    func read<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+        let context = container.newBackgroundContext()
+        do {
+            return try await context.perform { try body(context) }
+        } catch let error as SPoTError {
+            throw error
+        } catch {
+            throw SPoTError(.store, "Could not read the database \(url?.path ?? "in memory"): \(error)")
+        }
+    }
+
+    /// Runs `body` in a new background context, saves if it changed anything, and returns
+    /// its result.
+    /// - Throws: ``SPoTError``s as thrown; any other error as `.store`, naming the file.
+    ///   Nothing is saved then.
+    func write<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+        let context = container.newBackgroundContext()
+        do {
+            return try await context.perform {
+                let result = try body(context)
+                if context.hasChanges { try context.save() }
+                return result
+            }
+        } catch let error as SPoTError {
+            throw error
+        } catch {
+            throw SPoTError(.store, "Could not save to the database \(url?.path ?? "in memory"): \(error)")
+        }
+    }
+
+    // MARK: Lookups (on a context's queue)
+
+    /// The photo with Flickr id `id`.
+    static func photo(_ id: String, in context: ManagedObjectContext) throws -> Photo {
+        let request = Photo.fetchRequest()
+        request.predicate = FetchPredicate(format: "unique == %@", id)
+        request.fetchLimit = 1
+        guard let photo = try context.fetch(request).first else {
+            throw SPoTError(.photoNotFound, "No photo has the id \"\(id)\"")
+        }
+        return photo
+    }
+
+    /// The spot `address` names: `all` (any case) is "All"; `tag:NAME` is the Flickr tag
+    /// NAME; anything else is a Flickr tag matched by name or display name, in any case.
+    static func spot(_ address: String, in context: ManagedObjectContext) throws -> Tag {
+        let trimmed = address.trimmingCharacters(in: .whitespacesAndNewlines)
+        let request = Tag.fetchRequest()
+        request.fetchLimit = 1
+        if trimmed.lowercased() == Tag.allAddress {
+            request.predicate = FetchPredicate(format: "rank == 0")
+        } else if trimmed.lowercased().hasPrefix(Tag.tagAddressPrefix) {
+            let name = String(trimmed.dropFirst(Tag.tagAddressPrefix.count)).lowercased()
+            request.predicate = FetchPredicate(format: "rank == 1 AND name == %@", name)
+        } else {
+            request.predicate = FetchPredicate(format: "rank == 1 AND (name ==[c] %@ OR displayName ==[c] %@)", trimmed, trimmed)
+        }
+        guard !trimmed.isEmpty, let tag = try context.fetch(request).first else {
+            throw SPoTError(.spotNotFound, "No spot is called \"\(address)\"")
+        }
+        return tag
+    }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import SPoTKit
+
+/// Refreshes first when the database has no photos yet, so a first `spot tags` shows spots.
+func ensurePhotos(_ spot: SPoT) async throws {
+    guard try await spot.store.counts().photos == 0 else { return }
+    let status = await spot.refresher.refresh()
+    if let error = status.lastError { throw SPoTError(.flickr, "the database is empty and the refresh failed: \(error)") }
+}
+
+/// The columns a photo row prints.
+func photoCells(_ section: String, _ photo: PhotoRow) -> [String] {
+    [section, photo.id, photo.title, photo.photographer, photo.subtitle]
+}
+
+/// `spot tags`
+struct TagsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tags", abstract: "List the spots with their photo counts, \"All\" first.",
+        discussion: "Columns: spot, photos, and the name to pass to `spot photos --tag`.")
+
+    @OptionGroup var options: SpotOptions
+
+    func run() async throws {
+        try await options.withSPoT { spot in
+            try await ensurePhotos(spot)
+            let list = try await spot.store.spotList()
+            let rows = await list.snapshot().rows
+            await list.close()
+            Terminal.printRows(["SPOT", "PHOTOS", "TAG"], rows.map { [$0.name, String($0.photoCount), $0.id] }, table: options.format.isTable)
+        }
+    }
+}
+
+/// `spot photos --tag NAME`
+struct PhotosCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photos", abstract: "List a spot's photos, in sections.",
+        discussion: """
+            A spot's photos are in alphabetical sections; "All" (--tag all) is sectioned by spot, each photo \
+            under its first spot. Columns: section, id, title, photographer, description.
+            """)
+
+    @OptionGroup var options: SpotOptions
+
+    @Option(name: .customLong("tag"), help: ArgumentHelp("The spot: its name or display name, any case; `all` is \"All\".", valueName: "name"))
+    var tag: String = "all"
+
+    @Option(name: .customLong("photographer"), help: ArgumentHelp("List this photographer's photos instead (their Flickr id).", valueName: "id"))
+    var photographer: String?
+
+    func run() async throws {
+        try await options.withSPoT { spot in
+            try await ensurePhotos(spot)
+            let list: LiveList<PhotoRow>
+            if let photographer {
+                list = try await spot.store.photoList(photographer: photographer)
+            } else {
+                list = try await spot.store.photoList(spot: tag)
+            }
+            let snapshot = await list.snapshot()
+            await list.close()
+            let rows = snapshot.sections.flatMap { section in section.rows.map { photoCells(section.name, $0) } }
+            Terminal.printRows(["SECTION", "ID", "TITLE", "PHOTOGRAPHER", "DESCRIPTION"], rows, table: options.format.isTable, maxWidth: 40)
+        }
+    }
+}
+
+/// `spot recents`
+struct RecentsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recents", abstract: "List recently viewed photos, most recent first (up to 20).")
+
+    @OptionGroup var options: SpotOptions
+
+    func run() async throws {
+        try await options.withSPoT { spot in
+            let list = try await spot.store.recentList()
+            let rows = await list.snapshot().rows
+            await list.close()
+            let formatter = ISO8601DateFormatter()
+            Terminal.printRows(
+                ["VIEWED", "ID", "TITLE"], rows.map { [formatter.string(from: $0.lastViewed), $0.photo.id, $0.photo.title] },
+                table: options.format.isTable)
+        }
+    }
+}
+
+/// `spot photographers`
+struct PhotographersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photographers", abstract: "List photographers with their photo counts.",
+        discussion: "See one photographer's photos with `spot photos --photographer ID`.")
+
+    @OptionGroup var options: SpotOptions
+
+    func run() async throws {
+        try await options.withSPoT { spot in
+            try await ensurePhotos(spot)
+            let list = try await spot.store.photographerList()
+            let rows = await list.snapshot().rows
+            await list.close()
+            Terminal.printRows(["PHOTOGRAPHER", "PHOTOS", "ID"], rows.map { [$0.name, String($0.photoCount), $0.id] }, table: options.format.isTable)
+        }
+    }
+}
+
+/// `spot search TEXT`
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Find spots by name and photos by title or description.",
+        discussion: "Case and accents are ignored: `cafe` finds \"Café\".")
+
+    @OptionGroup var options: SpotOptions
+
+    @Argument(help: "The text to look for.")
+    var text: String
+
+    func validate() throws {
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("TEXT must not be empty") }
+    }
+
+    func run() async throws {
+        try await options.withSPoT { spot in
+            try await ensurePhotos(spot)
+            let list = try await spot.store.searchList(text)
+            let rows = await list.snapshot().rows
+            await list.close()
+            let cells = rows.map { row -> [String] in
+                switch row {
+                case .spot(let spot): ["spot", spot.id, spot.name, spot.photoCountText]
+                case .photo(let photo): ["photo", photo.id, photo.title, photo.photographer]
+                }
+            }
+            Terminal.printRows(["KIND", "ID", "NAME", "DETAIL"], cells, table: options.format.isTable)
+        }
+    }
+}

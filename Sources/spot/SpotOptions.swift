@@ -1,0 +1,98 @@
+import ArgumentParser
+import Flickr
+import FlickrSandbox
+import Foundation
+import SPoTKit
+
+/// Options every command that opens the database shares.
+struct SpotOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
+        "Where the database and image cache live.", discussion: "Default: $SPOT_DATA_DIR, else $XDG_DATA_HOME/spot, else ~/.local/share/spot.",
+        valueName: "path"))
+    var dataDirectory: String?
+
+    @Option(name: .customLong("flickr-api-key"), help: ArgumentHelp(
+        "A Flickr API key (also $FLICKR_API_KEY); without one the built-in sandbox is used.", valueName: "key"))
+    var flickrAPIKey: String?
+
+    @Option(name: .customLong("sandbox-epoch"), help: ArgumentHelp(
+        "Without an API key: the sandbox timeline step to serve (0 is the catalogue as first seen).", valueName: "n"))
+    var sandboxEpoch: Int = 0
+
+    @Option(help: "Output: table, tsv, or auto (a table on a terminal, tab-separated when piped).")
+    var format: OutputFormat = .auto
+
+    func validate() throws {
+        if let dataDirectory, dataDirectory.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--data-dir must name a folder")
+        }
+        if let flickrAPIKey, flickrAPIKey.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--flickr-api-key must not be empty")
+        }
+        if sandboxEpoch < 0 { throw ValidationError("--sandbox-epoch must be 0 or more") }
+    }
+
+    /// The data folder: the flag, else the environment's default.
+    var dataDirectoryURL: URL {
+        dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? SPoTConfiguration.defaultDataDirectory()
+    }
+
+    /// The key from the flag, else from `FLICKR_API_KEY`.
+    var apiKey: FlickrAPIKey? {
+        if let flickrAPIKey { return FlickrAPIKey(flickrAPIKey) }
+        return FlickrAPIKey(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Opens SPoT (and, without a key, an in-process sandbox), runs `body`, and closes both
+    /// whatever happens. Errors are printed as `spot: …` and exit with status 1.
+    func withSPoT<T>(refreshInterval: Duration = .zero, _ body: (SPoT) async throws -> T) async throws -> T {
+        var sandbox: FlickrSandbox?
+        do {
+            let flickr: FlickrConfiguration
+            if let apiKey {
+                flickr = FlickrConfiguration(apiKey: apiKey)
+            } else {
+                let local = FlickrSandbox(configuration: SandboxConfiguration(epoch: sandboxEpoch, logger: .quiet))
+                sandbox = local
+                flickr = .sandbox(baseURL: try await local.start())
+            }
+            var configuration = SPoTConfiguration(dataDirectory: dataDirectoryURL, flickr: flickr)
+            configuration.refreshInterval = refreshInterval
+            let spot = try SPoT(configuration: configuration, logger: .quiet)
+            let result: T
+            do {
+                result = try await body(spot)
+            } catch {
+                await spot.close()
+                throw error
+            }
+            await spot.close()
+            await sandbox?.stop()
+            return result
+        } catch let error as ExitCode {
+            await sandbox?.stop()
+            throw error
+        } catch let error as CleanExit {
+            await sandbox?.stop()
+            throw error
+        } catch {
+            await sandbox?.stop()
+            Terminal.error("\(error)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// How a command prints its rows.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case auto, table, tsv
+
+    /// Whether to print a table.
+    var isTable: Bool {
+        switch self {
+        case .table: true
+        case .tsv: false
+        case .auto: Terminal.isTerminal
+        }
+    }
+}

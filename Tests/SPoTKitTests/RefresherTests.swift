@@ -1,0 +1,93 @@
+import Flickr
+import FlickrSandbox
+import Foundation
+import Testing
+@testable import SPoTKit
+
+@Suite("Refresher: one at a time, on a schedule, faults reported")
+struct RefresherTests {
+    @Test func refreshesTriggeredDuringARefreshJoinIt() async throws {
+        try await SPoTFixture.run { fixture in
+            let spot = try fixture.open(perPage: 20)
+            async let a = spot.refresher.refresh()
+            async let b = spot.refresher.refresh()
+            async let c = spot.refresher.refresh()
+            let results = await [a, b, c]
+            let pages = (fixture.catalogue.count + 19) / 20
+            // Each run fetches every page; joined triggers add no run of their own.
+            let runs = results.map(\.completedRefreshes).max() ?? 0
+            #expect(fixture.sandbox.stats.restCalls("flickr.photos.search") == pages * runs)
+            #expect(runs < 3)
+            #expect(try await spot.store.counts().photos == fixture.catalogue.count)
+        }
+    }
+
+    @Test func startRefreshesAnEmptyStoreAtOnceThenOnTheSchedule() async throws {
+        try await SPoTFixture.run { fixture in
+            let clock = ManualClock()
+            var configuration = fixture.configuration()
+            configuration.refreshInterval = .seconds(20 * 60)
+            configuration.clock = clock
+            let spot = try SPoT(configuration: configuration, logger: SPoTFixture.silent)
+            let updates = await spot.refresher.statusUpdates()
+            var iterator = updates.makeAsyncIterator()
+            await spot.startRefreshing()
+            func nextFinished() async -> RefreshStatus? {
+                while let status = await iterator.next() {
+                    if !status.isRunning && status.completedRefreshes > 0 && status.pagesDone > 0 { return status }
+                }
+                return nil
+            }
+            let first = await nextFinished()
+            #expect(first?.completedRefreshes == 1)
+            #expect(first?.newPhotos == fixture.catalogue.count)
+            #expect(first?.lastSuccess != nil)
+
+            await clock.waitForSleepers(count: 1)
+            #expect(clock.pendingSleeps == [.seconds(20 * 60)])
+            fixture.sandbox.setEpoch(1)
+            clock.advance(by: .seconds(20 * 60))
+            var second = await nextFinished()
+            while second?.completedRefreshes == 1 { second = await nextFinished() }
+            #expect(second?.completedRefreshes == 2)
+            #expect(second?.newPhotos == 3)
+            await spot.close()
+        }
+    }
+
+    @Test func aStoreWithPhotosIsNotRefreshedAtStartAndZeroDisablesTheSchedule() async throws {
+        try await SPoTFixture.run { fixture in
+            let spot = try fixture.open()
+            await spot.refresher.refresh()
+            fixture.sandbox.resetStats()
+            await spot.startRefreshing()
+            await spot.close()  // waits for the schedule task's own work
+            #expect(fixture.sandbox.stats.requests == 0)
+        }
+    }
+
+    @Test(arguments: SandboxFault.allCases.filter(\.appliesToREST))
+    func aFlickrFaultLeavesTheDataIntactAndIsReported(fault: SandboxFault) async throws {
+        try await SPoTFixture.run { fixture in
+            let spot = try fixture.open(perPage: 20)
+            await spot.refresher.refresh()
+            let list = try await spot.store.photoList(spot: "all")
+            let before = await list.snapshot()
+            let counts = try await spot.store.counts()
+            fixture.sandbox.setEpoch(SandboxCatalogue.stanford.maxEpoch)
+            fixture.sandbox.setBehavior(SandboxBehavior(nextFaults: [fault]))
+            let status = await spot.refresher.refresh()
+            #expect(status.lastError != nil, "\(fault)")
+            #expect(status.lastFailure != nil)
+            #expect(status.lastSuccess != nil)  // the earlier success is still reported
+            #expect(!status.isRunning)
+            #expect(try await spot.store.counts() == counts)
+            #expect(await list.snapshot().rows == before.rows)
+            // The next refresh succeeds and applies the changes.
+            let retry = await spot.refresher.refresh()
+            #expect(retry.lastError == nil)
+            #expect(try await spot.store.counts().photos > counts.photos)
+            await list.close()
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Flickr
+import FlickrSandbox
+import Foundation
+import Testing
+@testable import SPoTKit
+
+@Suite("Thumbnails: from the database, or downloaded once")
+struct ThumbnailStoreTests {
+    @Test func tenConcurrentRequestsAndAReopenDownloadOnce() async throws {
+        try await SPoTFixture.run { fixture in
+            let photoID = try #require(fixture.catalogue.first?.id)
+            var spot: SPoT? = try fixture.open()
+            await spot!.refresher.refresh()
+            // Nothing downloads a thumbnail nobody asked to see: a refresh fetches none.
+            #expect(fixture.sandbox.stats.imageRequests(photoID: photoID) == 0)
+            let thumbnails = spot!.thumbnails
+            let results = try await withThrowingTaskGroup(of: Data.self) { group in
+                for _ in 0..<10 { group.addTask { try await thumbnails.thumbnail(for: photoID) } }
+                return try await group.reduce(into: [Data]()) { $0.append($1) }
+            }
+            #expect(results.count == 10)
+            #expect(Set(results).count == 1)
+            let bytes = try #require(results.first)
+            #expect(bytes.starts(with: [0xFF, 0xD8]))
+            #expect(fixture.sandbox.stats.imageRequests(photoID: photoID, suffix: "q") == 1)
+            #expect(fixture.sandbox.stats.routes.keys.filter { $0.hasPrefix("image") }.count == 1)
+
+            spot = nil
+            let reopened = try fixture.open()
+            #expect(try await reopened.thumbnails.thumbnail(for: photoID) == bytes)
+            #expect(try await reopened.thumbnails.storedThumbnail(for: photoID) == bytes)
+            #expect(fixture.sandbox.stats.imageRequests(photoID: photoID, suffix: "q") == 1)
+            #expect(try await reopened.store.counts().thumbnails == 1)
+        }
+    }
+
+    @Test func aFailedDownloadIsRetriedByTheNextRequest() async throws {
+        try await SPoTFixture.run { fixture in
+            let photoID = try #require(fixture.catalogue.first?.id)
+            let spot = try fixture.open()
+            await spot.refresher.refresh()
+            fixture.sandbox.setBehavior(SandboxBehavior(nextFaults: [.http503]))
+            await #expect(throws: SPoTError.self) { try await spot.thumbnails.thumbnail(for: photoID) }
+            #expect(try await spot.thumbnails.storedThumbnail(for: photoID) == nil)
+            let data = try await spot.thumbnails.thumbnail(for: photoID)
+            #expect(data.starts(with: [0xFF, 0xD8]))
+            #expect(fixture.sandbox.stats.imageRequests(photoID: photoID, suffix: "q") == 2)
+        }
+    }
+
+    @Test func anUnknownPhotoIsNotFound() async throws {
+        try await SPoTFixture.run { fixture in
+            let spot = try fixture.open()
+            await #expect {
+                try await spot.thumbnails.thumbnail(for: "../../etc/passwd")
+            } throws: { error in
+                (error as? SPoTError)?.kind == .photoNotFound
+            }
+            #expect(fixture.sandbox.stats.requests == 0)
+        }
+    }
+}
