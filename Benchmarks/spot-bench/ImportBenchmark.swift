@@ -18,7 +18,7 @@ struct ImportBenchmark: Benchmark {
 
     var notes: [String] {
         [
-            "SPoT import: sandbox-shaped photos (the catalogue's titles, HTML descriptions, tags and 8 photographers, ids made unique), pages of \(pageSize), one transaction per page; both contenders find existing photos, spots and photographers with one query each per page, create what is missing, link spots and keep visible-photo counts. Each run starts from a copy of the same \(existing.formatted)-photo file (copy not timed). No raw C contender: \"× raw C\" is against the GRDB upsert here",
+            "SPoT import: sandbox-shaped photos (the catalogue's titles, HTML descriptions, tags and 8 photographers, ids made unique), pages of \(pageSize), one transaction per page; both contenders find existing photos, spots and photographers with one query each per page, create what is missing, link spots and keep visible-photo counts. Each run starts from a copy of the same \(existing.formatted)-photo file (copy not timed). no raw C contender (the × raw C column stays empty): the GRDB upsert is the hand-written baseline",
         ]
     }
 

@@ -37,6 +37,8 @@ struct LiveListTests {
             #expect(change.reload == nil)
             #expect(change.insertedRows.count == 1)
             #expect(change.deletedRows.isEmpty)
+            // Spot counts changed in the same save; the photo rows did not.
+            #expect(change.updatedRows.isEmpty, "\(change.updatedRows.map(\.row.title))")
             let inserted = try #require(change.insertedRows.first)
             #expect(fixture.catalogue.contains { $0.id == inserted.row.id && $0.hasTag("hoovertower") })
             #expect(after.flatMap(\.rows).count == before + 1)
@@ -73,6 +75,28 @@ struct LiveListTests {
             #expect(!applied.flatMap(\.rows).contains { $0.id == retitled.id })
             await list.close()
             #expect(await iterator.next() == nil)
+        }
+    }
+
+    @Test func aRecentRowIsUpdatedWhenItsPhotoIsRetitled() async throws {
+        try await SPoTFixture.run(epoch: 1) { fixture in
+            let spot = try fixture.open()
+            await spot.refresher.refresh()
+            let retitled = try #require(fixture.catalogue.first { $0.title == "IMG_4021" })
+            let other = try #require(fixture.catalogue.first { $0.id != retitled.id })
+            try await spot.store.markViewed(other.id, at: Date(timeIntervalSince1970: 1))
+            try await spot.store.markViewed(retitled.id, at: Date(timeIntervalSince1970: 2))
+            let list = try await spot.store.recentList()
+            let (snapshot, changes) = await list.subscribe()
+            #expect(snapshot.rows.map(\.id) == [retitled.id, other.id])
+            var iterator = changes.makeAsyncIterator()
+            fixture.sandbox.setEpoch(2)
+            await spot.refresher.refresh()
+            let (change, after) = try await nextChange(&iterator, list: list, after: snapshot.sections)
+            #expect(change.updatedRows.map(\.row.id) == [retitled.id])
+            #expect(change.updatedRows.first?.row.photo.title == "Memorial Church on Christmas Eve")
+            #expect(after[0].rows.map(\.photo.title).first == "Memorial Church on Christmas Eve")
+            await list.close()
         }
     }
 

@@ -66,6 +66,38 @@ struct RefresherTests {
         }
     }
 
+    @Test func readersDoNotWaitForARefresh() async throws {
+        let sandboxClock = ManualClock()
+        try await TemporaryDirectory.with { directory in
+            let sandbox = FlickrSandbox(
+                configuration: SandboxConfiguration(clock: sandboxClock, logger: SPoTFixture.silent))
+            var flickr = FlickrConfiguration.sandbox(baseURL: try await sandbox.start())
+            flickr.retryPolicy = .none
+            var configuration = SPoTConfiguration(dataDirectory: directory.url, flickr: flickr)
+            configuration.refreshInterval = .zero
+            let spot = try SPoT(configuration: configuration, logger: SPoTFixture.silent)
+            await spot.refresher.refresh()
+            let list = try await spot.store.spotList()
+            let before = await list.snapshot()
+
+            // Every REST answer now waits for the sandbox's clock, which only this test moves.
+            sandbox.setBehavior(SandboxBehavior(restLatencyMilliseconds: 60_000))
+            let refresh = Task { await spot.refresher.refresh() }
+            let updates = await spot.refresher.statusUpdates()
+            _ = await updates.first { $0.isRunning }
+            await sandboxClock.waitForSleepers(count: 1)
+            // The refresh is under way: reads answer anyway.
+            #expect(try await spot.store.counts().photos == SandboxCatalogue.stanford.spotPhotos(atEpoch: 0).count)
+            #expect(await list.snapshot().rows == before.rows)
+            #expect(try await spot.store.spot("all").photoCount == before.rows.first?.photoCount)
+            #expect(await spot.refresher.status.isRunning)
+            sandboxClock.advance(by: .seconds(60))
+            #expect(await refresh.value.lastError == nil)
+            await list.close()
+            await sandbox.stop()
+        }
+    }
+
     @Test(arguments: SandboxFault.allCases.filter(\.appliesToREST))
     func aFlickrFaultLeavesTheDataIntactAndIsReported(fault: SandboxFault) async throws {
         try await SPoTFixture.run { fixture in

@@ -181,6 +181,20 @@ struct SpotCommandTests {
         }
     }
 
+    @Test func refreshDrawsAProgressBarAsATable() async throws {
+        try await TemporaryDirectory.with { directory in
+            let refresh = try spot("refresh", "--format", "table", "--sandbox-epoch", "1", in: directory)
+            #expect(refresh.status == 0)
+            let count = SandboxCatalogue.stanford.spotPhotos(atEpoch: 1).count
+            let spots = Set(SandboxCatalogue.stanford.spotPhotos(atEpoch: 1).flatMap { rules.spotNames(of: $0.tags) }).count
+            #expect(refresh.stdout == """
+                \r[####################]  1/1 pages  \(count) new  0 updated
+                Refreshed: \(count) new, 0 updated. \(count) photos in \(spots) spots by 8 photographers.
+
+                """)
+        }
+    }
+
     @Test func helpReadsWell() throws {
         let help = try SpotCommand.run(["--help"])
         #expect(help.status == 0)

@@ -34,12 +34,13 @@ struct ThumbnailStoreTests {
         }
     }
 
-    @Test func aFailedDownloadIsRetriedByTheNextRequest() async throws {
+    @Test(arguments: SandboxFault.allCases.filter(\.appliesToImages))
+    func aFailedDownloadIsRetriedByTheNextRequest(fault: SandboxFault) async throws {
         try await SPoTFixture.run { fixture in
             let photoID = try #require(fixture.catalogue.first?.id)
             let spot = try fixture.open()
             await spot.refresher.refresh()
-            fixture.sandbox.setBehavior(SandboxBehavior(nextFaults: [.http503]))
+            fixture.sandbox.setBehavior(SandboxBehavior(nextFaults: [fault]))
             await #expect(throws: SPoTError.self) { try await spot.thumbnails.thumbnail(for: photoID) }
             #expect(try await spot.thumbnails.storedThumbnail(for: photoID) == nil)
             let data = try await spot.thumbnails.thumbnail(for: photoID)

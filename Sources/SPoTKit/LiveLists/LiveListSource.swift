@@ -23,6 +23,9 @@ final class FetchedLiveListSource<Entity: ManagedObject, Row: LiveRow>: LiveList
     /// For an unsectioned controller inside a composite list: the one section's name.
     let fixedSectionName: String?
     let makeRow: (Entity) -> Row
+    /// The rows last handed out, by object: an update whose row is unchanged (a related
+    /// spot's count changed, a field no row shows) is not worth sending to anyone.
+    private var rows: [ManagedObjectID: Row] = [:]
     private var pending: LiveChangeSet<Row>?
     private var publish: ((inout LiveChangeSet<Row>) -> Void)?
 
@@ -41,6 +44,7 @@ final class FetchedLiveListSource<Entity: ManagedObject, Row: LiveRow>: LiveList
         self.publish = publish
         controller.delegate = self
         try controller.performFetch()
+        _ = sections()
     }
 
     func stop() {
@@ -49,8 +53,15 @@ final class FetchedLiveListSource<Entity: ManagedObject, Row: LiveRow>: LiveList
     }
 
     func sections() -> [LiveSection<Row>] {
-        (controller.sections ?? []).map { info in
-            let rows = (info.objects ?? []).compactMap { ($0 as? Entity).map(makeRow) }
+        var cache: [ManagedObjectID: Row] = [:]
+        defer { self.rows = cache }
+        return (controller.sections ?? []).map { info in
+            let rows = (info.objects ?? []).compactMap { object -> Row? in
+                guard let entity = object as? Entity else { return nil }
+                let row = makeRow(entity)
+                cache[entity.objectID] = row
+                return row
+            }
             let name = fixedSectionName ?? info.name
             return LiveSection(name: name, indexTitle: fixedSectionName == nil ? (info.indexTitle ?? "") : "", rows: rows)
         }
@@ -85,20 +96,29 @@ final class FetchedLiveListSource<Entity: ManagedObject, Row: LiveRow>: LiveList
         _ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
         for type: FetchedResultsChangeType, newIndexPath: IndexPath?
     ) {
+        let object = anObject as? Entity
         switch type {
         case .delete:
             if let old = position(indexPath) { pending?.deletedRows.append(old) }
+            if let object { rows[object.objectID] = nil }
         case .insert:
-            if let new = position(newIndexPath), let object = anObject as? Entity {
-                pending?.insertedRows.append(.init(position: new, newPosition: nil, row: makeRow(object)))
+            if let new = position(newIndexPath), let object {
+                let row = makeRow(object)
+                rows[object.objectID] = row
+                pending?.insertedRows.append(.init(position: new, newPosition: nil, row: row))
             }
         case .move:
-            if let old = position(indexPath), let new = position(newIndexPath), let object = anObject as? Entity {
-                pending?.movedRows.append(.init(from: old, to: new, row: makeRow(object)))
+            if let old = position(indexPath), let new = position(newIndexPath), let object {
+                let row = makeRow(object)
+                rows[object.objectID] = row
+                pending?.movedRows.append(.init(from: old, to: new, row: row))
             }
         case .update:
-            if let old = position(indexPath), let object = anObject as? Entity {
-                pending?.updatedRows.append(.init(position: old, newPosition: position(newIndexPath) ?? old, row: makeRow(object)))
+            if let old = position(indexPath), let object {
+                let row = makeRow(object)
+                guard rows[object.objectID] != row else { return }
+                rows[object.objectID] = row
+                pending?.updatedRows.append(.init(position: old, newPosition: position(newIndexPath) ?? old, row: row))
             }
         }
     }
