@@ -76,8 +76,8 @@ public actor ImageFileCache {
     /// - A hit counts as a use, so the image is the last to be evicted.
     /// - On a miss, `fetch` runs once however many callers ask for `key` meanwhile: they all
     ///   get its bytes, or its error. A failed fetch is not remembered; the next call fetches
-    ///   again. The fetch runs to the end even if every caller is cancelled, since the result
-    ///   is worth keeping.
+    ///   again. Cancelling a caller does not cancel the shared fetch (the others still want
+    ///   it, and the result is worth keeping): the caller waits for it all the same.
     /// - A fetched image is written atomically, then least-recently-used files are evicted
     ///   until the cache is within ``sizeLimit``. An image too big for the limit on its own is
     ///   returned but not kept. A failure to write is not an error: the caller still gets the
