@@ -33,7 +33,8 @@ public actor ImageFileCache {
     /// How many calls found their key's fetch under way and joined it, and who waits for that
     /// number: lets a test know every concurrent caller has arrived, without sleeping.
     private var joinedRequests = 0
-    private var joinWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var joinWaiters: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+    private var nextJoinWaiter = 0
 
     /// Opens the cache in `directory`, creating the directory if needed and indexing the
     /// files already there, in the order they were last used before the cache was closed.
@@ -75,8 +76,8 @@ public actor ImageFileCache {
     /// - A hit counts as a use, so the image is the last to be evicted.
     /// - On a miss, `fetch` runs once however many callers ask for `key` meanwhile: they all
     ///   get its bytes, or its error. A failed fetch is not remembered; the next call fetches
-    ///   again. The fetch runs to the end even if every caller is cancelled, since the result
-    ///   is worth keeping.
+    ///   again. Cancelling a caller does not cancel the shared fetch (the others still want
+    ///   it, and the result is worth keeping): the caller waits for it all the same.
     /// - A fetched image is written atomically, then least-recently-used files are evicted
     ///   until the cache is within ``sizeLimit``. An image too big for the limit on its own is
     ///   returned but not kept. A failure to write is not an error: the caller still gets the
@@ -148,17 +149,34 @@ public actor ImageFileCache {
     }
 
     /// Returns once `count` calls in all have joined a fetch already under way (see
-    /// ``data(for:fetch:)``). For tests that prove concurrent requests share one fetch.
+    /// ``data(for:fetch:)``), or when the calling task is cancelled. For tests that prove
+    /// concurrent requests share one fetch: if they do not, the test's time limit cancels the
+    /// wait and the test fails on its counts instead of hanging.
     package func waitForJoinedRequests(_ count: Int) async {
-        guard joinedRequests < count else { return }
-        await withCheckedContinuation { joinWaiters.append((count, $0)) }
+        let token = nextJoinWaiter
+        nextJoinWaiter += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if joinedRequests >= count || Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    joinWaiters[token] = (count, continuation)
+                }
+            }
+        } onCancel: {
+            Task { await self.resumeJoinWaiter(token) }
+        }
+    }
+
+    private func resumeJoinWaiter(_ token: Int) {
+        joinWaiters.removeValue(forKey: token)?.continuation.resume()
     }
 
     private func noteJoinedRequest() {
         joinedRequests += 1
-        let ready = joinWaiters.filter { $0.count <= joinedRequests }
-        joinWaiters.removeAll { $0.count <= joinedRequests }
-        for waiter in ready { waiter.continuation.resume() }
+        for (token, waiter) in joinWaiters where waiter.count <= joinedRequests {
+            resumeJoinWaiter(token)
+        }
     }
 
     // MARK: Storing
