@@ -61,3 +61,27 @@ struct ThumbnailStoreTests {
         }
     }
 }
+
+@Suite("Large images through the file cache")
+struct LargeImageTests {
+    @Test func aLargeImageIsDownloadedOnceAndAnAbsentOriginalFallsBackToLarge() async throws {
+        try await SPoTFixture.run { fixture in
+            let spot = try fixture.open()
+            await spot.refresher.refresh()
+            let photo = try #require(fixture.catalogue.first { $0.originalSecret != nil })
+            let first = try await spot.image(for: photo.id, format: .original)
+            let second = try await spot.image(for: photo.id, format: .original)
+            #expect(first == second)
+            #expect(first.starts(with: [0xFF, 0xD8]))
+            #expect(fixture.sandbox.stats.imageRequests(photoID: photo.id, suffix: "o") == 1)
+
+            let noOriginal = try #require(fixture.catalogue.first { $0.originalSecret == nil })
+            let fallback = try await spot.image(for: noOriginal.id, format: .original)
+            #expect(fallback.starts(with: [0xFF, 0xD8]))
+            #expect(fixture.sandbox.stats.imageRequests(photoID: noOriginal.id, suffix: "b") == 1)
+            #expect(fixture.sandbox.stats.imageRequests(photoID: noOriginal.id, suffix: "o") == 0)
+            #expect(try await spot.statistics().imageCacheFiles == 2)
+            await #expect(throws: SPoTError.self) { try await spot.image(for: "nope", format: .large1024) }
+        }
+    }
+}
