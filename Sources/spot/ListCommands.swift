@@ -9,6 +9,13 @@ func ensurePhotos(_ spot: SPoT) async throws {
     if let error = status.lastError { throw SPoTError(.flickr, "the database is empty and the refresh failed: \(error)") }
 }
 
+/// The list's content now; the list stops tracking (a command prints once).
+func currentContent<Row>(_ list: LiveList<Row>) async -> LiveSnapshot<Row> {
+    let snapshot = await list.snapshot()
+    await list.close()
+    return snapshot
+}
+
 /// The columns a photo row prints.
 func photoCells(_ section: String, _ photo: PhotoRow) -> [String] {
     [section, photo.id, photo.title, photo.photographer, photo.subtitle]
@@ -26,8 +33,7 @@ struct TagsCommand: AsyncParsableCommand {
         try await options.withSPoT { spot in
             try await ensurePhotos(spot)
             let list = try await spot.store.spotList()
-            let rows = await list.snapshot().rows
-            await list.close()
+            let rows = await currentContent(list).rows
             Terminal.printRows(["SPOT", "PHOTOS", "TAG"], rows.map { [$0.name, String($0.photoCount), $0.id] }, table: options.format.isTable)
         }
     }
@@ -59,8 +65,7 @@ struct PhotosCommand: AsyncParsableCommand {
             } else {
                 list = try await spot.store.photoList(spot: tag)
             }
-            let snapshot = await list.snapshot()
-            await list.close()
+            let snapshot = await currentContent(list)
             let rows = snapshot.sections.flatMap { section in section.rows.map { photoCells(section.name, $0) } }
             Terminal.printRows(["SECTION", "ID", "TITLE", "PHOTOGRAPHER", "DESCRIPTION"], rows, table: options.format.isTable, maxWidth: 40)
         }
@@ -77,8 +82,7 @@ struct RecentsCommand: AsyncParsableCommand {
     func run() async throws {
         try await options.withSPoT { spot in
             let list = try await spot.store.recentList()
-            let rows = await list.snapshot().rows
-            await list.close()
+            let rows = await currentContent(list).rows
             let formatter = ISO8601DateFormatter()
             Terminal.printRows(
                 ["VIEWED", "ID", "TITLE"], rows.map { [formatter.string(from: $0.lastViewed), $0.photo.id, $0.photo.title] },
@@ -99,8 +103,7 @@ struct PhotographersCommand: AsyncParsableCommand {
         try await options.withSPoT { spot in
             try await ensurePhotos(spot)
             let list = try await spot.store.photographerList()
-            let rows = await list.snapshot().rows
-            await list.close()
+            let rows = await currentContent(list).rows
             Terminal.printRows(["PHOTOGRAPHER", "PHOTOS", "ID"], rows.map { [$0.name, String($0.photoCount), $0.id] }, table: options.format.isTable)
         }
     }
@@ -125,8 +128,7 @@ struct SearchCommand: AsyncParsableCommand {
         try await options.withSPoT { spot in
             try await ensurePhotos(spot)
             let list = try await spot.store.searchList(text)
-            let rows = await list.snapshot().rows
-            await list.close()
+            let rows = await currentContent(list).rows
             let cells = rows.map { row -> [String] in
                 switch row {
                 case .spot(let spot): ["spot", spot.id, spot.name, spot.photoCountText]

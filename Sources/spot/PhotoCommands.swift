@@ -38,11 +38,7 @@ struct HideCommand: AsyncParsableCommand {
     var id: String
 
     func run() async throws {
-        try await options.withSPoT { spot in
-            try await spot.store.hide(id)
-            let photo = try await spot.store.photo(id)
-            print("Hid photo \(id) (\(photo.row.title)).")
-        }
+        try await setHidden(true, photo: id, options: options)
     }
 }
 
@@ -57,11 +53,16 @@ struct UnhideCommand: AsyncParsableCommand {
     var id: String
 
     func run() async throws {
-        try await options.withSPoT { spot in
-            try await spot.store.unhide(id)
-            let photo = try await spot.store.photo(id)
-            print("Unhid photo \(id) (\(photo.row.title)).")
-        }
+        try await setHidden(false, photo: id, options: options)
+    }
+}
+
+/// Hides or unhides photo `id` and says so: `Hid photo ID (title).`
+private func setHidden(_ hidden: Bool, photo id: String, options: SpotOptions) async throws {
+    try await options.withSPoT { spot in
+        if hidden { try await spot.store.hide(id) } else { try await spot.store.unhide(id) }
+        let photo = try await spot.store.photo(id)
+        print("\(hidden ? "Hid" : "Unhid") photo \(id) (\(photo.row.title)).")
     }
 }
 
