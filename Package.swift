@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "Flickr", targets: ["Flickr"]),
         .library(name: "SPoTKit", targets: ["SPoTKit"]),
+        .library(name: "SPoTWeb", targets: ["SPoTWeb"]),
         .executable(name: "spot", targets: ["spot"]),
         .executable(name: "flickr-sandbox", targets: ["flickr-sandbox"]),
     ],
@@ -19,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // MARK: ObjectGraph — Core Data's programming model on Linux.
@@ -74,13 +77,43 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "SPoTKitTests", dependencies: ["SPoTKit", "ObjectGraph", "Flickr", "FlickrSandbox", "spot"]),
+        .testTarget(
+            name: "SPoTKitTests",
+            dependencies: [
+                "SPoTKit", "ObjectGraph", "Flickr", "FlickrSandbox", "spot",
+                // To lock and forge database files as other programs would.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+
+        // MARK: SPoTWeb — the tour in the browser.
+        .target(
+            name: "SPoTWeb",
+            dependencies: [
+                "SPoTKit", "ObjectGraph", "Flickr",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/templates"), .copy("Resources/static")]
+        ),
+        .testTarget(
+            name: "SPoTWebTests",
+            dependencies: [
+                "SPoTWeb", "SPoTKit", "ObjectGraph", "Flickr", "FlickrSandbox", "spot",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
 
         // MARK: The executable.
         .executableTarget(
             name: "spot",
             dependencies: [
-                "SPoTKit", "Flickr", "FlickrSandbox",
+                "SPoTKit", "SPoTWeb", "Flickr", "FlickrSandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -15,7 +15,7 @@ struct Spot: AsyncParsableCommand {
             ~/.local/share/spot). Output is a table on a terminal and tab-separated lines when piped.
             """,
         subcommands: [
-            RefreshCommand.self, TagsCommand.self, PhotosCommand.self, RecentsCommand.self, PhotographersCommand.self,
+            ServeCommand.self, RefreshCommand.self, TagsCommand.self, PhotosCommand.self, RecentsCommand.self, PhotographersCommand.self,
             SearchCommand.self, ViewCommand.self, HideCommand.self, UnhideCommand.self, StatsCommand.self, SandboxCommand.self,
         ]
     )

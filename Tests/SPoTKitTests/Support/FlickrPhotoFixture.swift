@@ -19,3 +19,8 @@ extension SandboxCatalogue {
         photos(atEpoch: epoch).filter { $0.hasTag(FlickrPhotoQuery.spotTag) }
     }
 }
+
+extension SandboxCatalogue {
+    /// The ids of the photos SPoT imports at epoch 0.
+    static var stanfordSpotIDs: [String] { stanford.spotPhotos(atEpoch: 0).map(\.id) }
+}

@@ -1,0 +1,184 @@
+import Flickr
+import Foundation
+import Logging
+import SPoTKit
+
+/// What a subscriber of a list feed receives.
+enum FeedEvent: Sendable {
+    /// The whole list, first on every subscription.
+    case snapshot(RenderedSnapshot)
+    /// One change after it, in order.
+    case change(RenderedChange)
+}
+
+/// A live list as pages and event streams need it, whatever its row type.
+protocol ListFeed: AnyObject, Sendable {
+    var key: ListKey { get }
+    /// The current content, rendered. Never waits for the database: the content is kept up
+    /// to date by the feed as changes arrive.
+    func snapshot() -> RenderedSnapshot
+    /// The current content, then every change from exactly there on; the stream ends when
+    /// the feed closes.
+    func subscribe() -> AsyncStream<FeedEvent>
+    /// The current content with typed rows, as JSON: `{"version": …, "sections": [{"name",
+    /// "indexTitle", "rows"}]}`.
+    func encodedSnapshot() throws -> Data
+    /// The photos before and after photo `id` in the list, for a viewer's previous / next.
+    func neighbors(ofPhoto id: String) -> (previous: String?, next: String?)
+    /// How many event streams are open.
+    var subscriberCount: Int { get }
+    /// Stops tracking and ends every subscriber's stream.
+    func close() async
+}
+
+/// A ``LiveList`` with its content mirrored in memory and rendered on demand, fanning its
+/// changes out to any number of event streams.
+///
+/// The server keeps one feed per list, so a thousand open pages of one spot cost one fetched
+/// results controller; page requests read the mirrored content under a lock and never queue
+/// behind the list's context (which is busy merging while a refresh imports).
+final class LiveListFeed<Row: LiveRow>: ListFeed {
+    let key: ListKey
+    private let list: LiveList<Row>
+    private let rendering: ListRendering<Row>
+    private let photoID: @Sendable (Row) -> String?
+    private let instance = UUID().uuidString
+    private let logger: Logger
+    private let state: Locked<State>
+    private let pump: Locked<Task<Void, Never>?> = Locked(nil)
+
+    private struct State {
+        var version: Int
+        var sections: [LiveSection<Row>]
+        var rendered: RenderedSnapshot?
+        var subscribers: [UUID: AsyncStream<FeedEvent>.Continuation] = [:]
+        var closed = false
+    }
+
+    /// Subscribes to `list` and starts mirroring it.
+    init(
+        key: ListKey, list: LiveList<Row>, rendering: ListRendering<Row>, logger: Logger,
+        photoID: @escaping @Sendable (Row) -> String?
+    ) async {
+        self.key = key
+        self.list = list
+        self.rendering = rendering
+        self.photoID = photoID
+        self.logger = logger
+        let (snapshot, changes) = await list.subscribe()
+        state = Locked(State(version: snapshot.version, sections: snapshot.sections))
+        let task = Task { [weak self] in
+            for await change in changes {
+                guard let self else { return }
+                await self.receive(change)
+            }
+            self?.finishSubscribers()
+        }
+        pump.withLock { $0 = task }
+    }
+
+    deinit {
+        pump.withLock { $0?.cancel() }
+    }
+
+    func snapshot() -> RenderedSnapshot {
+        if let rendered = state.withLock({ $0.rendered }) { return rendered }
+        let (version, sections) = state.withLock { ($0.version, $0.sections) }
+        let rendered = rendering.snapshot(sections, key: key, instance: instance, version: version)
+        state.withLock { state in
+            if state.version == version { state.rendered = rendered }
+        }
+        return rendered
+    }
+
+    func subscribe() -> AsyncStream<FeedEvent> {
+        let (stream, continuation) = AsyncStream<FeedEvent>.makeStream()
+        let id = UUID()
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        // The snapshot is taken under the same lock that registers the subscriber, so the
+        // first change it receives is the one right after the snapshot.
+        var snapshot = self.snapshot()
+        state.withLock { state in
+            if state.version != snapshot.version {
+                snapshot = rendering.snapshot(state.sections, key: key, instance: instance, version: state.version)
+            }
+            continuation.yield(.snapshot(snapshot))
+            if state.closed {
+                continuation.finish()
+            } else {
+                state.subscribers[id] = continuation
+            }
+        }
+        return stream
+    }
+
+    func encodedSnapshot() throws -> Data {
+        let snapshot = state.withLock { LiveSnapshot(version: $0.version, sections: $0.sections) }
+        return try Self.encoder.encode(snapshot)
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    func neighbors(ofPhoto id: String) -> (previous: String?, next: String?) {
+        let ids = state.withLock { $0.sections.flatMap { $0.rows.compactMap(photoID) } }
+        guard let index = ids.firstIndex(of: id) else { return (nil, nil) }
+        return (index > 0 ? ids[index - 1] : nil, index + 1 < ids.count ? ids[index + 1] : nil)
+    }
+
+    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    func close() async {
+        await list.close()
+        finishSubscribers()
+    }
+
+    // MARK: Mirroring
+
+    private func receive(_ change: LiveChangeSet<Row>) async {
+        let current = state.withLock { ($0.version, $0.sections) }
+        guard change.version > current.0 else { return }
+        let rendered: RenderedChange
+        let sections: [LiveSection<Row>]
+        do {
+            guard change.version == current.0 + 1 else {
+                throw FeedOutOfStep(description: "change set \(change.version) does not follow version \(current.0)")
+            }
+            sections = try change.apply(to: current.1)
+            rendered = rendering.change(change)
+        } catch {
+            // Should never happen; if it does, the browsers get the whole list again.
+            logger.error("live list out of step, reloading", metadata: ["list": "\(key)", "error": "\(error)"])
+            let fresh = await list.snapshot()
+            sections = fresh.sections
+            rendered = .reload(version: max(fresh.version, current.0 + 1), sections: sections.map(rendering.section))
+        }
+        let continuations = state.withLock { state -> [AsyncStream<FeedEvent>.Continuation] in
+            state.version = rendered.version
+            state.sections = sections
+            state.rendered = nil
+            return Array(state.subscribers.values)
+        }
+        for continuation in continuations { continuation.yield(.change(rendered)) }
+    }
+
+    private func finishSubscribers() {
+        let continuations = state.withLock { state -> [AsyncStream<FeedEvent>.Continuation] in
+            state.closed = true
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for continuation in continuations { continuation.finish() }
+    }
+}
+
+/// A change set that does not follow the mirrored version.
+private struct FeedOutOfStep: Error, CustomStringConvertible {
+    let description: String
+}

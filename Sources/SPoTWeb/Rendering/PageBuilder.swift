@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import SPoTKit
+
+/// Wraps a page's main content in the layout: tabs, search, refresh button and progress,
+/// the failure banner.
+struct PageBuilder: Sendable {
+    let renderer: PageRenderer
+    let refresher: Refresher
+
+    /// The tab a page belongs to.
+    enum Tab: String, CaseIterable {
+        case spots = "Spots", recents = "Recents", photographers = "Photographers"
+
+        var href: String {
+            switch self {
+            case .spots: "/"
+            case .recents: "/recents"
+            case .photographers: "/photographers"
+            }
+        }
+    }
+
+    private struct LayoutView {
+        struct TabView {
+            let name: String
+            let href: String
+            let isCurrent: Bool
+        }
+
+        struct StatusView {
+            let isRunning: Bool
+            let fractionDone: Double
+        }
+
+        let title: String
+        let page: String
+        let hasDetail: Bool
+        let tabs: [TabView]
+        let query: String
+        let status: StatusView
+        let banner: String?
+        let body: String
+    }
+
+    /// A whole page around `body` (HTML a template rendered).
+    func page(
+        title: String, page: String, tab: Tab?, body: String, hasDetail: Bool = false, query: String = "",
+        status code: HTTPResponse.Status = .ok
+    ) async -> Response {
+        let status = await refresher.status
+        let view = LayoutView(
+            title: title.isEmpty ? "SPoT" : "\(title) · SPoT", page: page, hasDetail: hasDetail,
+            tabs: Tab.allCases.map { LayoutView.TabView(name: $0.rawValue, href: $0.href, isCurrent: $0 == tab) },
+            query: query, status: LayoutView.StatusView(isRunning: status.isRunning, fractionDone: status.fractionDone),
+            banner: status.isRunning ? nil : status.lastError.map { "Refresh failed: \($0)" }, body: body)
+        return Self.html(renderer.render(view, .layout), status: code)
+    }
+
+    /// The page for an error: the reason, and a way back.
+    func errorPage(_ error: WebError) -> Response {
+        // No await here: an error page must not wait for anything, so no refresh status.
+        let body = renderer.render(["heading": error.heading, "reason": error.reason], .error)
+        let view = LayoutView(
+            title: "\(error.heading) · SPoT", page: "error", hasDetail: true,
+            tabs: Tab.allCases.map { LayoutView.TabView(name: $0.rawValue, href: $0.href, isCurrent: false) },
+            query: "", status: LayoutView.StatusView(isRunning: false, fractionDone: 0), banner: nil, body: body)
+        return Self.html(renderer.render(view, .layout), status: error.status)
+    }
+
+    /// An HTML response.
+    static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+}
+
+/// JSON responses of the API.
+enum JSONResponse {
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// `value` encoded as JSON.
+    static func encode(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// A JSON response with `value`.
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
+    }
+
+    /// `{"error": reason}` with the error's status.
+    static func error(_ error: WebError) -> Response {
+        (try? make(["error": error.reason], status: error.status))
+            ?? Response(status: error.status)  // encoding a [String: String] cannot fail
+    }
+}

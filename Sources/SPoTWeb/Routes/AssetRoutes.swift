@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+
+/// The CSS, scripts and icon, loaded from SPoTWeb's bundle once at start and served from
+/// memory with ETags (revalidated on each load, so a new version shows at once).
+struct StaticAssets: Sendable {
+    struct Asset: Sendable {
+        let bytes: [UInt8]
+        let contentType: String
+        let etag: String
+    }
+
+    let files: [String: Asset]
+
+    /// Every file in the bundle's `static` folder.
+    /// - Throws: ``SPoTWebError`` when the folder is missing or unreadable.
+    static func bundled() throws -> StaticAssets {
+        guard let directory = Bundle.module.url(forResource: "static", withExtension: nil) else {
+            throw SPoTWebError("SPoTWeb's static assets are missing from its resource bundle")
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw SPoTWebError("Could not list the static assets in \(directory.path): \(error)")
+        }
+        var files: [String: Asset] = [:]
+        for name in names {
+            let url = directory.appendingPathComponent(name)
+            guard let type = contentType(forExtension: url.pathExtension) else { continue }
+            do {
+                let bytes = [UInt8](try Data(contentsOf: url))
+                files[name] = Asset(bytes: bytes, contentType: type, etag: "\"\(String(fnv1a(bytes), radix: 16))\"")
+            } catch {
+                throw SPoTWebError("Could not read the static asset \(url.path): \(error)")
+            }
+        }
+        return StaticAssets(files: files)
+    }
+
+    private static func contentType(forExtension ext: String) -> String? {
+        switch ext {
+        case "css": "text/css; charset=utf-8"
+        case "js": "text/javascript; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        default: nil
+        }
+    }
+
+    /// A 64-bit FNV-1a hash: a stable content tag for ETags.
+    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+        bytes.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+}
+
+/// `GET /static/NAME`.
+struct AssetRoutes: Sendable {
+    let assets: StaticAssets
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/static/:name") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            guard let asset = assets.files[name] else { throw WebError(.notFound, "There is no asset called “\(name.prefix(60))”") }
+            var headers: HTTPFields = [.contentType: asset.contentType, .cacheControl: "no-cache", .eTag: asset.etag]
+            if request.headers[.ifNoneMatch] == asset.etag {
+                headers[.contentType] = nil
+                return Response(status: .notModified, headers: headers)
+            }
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import Logging
+import SPoTKit
+import ServiceLifecycle
+
+/// The Stanford photo tour in the browser: pages, the JSON API, live updates, images and
+/// static assets over one ``SPoT``.
+///
+/// ```swift
+/// let web = try await SPoTWebApp(spot: spot)
+/// let app = web.application(host: "127.0.0.1", port: 8080)
+/// try await app.runService()          // until SIGINT / SIGTERM
+/// ```
+public final class SPoTWebApp: Sendable {
+    /// The app's domain: store, refresher, thumbnails, image cache.
+    public let spot: SPoT
+    let hub: ListHub
+    let renderer: PageRenderer
+    let pages: PageBuilder
+    let assets: StaticAssets
+    let logger: Logger
+
+    /// Loads the templates and assets and prepares the live lists of `spot`.
+    /// - Throws: ``SPoTWebError`` when a bundled template or asset is missing or broken.
+    public init(spot: SPoT, logger: Logger = Logger(label: "spot.web")) async throws {
+        self.spot = spot
+        self.logger = logger
+        renderer = try await PageRenderer.bundled()
+        let missing = renderer.missingTemplates()
+        guard missing.isEmpty else { throw SPoTWebError("Templates missing from SPoTWeb's bundle: \(missing.joined(separator: ", "))") }
+        assets = try StaticAssets.bundled()
+        pages = PageBuilder(renderer: renderer, refresher: spot.refresher)
+        hub = ListHub(store: spot.store, renderer: renderer, logger: logger)
+    }
+
+    /// Every route, for serving or for in-memory tests (`app.test(.router)`).
+    public func buildRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: ErrorMiddleware(pages: pages))
+        router.add(middleware: OriginCheckMiddleware())
+        PageRoutes(web: self).register(on: router)
+        ActionRoutes(web: self).register(on: router)
+        APIRoutes(web: self).register(on: router)
+        EventRoutes(web: self).register(on: router)
+        ImageRoutes(web: self).register(on: router)
+        AssetRoutes(assets: assets).register(on: router)
+        DebugRoutes(web: self).register(on: router)
+        return router
+    }
+
+    /// The server on `host:port`, with a service that, on shutdown, ends every live event
+    /// stream and stops refreshing (the page being saved is finished first).
+    public func application(
+        host: String = "127.0.0.1", port: Int = 8080, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: buildRouter(),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "SPoT"),
+            services: [LifecycleService(web: self)],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
+    }
+
+    /// Ends every live event stream and closes the lists.
+    public func closeLiveLists() async {
+        await hub.closeAll()
+    }
+
+    /// Starts refreshing with the app and, on graceful shutdown, stops in order.
+    private struct LifecycleService: Service {
+        let web: SPoTWebApp
+
+        func run() async throws {
+            await web.spot.startRefreshing()
+            try? await gracefulShutdown()
+            web.logger.info("shutting down: closing live lists and finishing the refresh in progress")
+            await web.closeLiveLists()
+            await web.spot.close()
+        }
+    }
+}

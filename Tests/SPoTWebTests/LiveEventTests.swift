@@ -1,0 +1,57 @@
+import FlickrSandbox
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import SPoTWeb
+
+@Suite("Live updates over server-sent events, on a real server")
+struct LiveEventTests {
+    @Test(.timeLimit(.minutes(2)))
+    func aRefreshThatAddsPhotosReachesAnOpenStreamAsInserts() async throws {
+        try await WebFixture.run { fixture in
+            try await fixture.application.test(.live) { client in
+                let port = try #require(client.port)
+                var events = try await EventStreamReader.connect("http://127.0.0.1:\(port)/events?list=tags%2Fhoovertower")
+                let snapshot = try await events.next(named: "snapshot").object()
+                let version = try #require(snapshot["version"] as? Int)
+                let sections = try #require(snapshot["sections"] as? [[String: Any]])
+                let before = sections.flatMap { $0["rows"] as? [[String: Any]] ?? [] }
+                #expect(before.count == fixture.catalogue.filter { $0.hasTag("hoovertower") }.count)
+                #expect(try await events.next(named: "status").object()["isRunning"] as? Bool == false)
+
+                fixture.sandbox.setEpoch(1)  // new photos, one of them at Hoover Tower
+                await fixture.spot.refresher.refresh()
+                let change = try await events.next(named: "change").object()
+                #expect(change["version"] as? Int == version + 1)
+                let inserted = try #require(change["insertedRows"] as? [[String: Any]])
+                #expect(inserted.count == 1)
+                let html = try #require(inserted.first?["html"] as? String)
+                #expect(html.hasPrefix(#"<li class="row row-photo" data-id=""#))
+                #expect(change["reload"] == nil, "a change, not a reload")
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func statusEventsFollowARefresh() async throws {
+        try await WebFixture.run { fixture in
+            try await fixture.application.test(.live) { client in
+                let port = try #require(client.port)
+                var events = try await EventStreamReader.connect("http://127.0.0.1:\(port)/events?list=status")
+                #expect(try await events.next(named: "status").object()["completedRefreshes"] as? Int == 1)
+                let refresh = try await client.execute(uri: "/api/refresh", method: .post, headers: [.origin: "http://localhost"]) {
+                    $0.status
+                }
+                #expect(refresh == .accepted)
+                var sawRunning = false
+                while true {
+                    let status = try await events.next(named: "status").object()
+                    if status["isRunning"] as? Bool == true { sawRunning = true }
+                    if status["completedRefreshes"] as? Int == 2 { break }
+                }
+                #expect(sawRunning)
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+
+@Suite("spot serve: the README's main command, as a process")
+struct ServeCommandTests {
+    @Test(.timeLimit(.minutes(3)))
+    func servesTheTourAndStopsCleanlyOnSIGTERMAndSIGINT() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "spot-serve-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for signal in [SIGTERM, SIGINT] {
+            let server = try ServerProcess.start(["serve", "--port", "0", "--data-dir", directory.path, "--refresh-minutes", "0"])
+            let url = try await server.url()
+            #expect(url.hasPrefix("http://127.0.0.1:"))
+            // The database was empty on the first start: a refresh runs at once.
+            let health = try await HTTPClient.shared.execute(HTTPClientRequest(url: url + "health"), timeout: .seconds(30))
+            #expect(health.status == .ok)
+            let page = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            #expect(page.status == .ok)
+            // An open event stream must not keep the server from stopping.
+            let stream = try await HTTPClient.shared.execute(HTTPClientRequest(url: url + "events?list=spots"), timeout: .seconds(30))
+            #expect(stream.status == .ok)
+            let status = try await server.stop(signal: signal)
+            #expect(status == 0, "exit status after signal \(signal); output: \(server.output)")
+            #expect(server.output.contains("SPoT stopped."))
+        }
+    }
+
+    @Test func refusesABadPortWithAClearMessage() async throws {
+        let server = try ServerProcess.start(["serve", "--port", "70000"])
+        let status = try await server.waitForExit()
+        #expect(status != 0)
+        #expect(server.errors.contains("--port must be from 0 to 65535"))
+    }
+}
+
+/// The built `spot` executable running in the background, its output collected.
+final class ServerProcess: @unchecked Sendable {
+    // @unchecked Sendable: the collected text is guarded by `lock`; `process` is only
+    // started and signalled, which Process allows from any thread.
+    private let process = Process()
+    private let lock = NSLock()
+    private var stdout = ""
+    private var stderr = ""
+    private let exit: AsyncStream<Int32>
+    private let exitContinuation: AsyncStream<Int32>.Continuation
+    private let printed: AsyncStream<String>
+    private let printedContinuation: AsyncStream<String>.Continuation
+
+    private init() {
+        (exit, exitContinuation) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        (printed, printedContinuation) = AsyncStream<String>.makeStream()
+    }
+
+    static func start(_ arguments: [String]) throws -> ServerProcess {
+        let server = ServerProcess()
+        server.process.executableURL = SpotExecutable.url
+        server.process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["FLICKR_API_KEY"] = nil
+        server.process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        server.process.standardOutput = out
+        server.process.standardError = err
+        let printed = server.printedContinuation
+        out.fileHandleForReading.readabilityHandler = { [weak server] handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                printed.finish()
+                handle.readabilityHandler = nil
+                return
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            server?.lock.withLock { server?.stdout += text }
+            printed.yield(text)
+        }
+        err.fileHandleForReading.readabilityHandler = { [weak server] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            server?.lock.withLock { server?.stderr += text }
+        }
+        let continuation = server.exitContinuation
+        server.process.terminationHandler = { process in continuation.yield(process.terminationStatus) }
+        try server.process.run()
+        return server
+    }
+
+    var output: String { lock.withLock { stdout + stderr } }
+    var errors: String { lock.withLock { stderr } }
+
+    /// The URL the server printed, once it listens.
+    func url() async throws -> String {
+        var seen = ""
+        for await text in printed {
+            seen += text
+            if let line = seen.split(separator: "\n").first(where: { $0.contains("serving the tour at ") }),
+                let start = line.range(of: "http://"), let end = line[start.lowerBound...].firstIndex(of: " ")
+            {
+                return String(line[start.lowerBound..<end])
+            }
+        }
+        throw EventStreamError(message: "spot serve ended without printing its URL: \(output)")
+    }
+
+    /// Sends `signal` and waits for the exit status.
+    func stop(signal: Int32) async throws -> Int32 {
+        kill(process.processIdentifier, signal)
+        return try await waitForExit()
+    }
+
+    func waitForExit() async throws -> Int32 {
+        for await status in exit { return status }
+        throw EventStreamError(message: "no exit status")
+    }
+}
+
+/// The `spot` executable SwiftPM built next to the tests.
+enum SpotExecutable {
+    static let url: URL = {
+        let candidates = [
+            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
+        for directory in candidates {
+            let url = directory.appendingPathComponent("spot")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return candidates[0].appendingPathComponent("spot")
+    }()
+}
