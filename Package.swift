@@ -129,6 +129,15 @@ let package = Package(
             ],
             path: "Benchmarks/spot-bench"
         ),
+        // The web server under wrk (`swift run -c release spot-webbench`).
+        .executableTarget(
+            name: "spot-webbench",
+            dependencies: [
+                "SPoTWeb", "SPoTKit", "Flickr", "FlickrSandbox",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/spot-webbench"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
