@@ -20,6 +20,9 @@ public final class SPoTWebApp: Sendable {
     let pages: PageBuilder
     let assets: StaticAssets
     let logger: Logger
+    /// Requests the server answered, by kind (thumbnails, images, pages), for tests and
+    /// the status page.
+    let counters = RequestCounters()
 
     /// Loads the templates and assets and prepares the live lists of `spot`.
     /// - Throws: ``SPoTWebError`` when a bundled template or asset is missing or broken.

@@ -16,6 +16,7 @@ struct ImageRoutes: Sendable {
             let file = try Input.text(context, "file", what: "thumbnail")
             guard file.hasSuffix(".jpg") else { throw WebError(.notFound, "Thumbnails are JPEG files: /thumbnails/ID.jpg") }
             let id = try Input.photoID(name: String(file.dropLast(4)))
+            web.counters.count(.thumbnail, id)
             return try await image(request, etag: "t-\(id)") { try await Array(web.spot.thumbnails.thumbnail(for: id)) }
         }
         router.get("/images/:id/:size") { request, context in
