@@ -12,8 +12,14 @@ public final class AttributeDescription: PropertyDescription {
     /// The value a newly inserted object starts with; converted to ``attributeType`` when the
     /// model is loaded (a value that does not convert is a model error).
     public var defaultValue: Any? { willSet { checkMutable("defaultValue") } }
-    /// For `.transformable` attributes: the Codable type of the values (stored as JSON).
+    /// For `.transformable` attributes: the Codable type of the values (stored as JSON). Takes
+    /// precedence over ``valueTransformerName``.
     public var transformableType: (any Codable.Type)? { willSet { checkMutable("transformableType") } }
+    /// For `.transformable` attributes: the name of the ``AttributeValueTransformer`` in
+    /// ``ValueTransformerRegistry`` that converts values to and from `Data`, as Core Data's
+    /// `valueTransformerName` (`"NSSecureUnarchiveFromData"`, a custom name, or `nil`). With
+    /// no name, or a name no transformer is registered under, values are `Data` as stored.
+    public var valueTransformerName: String? { willSet { checkMutable("valueTransformerName") } }
     /// Smallest valid value (numbers and dates), checked at save.
     public var minValue: Any? { willSet { checkMutable("minValue") } }
     /// Largest valid value (numbers and dates), checked at save.

@@ -78,10 +78,12 @@ extension EntityDescription {
 
 extension AttributeDescription {
     /// Creates an attribute: `optional` as Core Data defaults (`true`), with an optional default
-    /// value, transient (in memory only) or indexed.
+    /// value, transient (in memory only) or indexed; a transformable attribute names its
+    /// Codable `transformableType` or a `valueTransformerName` (see ``AttributeValueTransformer``).
     public convenience init(
         _ name: String, _ type: AttributeType, optional: Bool = true, defaultValue: Any? = nil,
-        transient: Bool = false, indexed: Bool = false, transformableType: (any Codable.Type)? = nil
+        transient: Bool = false, indexed: Bool = false, transformableType: (any Codable.Type)? = nil,
+        valueTransformerName: String? = nil
     ) {
         self.init()
         self.name = name
@@ -91,6 +93,7 @@ extension AttributeDescription {
         isTransient = transient
         isIndexed = indexed
         self.transformableType = transformableType
+        self.valueTransformerName = valueTransformerName
     }
 
     /// Requires values within `range` (numbers), checked at save.

@@ -7,16 +7,26 @@ struct ModelChecker {
     private(set) var issues: [ModelIssue] = []
     private(set) var warnings: [ModelIssue] = []
 
-    /// Names a property cannot take: they are members of ``ManagedObject`` (Core Data refuses
-    /// them too), or key-path operators.
+    /// Names a property cannot take: Core Data's own list — what `NSManagedObject` and
+    /// `NSObject` declare (properties, and methods without arguments that key-value coding would
+    /// call), including the key-value spellings of `isDeleted` and its siblings.
+    ///
+    /// Words that are only Swift names (`type`, `value`, `count`, `index`, …) are legal, as in
+    /// Core Data: key-value access uses them as they are, and a typed accessor whose Swift name
+    /// would clash can be renamed with `@Managed("key") var otherName`.
     static let reservedPropertyNames: Set<String> = [
-        "description", "debugDescription", "hash", "hashValue", "objectID", "entity",
-        "managedObjectContext", "isInserted", "isUpdated", "isDeleted", "isFault", "hasChanges",
-        "hasPersistentChangedValues", "changedValues", "committedValues", "value", "setValue",
-        "self", "class", "superclass", "faultingState", "willSave", "didSave", "awakeFromInsert",
-        "awakeFromFetch", "validateForInsert", "validateForUpdate", "validateForDelete", "init",
-        "deinit", "type", "Type", "Protocol", "prepareForDeletion", "willTurnIntoFault",
-        "didTurnIntoFault", "setPrimitiveValue", "primitiveValue",
+        // NSObject
+        "alloc", "autorelease", "class", "classForCoder", "classForKeyedArchiver", "copy",
+        "dealloc", "debugDescription", "description", "finalize", "hash", "init", "isProxy",
+        "mutableCopy", "new", "release", "retain", "retainCount", "self", "superclass", "zone",
+        "observationInfo",
+        // NSManagedObject
+        "awakeFromFetch", "awakeFromInsert", "changedValues", "changedValuesForCurrentEvent",
+        "contextShouldIgnoreUnmodeledPropertyChanges", "deleted", "didSave", "didTurnIntoFault",
+        "entity", "fault", "faultingState", "hasChanges", "hasPersistentChangedValues", "inserted",
+        "isDeleted", "isFault", "isInserted", "isUpdated", "managedObjectContext", "objectID",
+        "prepareForDeletion", "updated", "validateForDelete", "validateForInsert",
+        "validateForUpdate", "willSave", "willTurnIntoFault",
     ]
 
     init(model: ManagedObjectModel) { self.model = model }
@@ -102,7 +112,7 @@ struct ModelChecker {
                 fail(entity.name, property.name.isEmpty ? nil : property.name, "a property needs a name made of letters, digits and underscores")
             }
             if Self.reservedPropertyNames.contains(property.name) {
-                fail(entity.name, property.name, "'\(property.name)' clashes with a ManagedObject member; rename the property")
+                fail(entity.name, property.name, "'\(property.name)' clashes with an NSManagedObject or NSObject member, which Core Data reserves; rename the property")
             }
             if !names.insert(property.name).inserted {
                 fail(entity.name, property.name, "duplicate property name (in the entity or inherited from its parent)")
@@ -161,13 +171,10 @@ struct ModelChecker {
 
     private mutating func compile(_ attribute: AttributeDescription, in entity: EntityDescription) {
         let name = attribute.name
-        if attribute.attributeType == .transformable && attribute.transformableType == nil {
-            fail(entity.name, name, "a transformable attribute needs its Codable transformableType")
-        }
         func convert(_ value: Any?, _ what: String) -> Value {
             guard value != nil else { return .null }
             guard let stored = attribute.storedValue(from: value) else {
-                fail(entity.name, name, "\(what) \(String(describing: value!)) is not a \(attribute.attributeType.swiftTypeName)")
+                fail(entity.name, name, "\(what) \(String(describing: value!)) is not a \(attribute.expectedValueDescription)")
                 return .null
             }
             return stored

@@ -45,9 +45,16 @@ extension AttributeDescription {
         case .uri:
             return (value as? URL).map { .url($0) }
         case .transformable:
-            guard let encodable = value as? any Encodable else { return nil }
-            if let expected = transformableType, type(of: value) != expected { return nil }
-            return (try? JSONEncoder.sortedKeys.encode(encodable)).map { .data($0) }
+            if let expected = transformableType {
+                guard let encodable = value as? any Encodable, type(of: value) == expected else { return nil }
+                return (try? JSONEncoder.sortedKeys.encode(encodable)).map { .data($0) }
+            }
+            if let transformer = valueTransformer {
+                return (try? transformer.transformedValue(value)).map { .data($0) }
+            }
+            if let data = value as? Data { return .data(data) }
+            if let bytes = value as? [UInt8] { return .data(Data(bytes)) }
+            return nil
         }
     }
 
@@ -82,8 +89,9 @@ extension AttributeDescription {
     /// Converts a stored value into the Swift type callers get for this attribute.
     func publicValue(from stored: Value) -> Any? {
         if attributeType == .transformable, case .data(let data) = stored {
-            guard let type = transformableType else { return data }
-            return decodeTransformable(type, from: data)
+            if let type = transformableType { return decodeTransformable(type, from: data) }
+            if let transformer = valueTransformer { return try? transformer.reverseTransformedValue(data) }
+            return data
         }
         return Self.publicValue(of: attributeType, from: stored)
     }
@@ -111,6 +119,21 @@ extension AttributeDescription {
         case (.transformable, .data(let data)): return data
         default: return nil
         }
+    }
+
+    /// The registered transformer this transformable attribute names, if any (looked up on
+    /// each use, so a transformer registered after the model loaded is used).
+    var valueTransformer: (any AttributeValueTransformer)? {
+        valueTransformerName.flatMap { ValueTransformerRegistry.valueTransformer(forName: $0) }
+    }
+
+    /// The Swift type values of this attribute must have, for error messages ("String",
+    /// "Data", the Codable type, …).
+    var expectedValueDescription: String {
+        guard attributeType == .transformable else { return attributeType.swiftTypeName }
+        if let transformableType { return "\(transformableType)" }
+        if let name = valueTransformerName, valueTransformer != nil { return "a value the transformer '\(name)' accepts" }
+        return "Data"
     }
 
     private func decodeTransformable<T: Decodable>(_ type: T.Type, from data: Data) -> Any? {

@@ -15,3 +15,15 @@
 /// never stored and makes the next save throw.
 @attached(accessor)
 public macro Managed() = #externalMacro(module: "ObjectGraphMacros", type: "ManagedMacro")
+
+/// Declares a typed property of a ``ManagedObject`` subclass stored under the model's property
+/// `key` — for a model property whose name the Swift property cannot take (it would clash with
+/// a member of ``ManagedObject`` or of a protocol the class adopts):
+///
+/// ```swift
+/// final class Item: ManagedObject {
+///     @Managed("hashValue") var storedHashValue: Int64   // the model keeps "hashValue"
+/// }
+/// ```
+@attached(accessor)
+public macro Managed(_ key: String) = #externalMacro(module: "ObjectGraphMacros", type: "ManagedMacro")

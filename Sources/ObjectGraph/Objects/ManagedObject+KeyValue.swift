@@ -49,8 +49,8 @@ extension ManagedObject {
         case let attribute as AttributeDescription:
             guard let stored = attribute.storedValue(from: value) else {
                 let got = flattenOptional(value).map { "\(type(of: $0))" } ?? "nil"
-                let failure = failure(key: key, "expected \(attribute.attributeType.swiftTypeName), got \(got)")
-                throw ObjectGraphError(.typeMismatch, "\(entity.name).\(key) expects \(attribute.attributeType.swiftTypeName), not \(got)", failures: [failure])
+                let failure = failure(key: key, "expected \(attribute.expectedValueDescription), got \(got)")
+                throw ObjectGraphError(.typeMismatch, "\(entity.name).\(key) expects \(attribute.expectedValueDescription), not \(got)", failures: [failure])
             }
             fulfillIfNeeded()
             setStored(stored, at: slot)

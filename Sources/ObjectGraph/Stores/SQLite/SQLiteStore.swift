@@ -81,7 +81,16 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         insertColumnCounts = counts
         do {
             if let url {
-                if FileManager.default.fileExists(atPath: url.path) { try Self.checkIsSQLite(url) }
+                // Decide on a read-only connection whether this file is ours to open: a refusal
+                // must leave the file and its -wal/-shm exactly as they were.
+                switch try StoreFileProbe.inspect(url) {
+                case .store(let metadata):
+                    try metadata.checkWritten(by: ModelSnapshot(model), path: url.path)
+                case .noStore where readOnly:
+                    throw ObjectGraphError(.persistentStoreOperation, "cannot create a store at \(url.path) read-only")
+                case .noStore:
+                    break
+                }
                 writer = try DatabasePool(path: url.path, configuration: configuration)
             } else {
                 writer = try DatabaseQueue(configuration: configuration)
@@ -96,29 +105,11 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         }
     }
 
-    /// Refuses a file that is not SQLite before GRDB tries to switch it to WAL.
-    private static func checkIsSQLite(_ url: URL) throws {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if header.isEmpty { return }
-        if header != Data("SQLite format 3\0".utf8) {
-            throw ObjectGraphError(.persistentStoreInvalidType, "\(url.path) is not an SQLite database (its header is not \"SQLite format 3\")")
-        }
-    }
-
     // MARK: Metadata
-
-    private struct Metadata: Codable {
-        var formatVersion: Int
-        var storeUUID: String
-        var modelVersionHash: String
-        var model: ModelSnapshot
-    }
 
     private func openOrCreate(readOnly: Bool, path: String) throws {
         let snapshot = ModelSnapshot(managedObjectModel)
-        let existing: Metadata? = try writer.read { db in
+        let existing: StoreMetadata? = try writer.read { db in
             guard try db.tableExists("Z_METADATA") else {
                 let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
                 if !tables.isEmpty {
@@ -129,19 +120,12 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             guard let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = ?", arguments: [Self.formatVersion]) else {
                 throw ObjectGraphError(.persistentStoreInvalidType, "\(path) has no readable ObjectGraph metadata (format \(Self.formatVersion))")
             }
-            do {
-                return try JSONDecoder().decode(Metadata.self, from: plist)
-            } catch {
-                throw ObjectGraphError(.persistentStoreInvalidType, "\(path) has damaged ObjectGraph metadata", underlying: error)
-            }
+            return try StoreMetadata.decode(plist, path: path)
         }
         if let existing {
-            if existing.modelVersionHash != snapshot.versionHash {
-                let differences = snapshot.differences(from: existing.model)
-                throw ObjectGraphError(.persistentStoreIncompatibleVersionHash,
-                                       "the store at \(path) was written with a different model (\(differences.count) difference\(differences.count == 1 ? "" : "s")); the file was not changed",
-                                       differences: differences.isEmpty ? ["the model version hashes differ"] : differences)
-            }
+            // Checked already on a read-only connection (for a file); this catches a file
+            // changed in between, and the in-memory case.
+            try existing.checkWritten(by: snapshot, path: path)
             identifier = existing.storeUUID
             if !readOnly {
                 // Indexes do not change the version hash; create any the model gained.
@@ -154,7 +138,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         } else {
             if readOnly { throw ObjectGraphError(.persistentStoreOperation, "cannot create a store at \(path) read-only") }
             identifier = UUID().uuidString
-            let metadata = Metadata(formatVersion: Self.formatVersion, storeUUID: identifier, modelVersionHash: snapshot.versionHash, model: snapshot)
+            let metadata = StoreMetadata(formatVersion: Self.formatVersion, storeUUID: identifier, modelVersionHash: snapshot.versionHash, model: snapshot)
             let plist = try JSONEncoder.sortedKeys.encode(metadata)
             try writer.write { db in
                 try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID TEXT, Z_PLIST BLOB)")
