@@ -98,10 +98,12 @@ let package = Package(
             ],
             resources: [.copy("Resources/templates"), .copy("Resources/static")]
         ),
+        // Drives headless Chromium over W3C WebDriver, for SPoTWeb's browser tests (no dependencies).
+        .target(name: "WebDriverKit", path: "Tests/WebDriverKit"),
         .testTarget(
             name: "SPoTWebTests",
             dependencies: [
-                "SPoTWeb", "SPoTKit", "ObjectGraph", "Flickr", "FlickrSandbox", "spot",
+                "SPoTWeb", "SPoTKit", "ObjectGraph", "Flickr", "FlickrSandbox", "spot", "WebDriverKit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

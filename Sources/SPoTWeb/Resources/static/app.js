@@ -14,6 +14,8 @@
   const listScroll = $('#list-scroll');
   const detailPane = $('#detail-pane');
   const listKey = listPane ? listPane.dataset.listKey || null : null;
+  // A photo page (list pages may render an empty detail pane as a placeholder).
+  const isPhotoPage = body.dataset.page === 'photo' || !!document.getElementById('viewer');
   const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
   /* ------------------------------------------------------------ helpers */
@@ -225,7 +227,7 @@
     if (!scrollKey || !listVisible()) return;
     const scroller = listScroller();
     // On a photo page the window scroll belongs to the photo, not to the list.
-    if (!scroller && detailPane) return;
+    if (!scroller && isPhotoPage) return;
     const top = viewTopOf(scroller);
     const first = allLiveRows().find((row) => row.getBoundingClientRect().bottom > top);
     writeJSON(scrollKey, {
@@ -378,8 +380,9 @@
     version: listPane ? Number(listPane.dataset.version) : NaN,
     instance: listPane ? listPane.dataset.instance || null : null,
   };
+  // The row shown in the detail pane: aria-current on its row, or data-current on the pane.
   const currentRow = listPane ? $('li.row[aria-current="true"]', listPane) : null;
-  const currentRowId = currentRow ? currentRow.dataset.id : null;
+  const currentRowId = listPane && listPane.dataset.current ? listPane.dataset.current : currentRow ? currentRow.dataset.id : null;
 
   function makeRow(html, id) {
     const row = fragment(html);
@@ -647,9 +650,9 @@
     hideForm.addEventListener('submit', async (event) => {
       event.preventDefault();
       const match = new URL(hideForm.action, location.href).pathname.match(/^\/photos\/([^/]+)\/hide\/?$/);
-      if (!match) { hideForm.submit(); return; }
-      const id = decodeURIComponent(match[1]);
-      const title = ($('#photo-title') || {}).textContent || 'this photo';
+      const id = hideForm.dataset.photoId || (match ? decodeURIComponent(match[1]) : null);
+      if (!id) { hideForm.submit(); return; }
+      const title = hideForm.dataset.title || ($('#photo-title') || {}).textContent || 'this photo';
       if (!window.confirm(`Hide “${title.trim()}”? It will no longer appear in any list.`)) return;
       const button = $('button', hideForm);
       if (button) button.disabled = true;
@@ -688,7 +691,7 @@
 
   /* ------------------------------------------------------------ collapsible list (photo page, split view) */
 
-  const collapseButton = listPane && detailPane ? $('.collapse-list', listPane) : null;
+  const collapseButton = listPane && isPhotoPage ? $('.collapse-list') : null;
   if (collapseButton) {
     const portrait = window.matchMedia('(max-width: 900px) and (orientation: portrait)');
     const detailHeader = $('.detail-header', detailPane);
@@ -696,8 +699,8 @@
     showButton.type = 'button';
     showButton.className = 'show-list';
     showButton.setAttribute('aria-label', 'Show list');
-    showButton.setAttribute('aria-controls', 'list-pane');
-    collapseButton.setAttribute('aria-controls', 'list-pane');
+    if (!collapseButton.hasAttribute('aria-controls')) collapseButton.setAttribute('aria-controls', 'list-pane');
+    showButton.setAttribute('aria-controls', collapseButton.getAttribute('aria-controls'));
     if (detailHeader) detailHeader.prepend(showButton);
     const prefKey = () => `spot:list-collapsed:${portrait.matches ? 'portrait' : 'landscape'}`;
 
@@ -754,7 +757,8 @@
   });
   window.addEventListener('pagehide', saveScroll);
   window.addEventListener('resize', fitIndex);
-  if ('scrollRestoration' in history && scrollKey && !detailPane) history.scrollRestoration = 'manual';
+  if ('scrollRestoration' in history && scrollKey && !isPhotoPage) history.scrollRestoration = 'manual';
+  if (currentRowId != null) afterListChange();   // mark the current row (aria-current)
   fitIndex();
   restoreScroll();
 })();
