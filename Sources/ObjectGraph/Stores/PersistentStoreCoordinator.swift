@@ -55,12 +55,30 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
         let readOnly = (options?[PersistentStore.readOnlyOption] as? Bool) ?? false
         let observer = options?[PersistentStore.sqlStatementObserverOption] as? SQLStatementObserver
-        let backend = try SQLiteStore(model: managedObjectModel, url: inMemory ? nil : url, readOnly: readOnly, statementObserver: observer)
+        let timeout = try Self.timeout(options?[PersistentStore.timeoutOption])
+        let backend = try SQLiteStore(
+            model: managedObjectModel, url: inMemory ? nil : url, readOnly: readOnly, statementObserver: observer, busyTimeout: timeout)
         let store = PersistentStore(type: inMemory ? .inMemory : .sqlite, url: url, configurationName: configuration, backend: backend)
         lock.lock()
         stores.append(store)
         lock.unlock()
         return store
+    }
+
+    /// The ``PersistentStore/timeoutOption`` value in seconds, checked.
+    private static func timeout(_ value: Any?) throws -> Double {
+        guard let value else { return PersistentStore.defaultTimeout }
+        let seconds: Double? =
+            switch value {
+            case let number as Double: number
+            case let number as Int: Double(number)
+            case let number as NSNumber: number.doubleValue
+            default: nil
+            }
+        guard let seconds, seconds >= 0, seconds.isFinite else {
+            throw ObjectGraphError(.persistentStoreOperation, "the store's timeout option must be a number of seconds, 0 or more; got \(value)")
+        }
+        return seconds
     }
 
     /// Core Data's older spelling of ``addPersistentStore(type:configuration:at:options:)``.
@@ -148,6 +166,14 @@ public final class PersistentStore: @unchecked Sendable {
     ///                       forKey: PersistentStore.sqlStatementObserverOption)
     /// ```
     public static let sqlStatementObserverOption = "SQLStatementObserver"
+
+    /// The option key of how long, in seconds, a write waits for another connection's (or
+    /// another process's) write to finish before failing with "database is locked" — Core
+    /// Data's `NSPersistentStoreTimeoutOption`. A number; ``defaultTimeout`` when absent.
+    public static let timeoutOption = "NSPersistentStoreTimeoutOption"
+
+    /// The write timeout when none is given: 10 seconds.
+    public static let defaultTimeout: Double = 10
 
     /// The store's kind.
     public let type: StoreType

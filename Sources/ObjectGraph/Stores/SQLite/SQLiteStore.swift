@@ -31,11 +31,17 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     /// (0, 1, or 2 with the destination's entity code), so a save binds without lookups.
     let insertColumnCounts: [String: (slots: [Int], counts: [UInt8])]
 
-    init(model: ManagedObjectModel, url: URL?, readOnly: Bool, statementObserver: SQLStatementObserver? = nil) throws {
+    init(
+        model: ManagedObjectModel, url: URL?, readOnly: Bool, statementObserver: SQLStatementObserver? = nil,
+        busyTimeout: Double = PersistentStore.defaultTimeout
+    ) throws {
         managedObjectModel = model
         schema = StoreSchema(model: model)
         var configuration = Configuration()
         configuration.readonly = readOnly
+        // Another process writing (a server beside a command-line tool) makes writes wait,
+        // not fail at once.
+        configuration.busyMode = busyTimeout > 0 ? .timeout(busyTimeout) : .immediateError
         configuration.label = "ObjectGraph"
         configuration.prepareDatabase { db in
             SQLiteFunctions.register(on: db)
@@ -127,12 +133,20 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             // changed in between, and the in-memory case.
             try existing.checkWritten(by: snapshot, path: path)
             identifier = existing.storeUUID
-            if !readOnly {
-                // Indexes do not change the version hash; create any the model gained.
+            // Indexes do not change the version hash; create any the model gained. Only then
+            // write: opening an up-to-date store must not need the write lock, so it opens
+            // (and reads) while another connection holds a write transaction.
+            let indexStatements = schema.creationSQL(model: managedObjectModel).filter { $0.contains("INDEX") }
+            let existingIndexes = try writer.read { db in
+                Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
+            }
+            let missing = indexStatements.filter { statement in
+                guard let name = Self.indexName(in: statement) else { return true }
+                return !existingIndexes.contains(name)
+            }
+            if !readOnly && !missing.isEmpty {
                 try writer.write { db in
-                    for statement in schema.creationSQL(model: managedObjectModel) where statement.contains("INDEX") {
-                        try db.execute(sql: statement)
-                    }
+                    for statement in missing { try db.execute(sql: statement) }
                 }
             }
         } else {
@@ -152,6 +166,12 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             }
         }
         metadataSummary = ["storeUUID": identifier, "modelVersionHash": snapshot.versionHash, "formatVersion": String(Self.formatVersion)]
+    }
+
+    /// The index a `CREATE [UNIQUE] INDEX IF NOT EXISTS name ON …` statement creates.
+    static func indexName(in statement: String) -> String? {
+        guard let range = statement.range(of: "IF NOT EXISTS ") else { return nil }
+        return statement[range.upperBound...].split(separator: " ", maxSplits: 1).first.map(String.init)
     }
 
     // MARK: Keys

@@ -139,8 +139,13 @@
     if (refreshButton) refreshButton.disabled = true;
     try {
       const data = await postJSON('/api/refresh');
-      if (data.status) applyStatus(data.status);
-      else if (refreshButton && !(lastStatus && lastStatus.isRunning)) refreshButton.disabled = false;
+      // The event stream is the source of truth (its events are in order); the answer only
+      // helps when it already says "running". A "not running" answer may predate the start.
+      if (data.status && data.status.isRunning && !(lastStatus && lastStatus.isRunning)) applyStatus(data.status);
+      else if (!(lastStatus && lastStatus.isRunning)) {
+        if (refreshButton) refreshButton.disabled = false;
+        stopPullRefreshing();
+      }
     } catch (error) {
       banner.show(error.message, 'error');
       if (refreshButton) refreshButton.disabled = false;
