@@ -106,6 +106,7 @@ let package = Package(
                 "SPoTWeb", "SPoTKit", "ObjectGraph", "Flickr", "FlickrSandbox", "spot", "WebDriverKit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 

@@ -72,6 +72,8 @@ struct PageRouteTests {
                 #expect(page.body.contains(#"<a class="next" href="/photos/\#(ids[2])?list=tags%2Fhoovertower""#))
                 #expect(page.body.contains(#"<a class="back" href="/tags/hoovertower""#))
                 #expect(page.body.contains(#"data-current="\#(ids[1])""#))
+                #expect(page.body.contains(#"data-id="\#(ids[1])" aria-current="true""#), "the row shown is marked without script")
+                #expect(page.body.components(separatedBy: "aria-current=\"true\"").count == 2)
                 let first = try await client.get("/photos/\(ids[0])?list=tags/hoovertower")
                 #expect(!first.body.contains(#"class="prev""#), "the first photo has no previous one")
 

@@ -112,6 +112,13 @@ enum ProcessSupport {
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else of this process leaks into chromedriver and the browsers: a listening
+        // socket they inherited would keep its port bound after the test's server stopped.
+        // (glibc ≥ 2.34 has it, Swift's Glibc module does not declare it.)
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

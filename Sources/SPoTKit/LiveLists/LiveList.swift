@@ -21,6 +21,7 @@ public final class LiveList<Row: LiveRow>: @unchecked Sendable {
     private var version = 0
     private var closed = false
     private let subscribers = Locked<[UUID: AsyncStream<LiveChangeSet<Row>>.Continuation]>([:])
+    private let observers = Locked<[UUID: @Sendable (LiveListEvent<Row>) -> Void]>([:])
 
     /// Creates the list on `context`'s queue from sources `makeSources` builds there, and
     /// fetches.
@@ -65,6 +66,23 @@ public final class LiveList<Row: LiveRow>: @unchecked Sendable {
         return (snapshot, stream)
     }
 
+    /// Hands `handler` the current content, then every change from exactly that version on,
+    /// synchronously as it happens (on the list's context queue), then `.closed`.
+    ///
+    /// For mirrors that must be current as soon as ``SPoTStore/waitForLiveLists()`` returns
+    /// (a web server answering a page right after its own write); `handler` must be quick and
+    /// must not call back into the list.
+    public func observe(_ handler: @escaping @Sendable (LiveListEvent<Row>) -> Void) async {
+        await context.perform { [self] in
+            handler(.snapshot(currentSnapshot()))
+            if closed {
+                handler(.closed)
+            } else {
+                observers.withLock { $0[UUID()] = handler }
+            }
+        }
+    }
+
     /// How many subscribers are listening.
     public var subscriberCount: Int { subscribers.withLock { $0.count } }
 
@@ -80,6 +98,11 @@ public final class LiveList<Row: LiveRow>: @unchecked Sendable {
             return Array(subscribers.values)
         }
         for continuation in continuations { continuation.finish() }
+        let handlers = observers.withLock { observers in
+            defer { observers = [:] }
+            return Array(observers.values)
+        }
+        for handler in handlers { handler(.closed) }
     }
 
     // MARK: On the context's queue
@@ -93,7 +116,18 @@ public final class LiveList<Row: LiveRow>: @unchecked Sendable {
         changes.version = version
         if changes.reload != nil { changes.reload = sources.flatMap { $0.sections() } }
         let delivered = changes
+        for handler in observers.withLock({ Array($0.values) }) { handler(.change(delivered)) }
         let continuations = subscribers.withLock { Array($0.values) }
         for continuation in continuations { continuation.yield(delivered) }
     }
+}
+
+/// What an observer of a ``LiveList`` receives, in order.
+public enum LiveListEvent<Row: LiveRow>: Sendable {
+    /// The content when observing began; first, once.
+    case snapshot(LiveSnapshot<Row>)
+    /// One change after it.
+    case change(LiveChangeSet<Row>)
+    /// The list closed; nothing follows.
+    case closed
 }

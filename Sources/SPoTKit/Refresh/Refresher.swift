@@ -114,6 +114,8 @@ public actor Refresher {
         do {
             for try await page in client.pages(of: query, perPage: perPage) {
                 let counts = try await store.importer.importPage(page.photos)
+                // Progress counts what the open lists already show.
+                await store.waitForLiveLists()
                 update {
                     $0.pagesTotal = max(page.pages, page.page)
                     $0.pagesDone = page.page

@@ -37,7 +37,7 @@ extension SPoTStore {
     }
 
     /// Makes photo `id` the most recently viewed: one entry per photo, the oldest beyond
-    /// ``SPoTModel/maxRecents`` dropped.
+    /// ``SPoTModel/maxRecents`` dropped. When it returns, the live lists show it.
     /// - Throws: ``SPoTError`` `.photoNotFound`.
     public func markViewed(_ id: String, at date: Date = Date()) async throws {
         try await write { context in
@@ -50,10 +50,12 @@ extension SPoTStore {
             request.fetchOffset = SPoTModel.maxRecents
             for stale in try context.fetch(request) { context.delete(stale) }
         }
+        await waitForLiveLists()
     }
 
     /// Hides photo `id`: it leaves every list and count (a spot left with no visible photo
     /// disappears) and a refresh never brings it back. Hiding a hidden photo does nothing.
+    /// When it returns, the live lists show it.
     /// - Throws: ``SPoTError`` `.photoNotFound`.
     public func hide(_ id: String) async throws {
         try await setHidden(true, id)
@@ -74,6 +76,7 @@ extension SPoTStore {
             for tag in photo.tags { tag.photoCount += delta }
             photo.photographer?.photoCount += delta
         }
+        await waitForLiveLists()
     }
 
     /// How many photos the store holds: all, visible and hidden, with spots and photographers.

@@ -48,6 +48,12 @@ public final class SPoTStore: Sendable {
         listContext.automaticallyMergesChangesFromParent = true
     }
 
+    /// Returns once every save made before the call has reached the live lists: their
+    /// content, snapshots and observers reflect it.
+    public func waitForLiveLists() async {
+        await listContext.perform {}
+    }
+
     /// Runs `body` in a new background context and returns its result.
     /// - Throws: ``SPoTError``s as thrown; any other error as `.store`, naming the file.
     func read<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {

@@ -45,7 +45,6 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
     private let instance = UUID().uuidString
     private let logger: Logger
     private let state: Locked<State>
-    private let pump: Locked<Task<Void, Never>?> = Locked(nil)
 
     private struct State {
         var version: Int
@@ -55,7 +54,8 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
         var closed = false
     }
 
-    /// Subscribes to `list` and starts mirroring it.
+    /// Starts mirroring `list`: its changes are applied here as they happen, on the list's
+    /// queue, so the mirror is current once ``SPoTStore/waitForLiveLists()`` returns.
     init(
         key: ListKey, list: LiveList<Row>, rendering: ListRendering<Row>, logger: Logger,
         photoID: @escaping @Sendable (Row) -> String?
@@ -65,20 +65,20 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
         self.rendering = rendering
         self.photoID = photoID
         self.logger = logger
-        let (snapshot, changes) = await list.subscribe()
-        state = Locked(State(version: snapshot.version, sections: snapshot.sections))
-        let task = Task { [weak self] in
-            for await change in changes {
-                guard let self else { return }
-                await self.receive(change)
+        state = Locked(State(version: 0, sections: []))
+        // Every event arrives on the list's queue, the snapshot first.
+        await list.observe { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case .snapshot(let snapshot):
+                state.withLock { state in
+                    state.version = snapshot.version
+                    state.sections = snapshot.sections
+                }
+            case .change(let change): receive(change)
+            case .closed: finishSubscribers()
             }
-            self?.finishSubscribers()
         }
-        pump.withLock { $0 = task }
-    }
-
-    deinit {
-        pump.withLock { $0?.cancel() }
     }
 
     func snapshot() -> RenderedSnapshot {
@@ -141,7 +141,8 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
 
     // MARK: Mirroring
 
-    private func receive(_ change: LiveChangeSet<Row>) async {
+    /// Applies one change set (on the list's queue) and hands it, rendered, to every stream.
+    private func receive(_ change: LiveChangeSet<Row>) {
         let current = state.withLock { ($0.version, $0.sections) }
         guard change.version > current.0 else { return }
         let rendered: RenderedChange
@@ -153,12 +154,22 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
             sections = try change.apply(to: current.1)
             rendered = rendering.change(change)
         } catch {
-            // Should never happen; if it does, the browsers get the whole list again.
+            // Should never happen; if it does, browsers get the whole list again from the
+            // list's own content, read asynchronously.
             logger.error("live list out of step, reloading", metadata: ["list": "\(key)", "error": "\(error)"])
-            let fresh = await list.snapshot()
-            sections = fresh.sections
-            rendered = .reload(version: max(fresh.version, current.0 + 1), sections: sections.map(rendering.section))
+            Task { [weak self] in await self?.reload() }
+            return
         }
+        publish(rendered, sections: sections)
+    }
+
+    private func reload() async {
+        let fresh = await list.snapshot()
+        let version = state.withLock { max($0.version + 1, fresh.version) }
+        publish(.reload(version: version, sections: fresh.sections.map(rendering.section)), sections: fresh.sections)
+    }
+
+    private func publish(_ rendered: RenderedChange, sections: [LiveSection<Row>]) {
         let continuations = state.withLock { state -> [AsyncStream<FeedEvent>.Continuation] in
             state.version = rendered.version
             state.sections = sections

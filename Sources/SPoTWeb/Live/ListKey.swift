@@ -60,6 +60,12 @@ enum ListKey: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The `data-id` of photo `id`'s row in this list (search results prefix theirs).
+    func rowID(ofPhoto id: String) -> String {
+        if case .search = self { return "photo:" + id }
+        return id
+    }
+
     /// Whether the list is kept open for the server's lifetime (the tabs' lists).
     var isPinned: Bool {
         switch self {

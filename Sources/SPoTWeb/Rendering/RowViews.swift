@@ -98,7 +98,7 @@ extension PageRenderer {
     func sectionHTML(_ section: RenderedSection) -> String {
         render(
             [
-                "name": section.name, "anchor": section.anchor, "headerHTML": section.headerHTML,
+                "name": section.name, "indexTitle": section.indexTitle, "anchor": section.anchor, "headerHTML": section.headerHTML,
                 "rowsHTML": section.rows.map(\.html).joined(),
             ], .section)
     }

@@ -92,13 +92,26 @@ struct PageRoutes: Sendable {
         let feed = try await web.hub.feed(key)
         let snapshot = feed.snapshot()
         let index = snapshot.sectionIndex
+        // The row of the photo shown beside the list is marked in the (shared, cached) rows.
+        let current = currentPhoto.map { key.rowID(ofPhoto: $0) }
+        var sectionsHTML = snapshot.sectionsHTML
+        if let current, let range = sectionsHTML.range(of: #"data-id="\#(Self.attributeEscaped(current))""#) {
+            sectionsHTML.replaceSubrange(range, with: #"data-id="\#(Self.attributeEscaped(current))" aria-current="true""#)
+        }
         return web.renderer.render(
             ListPaneView(
                 liveURL: Links.events(key), listKey: key.description, version: snapshot.version, instance: snapshot.instance,
-                currentPhoto: currentPhoto, back: currentPhoto == nil ? description.back : nil, title: description.title,
-                collapsible: currentPhoto != nil, sectionsHTML: snapshot.sectionsHTML, isEmpty: snapshot.rowCount == 0,
+                currentPhoto: current, back: description.back, title: description.title,
+                collapsible: currentPhoto != nil, sectionsHTML: sectionsHTML, isEmpty: snapshot.rowCount == 0,
                 emptyText: description.emptyText, hasIndex: !index.isEmpty, sectionIndex: index),
             .listPane)
+    }
+
+    /// A row id as Mustache writes it inside an attribute (ids are validated, so this only
+    /// matters for the `:` of search ids, which needs no escaping; kept for safety).
+    private static func attributeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     func listPage(_ key: ListKey, query: String = "") async throws -> Response {
@@ -161,7 +174,7 @@ struct PageRoutes: Sendable {
         let store = web.spot.store
         let photo = try await store.photo(id)
         if !photo.isHidden { try await store.markViewed(id) }
-        let key = list ?? .spot(Tag.allAddress)
+        let key = try await canonical(list ?? .spot(Tag.allAddress))
         let description = try await describe(key)
         let feed = try await web.hub.feed(key)
         let neighbors = feed.neighbors(ofPhoto: id)
@@ -183,6 +196,13 @@ struct PageRoutes: Sendable {
         let pane = try await listPane(key, description: description, currentPhoto: id)
         return await web.pages.page(
             title: row.title, page: "photo", tab: description.tab, body: pane + web.renderer.render(view, .photo), hasDetail: true)
+    }
+
+    /// `key` with a spot named as its canonical address (`tags/HooverTower` is
+    /// `tags/hoovertower`), so every page of one list shares one feed.
+    private func canonical(_ key: ListKey) async throws -> ListKey {
+        guard case .spot(let address) = key else { return key }
+        return .spot(try await web.spot.store.spot(address).id)
     }
 
     private static let dayFormat: DateFormatter = {

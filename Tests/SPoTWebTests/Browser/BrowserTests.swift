@@ -203,3 +203,34 @@ struct BrowserTests {
         return found;
         """
 }
+
+/// A page left open while the server restarts.
+@Suite("In a real browser: server restarts", .serialized, .timeLimit(.minutes(3)))
+struct BrowserRestartTests {
+    @Test func anOpenPageReconnectsAfterARestartAndResynchronisesWithoutAReload() async throws {
+        try await WebFixture.run { fixture in
+            try await fixture.serve(fixture.web, port: 0) { first in
+                try await WebDriverSession.withSession(viewport: .desktop) { browser in
+                    try await browser.navigate(to: first.base + "/tags/hoovertower")
+                    let before = try await browser.rowIDs()
+                    let hidden = try #require(before.first)
+                    _ = try await browser.executeScript("window.stillTheSamePage = 7")
+
+                    // The server goes away; meanwhile the data changes.
+                    await first.stop()
+                    try await fixture.spot.store.hide(hidden)
+
+                    // A new server (new lists, new versions) on the same port.
+                    let restarted = try await SPoTWebApp(spot: fixture.spot, logger: WebFixture.silent)
+                    try await fixture.serve(restarted, port: first.port) { _ in
+                        try await browser.waitUntil(timeout: .seconds(30), "the page to resynchronise") {
+                            try await browser.rowIDs() == Array(before.dropFirst())
+                        }
+                        #expect(try await browser.executeScript("return window.stillTheSamePage").intValue == 7, "the page was reloaded")
+                        await restarted.closeLiveLists()
+                    }
+                }
+            }
+        }
+    }
+}

@@ -296,7 +296,12 @@
       if (!$(':scope > .section-header', section)) continue;
       const anchor = sectionAnchor(section);
       let title = section.dataset.indexTitle;
-      if (!title) title = (section.dataset.name || '').slice(0, 1).toUpperCase();
+      // A server-rendered section missing from the rendered index (its title repeats an earlier
+      // one): guess its title from its name, on lists that have an index at all.
+      if (title === undefined && indexTitles.size) {
+        const letter = (section.dataset.name || '').normalize('NFD').replace(/\p{M}/gu, '').charAt(0).toUpperCase();
+        title = /^[A-Z]$/.test(letter) ? letter : '#';
+      }
       if (!title || !anchor || seen.has(title)) continue;
       seen.add(title);
       entries.push({ title, anchor });
@@ -387,7 +392,13 @@
   };
   // The row shown in the detail pane: aria-current on its row, or data-current on the pane.
   const currentRow = listPane ? $('li.row[aria-current="true"]', listPane) : null;
-  const currentRowId = listPane && listPane.dataset.current ? listPane.dataset.current : currentRow ? currentRow.dataset.id : null;
+  const currentRowId = (() => {
+    if (currentRow) return currentRow.dataset.id;
+    const id = listPane ? listPane.dataset.current : null;
+    if (!id) return null;
+    // Search lists prefix row ids with their kind ("photo:ID") while data-current is the bare id.
+    return rowById(id) || !rowById(`photo:${id}`) ? id : `photo:${id}`;
+  })();
 
   function makeRow(html, id) {
     const row = fragment(html);
@@ -401,7 +412,7 @@
     li.className = 'section';
     li.dataset.name = section.name || '';
     if (section.anchor) li.dataset.anchor = section.anchor;
-    if (section.indexTitle) li.dataset.indexTitle = section.indexTitle;
+    li.dataset.indexTitle = section.indexTitle || '';   // known, even when empty
     if (section.headerHTML) {
       const header = fragment(section.headerHTML);
       if (header) li.append(header);
@@ -613,7 +624,7 @@
     let start = null;
     let pulling = false;
     let distance = 0;
-    const area = listScroll;
+    const area = listPane;   // the whole list, its title included
     const reset = () => {
       start = null; pulling = false; distance = 0;
       pullIndicator.classList.remove('is-pulling', 'is-ready');
