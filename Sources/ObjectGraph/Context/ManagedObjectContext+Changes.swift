@@ -97,11 +97,13 @@ extension ManagedObjectContext {
         assertOnQueue()
         propagateDeletes()
         guard !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty
-                && pendingMergedUnregistered.isEmpty) else { return }
-        let change = ObjectsDidChange(
+                && pendingMergedUnregistered.isEmpty && pendingReadFailures.isEmpty) else { return }
+        var change = ObjectsDidChange(
             insertedObjects: pendingInserted, updatedObjects: pendingUpdated.subtracting(pendingInserted),
             deletedObjects: pendingDeleted, refreshedObjects: pendingRefreshed, invalidatedAllObjects: false,
             mergedUnregisteredObjectIDs: pendingMergedUnregistered)
+        change.readFailures = pendingReadFailures
+        pendingReadFailures = [:]
         for object in pendingInserted { object.storage.flags.insert(.insertAnnounced) }
         clearPendingChanges()
         postObjectsDidChange(change)
@@ -235,8 +237,12 @@ extension ManagedObjectContext {
             object.storage.flags.remove(.tracked)
             object.storage.flags.remove(.deleted)
             object.turnIntoFault()
-        } else if let row = try? parentStore?.row(for: object.objectID) {
-            apply(row, to: object, keepingChanges: true)
+        } else {
+            do {
+                if let row = try parentStore?.row(for: object.objectID) { apply(row, to: object, keepingChanges: true) }
+            } catch {
+                recordStoreError(error, for: object, while: "refresh \(object.objectID)")
+            }
         }
         pendingRefreshed.insert(object)
     }

@@ -67,6 +67,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingMergedUnregistered: Set<ManagedObjectID> = []
     /// Deleted objects whose delete rules have not run yet.
     var deletesToPropagate: [ManagedObject] = []
+    /// Store errors met where no caller could be told at once (a fault fired by a getter, a
+    /// relationship read, a merge): the next save or fetch throws them.
+    var unreportedStoreErrors: [ObjectGraphError] = []
+    /// Objects whose store read failed since the last objects-did-change, which names them.
+    var pendingReadFailures: [ManagedObject: ObjectGraphError] = [:]
 
     let observers = ContextObservers()
 
@@ -187,7 +192,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             throw ObjectGraphError(.objectNotFound, "no object with ID \(objectID): its entity is not in the model")
         }
         let object = self.object(with: objectID)
-        if object.isFault { fulfillFault(of: object) }
+        if object.isFault { try loadFault(object) }
         if object.storage.flags.contains(.gone) {
             throw ObjectGraphError(.objectNotFound, "no object with ID \(objectID) exists in the store")
         }
@@ -200,15 +205,28 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Reads a fault's row from the store; an object that no longer exists becomes "gone".
+    ///
+    /// For accessors that cannot throw: a failed read is reported (see ``reportFaultFailure(_:_:)``).
     func fulfillFault(of object: ManagedObject) {
-        guard let store = parentStore else { return }
-        let row: StoredRow?
         do {
-            row = try store.row(for: object.objectID)
+            try loadFault(object)
         } catch {
-            row = nil
+            reportFaultFailure([object], error)
         }
-        fill(object, with: row)
+    }
+
+    /// Reads a fault's row from the store, throwing when the store cannot be read.
+    func loadFault(_ object: ManagedObject) throws {
+        guard let store = parentStore else { return }
+        fill(object, with: try store.row(for: object.objectID))
+    }
+
+    /// A fault whose row could not be read stays a fault — it keeps its identity and is read
+    /// again on next access, never taken for deleted — and shows its entity's default values
+    /// meanwhile; the error is kept for the next save or fetch and objects-did-change.
+    func reportFaultFailure(_ objects: [ManagedObject], _ error: any Error) {
+        for object in objects where object.storage.values.isEmpty { object.storage.values = object.entity.defaultValues }
+        recordStoreError(error, for: objects, while: objects.count == 1 ? "read \(objects[0].objectID)" : "read \(objects.count) objects")
     }
 
     /// Turns a fault into a full object from its row, or into a "gone" object without one.
@@ -245,13 +263,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.storage.version = row.version
     }
 
-    /// Loads a to-many relationship's members from the store.
-    func loadMembers(of object: ManagedObject, slot: Int) -> [ManagedObjectID] {
+    /// Loads a to-many relationship's members from the store; `nil` when the store could not
+    /// be read (the error is reported as a fault's is, and the next access reads again).
+    func loadMembers(of object: ManagedObject, slot: Int) -> [ManagedObjectID]? {
         guard let store = parentStore,
               let relationship = object.entity.allProperties[slot] as? RelationshipDescription,
               !relationship.isTransient
         else { return [] }
-        return (try? store.members(of: object.objectID, relationship: relationship)) ?? []
+        do {
+            return try store.members(of: object.objectID, relationship: relationship)
+        } catch {
+            recordStoreError(error, for: object, while: "read \(object.entity.name).\(relationship.name) of \(object.objectID)")
+            return nil
+        }
     }
 
     /// Registers a row fetched from the store as an object, reusing a registered one.

@@ -29,7 +29,7 @@ extension ManagedObject {
             switch entity.allProperties[slot] {
             case let attribute as AttributeDescription:
                 if attribute.isTransient { continue }
-                result[key] = attribute.publicValue(from: committed[slot]) ?? NSNull()
+                result[key] = reportingDecodeErrors(attribute, committed[slot]) ?? NSNull()
             case let relationship as RelationshipDescription:
                 guard let context = managedObjectContext else { continue }
                 if relationship.isToMany {

@@ -12,6 +12,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     let managedObjectModel: ManagedObjectModel
     let schema: StoreSchema
     let writer: any DatabaseWriter
+    /// The store's file; `nil` in memory. Named in every error the store throws.
+    let path: String?
     private(set) var identifier = ""
     private(set) var metadataSummary: [String: String] = [:]
 
@@ -33,6 +35,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
 
     init(model: ManagedObjectModel, url: URL?, readOnly: Bool, statementObserver: SQLStatementObserver? = nil) throws {
         managedObjectModel = model
+        path = url?.path
         schema = StoreSchema(model: model)
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -99,9 +102,9 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-            throw ObjectGraphError(.persistentStoreInvalidType, "\(url?.path ?? "the store") is not an SQLite database, or it is damaged", underlying: error)
+            throw ObjectGraphError(.persistentStoreInvalidType, "\(url?.path ?? "the store") is not an SQLite database, or it is damaged", underlying: error, file: url?.path)
         } catch {
-            throw ObjectGraphError(.persistentStoreOperation, "could not open the store at \(url?.path ?? ":memory:")", underlying: error)
+            throw ObjectGraphError(.persistentStoreOperation, "could not open the store at \(url?.path ?? ":memory:")", underlying: error, file: url?.path)
         }
     }
 
@@ -154,6 +157,30 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         metadataSummary = ["storeUUID": identifier, "modelVersionHash": snapshot.versionHash, "formatVersion": String(Self.formatVersion)]
     }
 
+    // MARK: Errors
+
+    /// What a store operation does to the file, for ``failureInjection``.
+    enum StoreAccess: Sendable {
+        case read, write
+    }
+
+    /// Tests' fault injection: called before each read and write; an error it returns is thrown
+    /// as SQLite's would be.
+    let failureInjection = Locked<(@Sendable (StoreAccess) -> (any Error)?)?>(nil)
+
+    /// Runs `body`, turning any failure into an ``ObjectGraphError`` that says what the store
+    /// was doing, with SQLite's code, message and statement and the store's file.
+    func storeOperation<T>(_ access: StoreAccess, _ what: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
+        do {
+            if let injected = failureInjection.withLock({ $0 })?(access) { throw injected }
+            return try body()
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch {
+            throw ObjectGraphError(.persistentStoreOperation, "could not \(what()) in the store at \(path ?? ":memory:")", underlying: error, file: path)
+        }
+    }
+
     // MARK: Keys
 
     func newObjectID(for entity: EntityDescription) throws -> ManagedObjectID {
@@ -169,10 +196,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         // Reserve keys in growing ranges, so an import reserves rarely; unused keys are gaps.
         let size = min((reservationSize[key] ?? 8) * 2, 65_536)
         reservationSize[key] = size
-        let end: Int64 = try writer.write { db in
+        let end: Int64 = try storeOperation(.write, "reserve keys for new \(root.name) objects") { try writer.write { db in
             try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, root.entityCode])
             return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityCode]) ?? size
-        }
+        } }
         let start = end - size + 1
         keyRanges[key] = (start + 1, end + 1)
         return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: start)

@@ -67,7 +67,7 @@ enum StoreFileProbe {
             defer { try? handle.close() }  // closing a read-only handle cannot lose data
             header = try handle.read(upToCount: 16) ?? Data()
         } catch {
-            throw ObjectGraphError(.persistentStoreOperation, "could not read \(path)", underlying: error)
+            throw ObjectGraphError(.persistentStoreOperation, "could not read \(path)", underlying: error, file: path)
         }
         if header != Data("SQLite format 3\0".utf8) {
             throw ObjectGraphError(.persistentStoreInvalidType, "\(path) is not an SQLite database (its header is not \"SQLite format 3\")")
@@ -85,7 +85,7 @@ enum StoreFileProbe {
             try manager.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
         } catch {
             try? manager.removeItem(at: directory)  // best effort: only our own temporary copy
-            throw ObjectGraphError(.persistentStoreOperation, "could not copy \(path) and its -wal to read them without creating a -shm", underlying: error)
+            throw ObjectGraphError(.persistentStoreOperation, "could not copy \(path) and its -wal to read them without creating a -shm", underlying: error, file: path)
         }
         defer { try? manager.removeItem(at: directory) }  // best effort: only our own temporary copy
         return try read(path: copy, uriParameters: "mode=ro", reportedPath: path)
@@ -124,7 +124,7 @@ struct StoreMetadata: Codable {
         do {
             return try JSONDecoder().decode(StoreMetadata.self, from: plist)
         } catch {
-            throw ObjectGraphError(.persistentStoreInvalidType, "\(path) has damaged ObjectGraph metadata", underlying: error)
+            throw ObjectGraphError(.persistentStoreInvalidType, "\(path) has damaged ObjectGraph metadata", underlying: error, file: path)
         }
     }
 
@@ -208,9 +208,9 @@ private final class ReadOnlyConnection {
     private static func refusal(_ error: SQLiteResultError, _ path: String, primary: CInt? = nil) -> ObjectGraphError {
         switch (primary ?? error.code) & 0xFF {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            ObjectGraphError(.persistentStoreInvalidType, "\(path) is not an SQLite database, or it is damaged", underlying: error)
+            ObjectGraphError(.persistentStoreInvalidType, "\(path) is not an SQLite database, or it is damaged", underlying: error, file: path)
         default:
-            ObjectGraphError(.persistentStoreOperation, "could not read \(path) to check it is a store of this model", underlying: error)
+            ObjectGraphError(.persistentStoreOperation, "could not read \(path) to check it is a store of this model", underlying: error, file: path)
         }
     }
 }
