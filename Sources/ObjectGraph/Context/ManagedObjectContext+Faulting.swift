@@ -20,21 +20,6 @@ extension ManagedObjectContext {
     /// The current rows of `ids`, read with one query per entity rather than one per object; an
     /// ID without a row is missing from the result. Throws the store's error.
     func currentRows(of ids: [ManagedObjectID], from store: any ObjectStore) throws -> [ManagedObjectID: StoredRow] {
-        var rows: [ManagedObjectID: StoredRow] = [:]
-        let byEntity = Dictionary(grouping: ids, by: \.entityName)
-        for (entity, ids) in byEntity {
-            // Chunks keep the statement under SQLite's parameter limit.
-            var start = 0
-            while start < ids.count {
-                let chunk = Array(ids[start..<min(start + 500, ids.count)])
-                start += chunk.count
-                // SELF IN {ids}, built directly: parsing a format with hundreds of arguments costs more than the query.
-                let predicate = PredicateNode.comparison(ComparisonNode(lhs: .evaluatedObject, op: .in, rhs: .constant(.array(chunk.map(Value.objectID)))))
-                let descriptor = FetchDescriptor(entity: entity, predicate: predicate, sortDescriptors: [], fetchLimit: 0,
-                                                 fetchOffset: 0, includesSubentities: false)
-                for row in try store.rows(matching: descriptor) { rows[row.id] = row }
-            }
-        }
-        return rows
+        try store.rows(for: ids)
     }
 }

@@ -16,6 +16,39 @@ extension SQLiteStore {
         } }
     }
 
+    func rows(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: StoredRow] {
+        var rows: [ManagedObjectID: StoredRow] = [:]
+        rows.reserveCapacity(ids.count)
+        for (entityName, ids) in Dictionary(grouping: ids, by: \.entityName) {
+            let mapping = try self.mapping(of: entityName)
+            let code = managedObjectModel.entity(named: entityName)?.entityCode ?? -1
+            // Chunks keep each statement under SQLite's parameter limit; their SQL differs
+            // only in the last chunk's length, so statements are reused from GRDB's cache.
+            var start = 0
+            while start < ids.count {
+                let chunk = ids[start..<min(start + Self.rowsByIDChunk, ids.count)]
+                start += chunk.count
+                let sql = "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK IN (\(repeatElement("?", count: chunk.count).joined(separator: ", "))) AND Z_ENT = \(code)"
+                try storeOperation(.read, "read \(chunk.count) \(entityName) objects") { try writer.unsafeRead { db in
+                    let statement = try db.cachedStatement(sql: sql)
+                    statement.setUncheckedArguments(StatementArguments(chunk.map(\.primaryKey)))
+                    let sqliteStatement = statement.sqliteStatement
+                    let cursor = try Row.fetchCursor(statement)
+                    while try cursor.next() != nil {
+                        let decoded = decode(
+                            integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
+                            attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) })
+                        if let decoded { rows[decoded.id] = decoded }
+                    }
+                } }
+            }
+        }
+        return rows
+    }
+
+    /// How many IDs one `rows(for:)` statement reads.
+    static let rowsByIDChunk = 500
+
     func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
         let (sql, arguments) = try query(request) { table in selectList(table, alias: "t0") }
         return try storeOperation(.read, "fetch \(request.entity) objects") { try writer.unsafeRead { db in
