@@ -175,11 +175,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard let entity = model?.entity(named: objectID.entityName) else {
             preconditionFailure("ObjectGraph: object(with:) got \(objectID), whose entity is not in this context's model")
         }
-        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        object.objectID = objectID
-        object.managedObjectContext = self
+        let object = registerNewObject(of: entity, id: objectID)
         object.storage.flags = [.fault]
-        registeredObjectsByID[objectID] = object
         return object
     }
 
@@ -293,12 +290,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard let entity = model?.entity(named: row.id.entityName) else {
             preconditionFailure("ObjectGraph: the store returned a row of unknown entity \(row.id.entityName)")
         }
-        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        object.objectID = row.id
-        object.managedObjectContext = self
-        registeredObjectsByID[row.id] = object
+        let object = registerNewObject(of: entity, id: row.id)
         apply(row, to: object, keepingChanges: false)
         object.awakeFromFetch()
+        return object
+    }
+
+    /// A new instance of `entity`'s class for the stored object `id`, registered in this context.
+    private func registerNewObject(of entity: EntityDescription, id: ManagedObjectID) -> ManagedObject {
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = id
+        object.managedObjectContext = self
+        registeredObjectsByID[id] = object
         return object
     }
 }
