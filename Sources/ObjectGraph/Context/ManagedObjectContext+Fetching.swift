@@ -44,7 +44,7 @@ extension ManagedObjectContext {
         case .managedObjectIDResultType:
             let ids: [ManagedObjectID]
             if request.includesPendingChanges && pendingChangesAffect(entity, descriptor) {
-                ids = try fetchObjects(entity, descriptor, includePending: true).map(\.objectID)
+                ids = try fetchObjects(entity, descriptor, includePending: true, pendingChangesAffect: true).map(\.objectID)
             } else {
                 do {
                     ids = try store().objectIDs(matching: descriptor)
@@ -175,7 +175,7 @@ extension ManagedObjectContext {
 
     private func count(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> Int {
         if includePending && pendingChangesAffect(entity, descriptor) {
-            return try fetchObjects(entity, descriptor, includePending: true).count
+            return try fetchObjects(entity, descriptor, includePending: true, pendingChangesAffect: true).count
         }
         do {
             return try store().count(matching: descriptor)
@@ -188,9 +188,13 @@ extension ManagedObjectContext {
     ///
     /// When the predicate has no SQL form (``NeedsInMemoryEvaluation``), every object of the
     /// entity is read and the predicate is evaluated in memory, with the same result.
-    func fetchObjects(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> [ManagedObject] {
+    ///
+    /// `pendingChangesAffect`, when the caller already knows it, spares scanning the changed
+    /// objects again.
+    func fetchObjects(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool,
+                      pendingChangesAffect known: Bool? = nil) throws -> [ManagedObject] {
         let store = try store()
-        let pending = includePending && pendingChangesAffect(entity, descriptor)
+        let pending = includePending && (known ?? pendingChangesAffect(entity, descriptor))
         if !pending {
             do {
                 return try store.rows(matching: descriptor).map(registerFetched)

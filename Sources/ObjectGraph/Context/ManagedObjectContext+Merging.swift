@@ -101,7 +101,7 @@ extension ManagedObjectContext {
     private func markDeletedElsewhere(_ object: ManagedObject) {
         registeredObjectsByID[object.objectID] = nil
         changedObjects[object.objectID] = nil
-        object.storage.flags = [.deleted, .gone]
+        object.storage.becomeGone(deleted: true)
         pendingUpdated.remove(object)
         pendingDeleted.insert(object)
     }

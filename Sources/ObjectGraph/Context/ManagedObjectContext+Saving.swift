@@ -61,16 +61,11 @@ extension ManagedObjectContext {
         if !changes.isEmpty { try store.save(changes, from: self) }
 
         for object in objects {
-            object.storage.flags.remove(.tracked)
-            if object.isDeleted {
-                registeredObjectsByID[object.objectID] = nil
-                object.storage.flags.insert(.gone)
-                object.didSave()
-            } else if object.hasChanges || !object.storage.changed.isEmpty {
-                object.storage.version += 1
-                object.commitChanges()
-                object.didSave()
-            }
+            let deleted = object.isDeleted
+            let wroteValues = !deleted && (object.hasChanges || !object.storage.changed.isEmpty)
+            object.storage.saved(deleted: deleted, wroteValues: wroteValues)
+            if deleted { registeredObjectsByID[object.objectID] = nil }
+            if deleted || wroteValues { object.didSave() }
         }
         changedObjects = [:]
         if !saved.isEmpty {

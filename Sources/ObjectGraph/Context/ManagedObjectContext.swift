@@ -176,7 +176,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             preconditionFailure("ObjectGraph: object(with:) got \(objectID), whose entity is not in this context's model")
         }
         let object = registerNewObject(of: entity, id: objectID)
-        object.storage.flags = [.fault]
+        object.storage.becomeFault()
         return object
     }
 
@@ -222,16 +222,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// again on next access, never taken for deleted — and shows its entity's default values
     /// meanwhile; the error is kept for the next save or fetch and objects-did-change.
     func reportFaultFailure(_ objects: [ManagedObject], _ error: any Error) {
-        for object in objects where object.storage.values.isEmpty { object.storage.values = object.entity.defaultValues }
+        for object in objects { object.storage.showPlaceholders(object.entity.defaultValues) }
         recordStoreError(error, for: objects, while: objects.count == 1 ? "read \(objects[0].objectID)" : "read \(objects.count) objects")
     }
 
     /// Turns a fault into a full object from its row, or into a "gone" object without one.
     func fill(_ object: ManagedObject, with row: StoredRow?) {
-        object.storage.flags.remove(.fault)
         guard let row else {
-            object.storage.flags.insert(.gone)
-            object.storage.values = object.entity.defaultValues
+            object.storage.becomeMissing(defaults: object.entity.defaultValues)
             return
         }
         apply(row, to: object, keepingChanges: false)
@@ -240,24 +238,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Puts a row's values into an object; with `keepingChanges`, unsaved changes stay on top.
     func apply(_ row: StoredRow, to object: ManagedObject, keepingChanges: Bool) {
-        var values = row.values
-        let entity = object.entity
-        for property in entity.allProperties where property.isTransient {
-            let slot = property.slot
-            values[slot] = object.storage.values.isEmpty ? ((property as? AttributeDescription)?.defaultStoredValue ?? .null) : object.storage.values[slot]
-        }
-        if keepingChanges, !object.storage.values.isEmpty {
-            for slot in object.storage.changed.slots { values[slot] = object.storage.values[slot] }
-        } else {
-            object.storage.changed.removeAll()
-            object.storage.toMany = [:]
-        }
-        if keepingChanges {
-            for slot in Array(object.storage.toMany.keys) { object.storage.toMany[slot]!.members = nil }
-        }
-        object.storage.values = values
-        object.storage.committed = row.values
-        object.storage.version = row.version
+        object.storage.load(row, entity: object.entity, keepingChanges: keepingChanges)
     }
 
     /// Loads a to-many relationship's members from the store; `nil` when the store could not
@@ -279,7 +260,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func registerFetched(_ row: StoredRow) -> ManagedObject {
         if let object = registeredObjectsByID[row.id] {
             if object.isFault {
-                object.storage.flags.remove(.fault)
                 apply(row, to: object, keepingChanges: false)
                 object.awakeFromFetch()
             } else if !object.hasChanges && row.version != object.storage.version {

@@ -173,7 +173,8 @@ extension ManagedObject {
         if storage.flags.contains(.fault) {
             managedObjectContext?.fulfillFault(of: self)
         } else if storage.values.isEmpty {
-            storage.values = entity.defaultValues
+            // Checked here, not in `showPlaceholders`: this runs on every property access.
+            storage.showPlaceholders(entity.defaultValues)
         }
     }
 

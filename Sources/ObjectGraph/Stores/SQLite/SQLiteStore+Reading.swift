@@ -218,10 +218,8 @@ extension SQLiteStore {
         var compiler = SQLCompiler(schema: schema, model: managedObjectModel)
         let scope = SQLCompiler.Scope(entity: entity, alias: "t0")
         let whereClause = try compiler.whereClause(for: request, entity: entity, scope: scope)
-        var orderClause = ordered ? try compiler.orderClause(for: request.sortDescriptors, scope: scope) : ""
-        if distinct, ordered {
-            orderClause = request.sortDescriptors.isEmpty ? "" : String(orderClause.dropLast(", t0.Z_PK ASC".count))
-        }
+        // DISTINCT rows have no single primary key to break ties with.
+        let orderClause = ordered ? try compiler.orderClause(for: request.sortDescriptors, scope: scope, breakingTies: !distinct) : ""
         var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns(mapping.table)) FROM \(mapping.table) t0"
         if !scope.joins.isEmpty { sql += " " + scope.joins.joined(separator: " ") }
         sql += whereClause + orderClause
