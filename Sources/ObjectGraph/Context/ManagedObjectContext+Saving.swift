@@ -58,7 +58,7 @@ extension ManagedObjectContext {
         }
 
         let (changes, saved) = saveChanges(for: objects)
-        if !changes.isEmpty { try store.save(changes, from: self) }
+        if !changes.isEmpty { try store.save(changes) }
 
         for object in objects {
             let deleted = object.isDeleted

@@ -25,7 +25,7 @@ protocol ObjectStore: AnyObject, Sendable {
     /// The members of a to-many relationship of `id`, in order for an ordered relationship.
     func members(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
     /// Writes a context's changes, all or nothing.
-    func save(_ changes: SaveChanges, from context: ManagedObjectContext) throws
+    func save(_ changes: SaveChanges) throws
 }
 
 /// A row as a store returns it: an object's committed values, by slot of its entity.

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    func save(_ changes: SaveChanges, from context: ManagedObjectContext) throws {
+    func save(_ changes: SaveChanges) throws {
         do {
             if let injected = failureInjection.withLock({ $0 })?(.write) { throw injected }
             try writer.write { db in
