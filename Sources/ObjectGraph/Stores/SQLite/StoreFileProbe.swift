@@ -13,7 +13,8 @@ import GRDBSQLite
 /// - `-wal` absent or empty: `immutable=1` — the main file is the whole database, and SQLite
 ///   then opens neither `-wal` nor `-shm` (a plain read-only connection would create both);
 /// - `-wal` with content and a `-shm`: `readonly_shm=1` — SQLite reads the WAL through a
-///   private index instead of writing read marks into the `-shm`;
+///   private index instead of writing read marks into the `-shm` (when that fails twice,
+///   another connection has the store open, and the probe reads as an ordinary reader);
 /// - `-wal` with content and no `-shm` (after a crash): SQLite cannot read the WAL without
 ///   creating a `-shm`, so the probe reads a private copy of the two files in a temporary
 ///   directory and deletes it.
@@ -32,6 +33,23 @@ enum StoreFileProbe {
     /// Reads what `url` holds; throws ``ObjectGraphError`` (``ObjectGraphError/Code/persistentStoreInvalidType``)
     /// for a file that is not an ObjectGraph store.
     static func inspect(_ url: URL) throws -> Finding {
+        // Another connection may be closing the store this very moment (checkpointing, then
+        // deleting its -wal and -shm), or writing to it: an SQLite error is then transient.
+        // Look again, from the files' new state; the last attempt reads a -wal through the
+        // shared index as any reader does (a live connection has the files open anyway).
+        let attempts = 3
+        for attempt in 1...attempts {
+            do {
+                return try inspectOnce(url, sharingIndex: attempt == attempts)
+            } catch let error as ObjectGraphError where error.cause?.extendedResultCode != nil && attempt < attempts {
+                Thread.sleep(forTimeInterval: 0.02 * Double(attempt))
+                continue
+            }
+        }
+        preconditionFailure("unreachable: the last attempt returns or throws")
+    }
+
+    private static func inspectOnce(_ url: URL, sharingIndex: Bool) throws -> Finding {
         let path = url.standardizedFileURL.path
         let walSize = fileSize(path + "-wal")
         // No file: a new store (a stray -wal without its database holds nothing readable).
@@ -46,7 +64,7 @@ enum StoreFileProbe {
         try checkHeader(path)
         if let walSize, walSize > 0 {
             if fileSize(path + "-shm") != nil {
-                return try read(path: path, uriParameters: "mode=ro&readonly_shm=1", reportedPath: path)
+                return try read(path: path, uriParameters: sharingIndex ? "mode=ro" : "mode=ro&readonly_shm=1", reportedPath: path)
             }
             return try readCopy(of: path)
         }
