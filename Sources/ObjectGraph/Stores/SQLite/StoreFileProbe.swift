@@ -51,9 +51,9 @@ enum StoreFileProbe {
 
     private static func inspectOnce(_ url: URL, sharingIndex: Bool) throws -> Finding {
         let path = url.standardizedFileURL.path
-        let walSize = fileSize(path + "-wal")
+        let walSize = try fileSize(path + "-wal")
         // No file: a new store (a stray -wal without its database holds nothing readable).
-        guard let size = fileSize(path) else { return .noStore }
+        guard let size = try fileSize(path) else { return .noStore }
         if size == 0 {
             // SQLite would delete the -wal of an empty file on opening it: refuse instead.
             if let walSize, walSize > 0 {
@@ -63,7 +63,7 @@ enum StoreFileProbe {
         }
         try checkHeader(path)
         if let walSize, walSize > 0 {
-            if fileSize(path + "-shm") != nil {
+            if try fileSize(path + "-shm") != nil {
                 return try read(path: path, uriParameters: sharingIndex ? "mode=ro" : "mode=ro&readonly_shm=1", reportedPath: path)
             }
             return try readCopy(of: path)
@@ -71,9 +71,16 @@ enum StoreFileProbe {
         return try read(path: path, uriParameters: "mode=ro&immutable=1", reportedPath: path)
     }
 
-    private static func fileSize(_ path: String) -> Int64? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        return (attributes[.size] as? NSNumber)?.int64Value
+    /// The size of the file at `path`, `nil` when there is none; throws when it exists but
+    /// cannot be examined (an unreadable -wal must not be taken for an absent one).
+    private static func fileSize(_ path: String) throws -> Int64? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        } catch {
+            throw ObjectGraphError(.persistentStoreOperation, "could not examine \(path)", underlying: error, file: path)
+        }
     }
 
     /// Refuses a file whose first 16 bytes are not SQLite's, with a plainer message than
