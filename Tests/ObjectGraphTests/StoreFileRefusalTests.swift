@@ -116,6 +116,24 @@ struct StoreFileRefusalTests {
         #expect(names == ["quad"])
     }
 
+    @Test("a store another coordinator has open, its writes still in the -wal, opens and shows them")
+    func openElsewhere() throws {
+        let first = try TestStack()
+        let url = try #require(first.url)
+        let writer = first.container.newBackgroundContext()
+        try writer.performAndWait {
+            let tag = Tag(context: writer)
+            tag.name = "quad"
+            try writer.save()
+        }
+        #expect((FileBytes(url).wal?.count ?? 0) > 0)
+        let second = try TestStack(file: url)
+        let reader = second.container.newBackgroundContext()
+        let names = try reader.performAndWait { try reader.fetch(Tag.fetchRequest()).compactMap(\.name) }
+        #expect(names == ["quad"])
+        _ = first
+    }
+
     @Test("a read-only open of a store that does not exist yet is refused without creating it")
     func readOnlyCreation() throws {
         let url = try Self.directory().appendingPathComponent("Missing.sqlite")

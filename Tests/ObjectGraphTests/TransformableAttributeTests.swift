@@ -95,6 +95,39 @@ struct TransformableAttributeTests {
         }
     }
 
+    @Test("stored data the transformer cannot read back is reported, not taken for nil", arguments: TestStack.kinds)
+    func undecodableValue(inMemory: Bool) throws {
+        let name = "HexColourTransformer-\(UUID())"
+        let stack = try TestStack(inMemory: inMemory, model: Self.model(transformerName: name))
+        let writer = stack.container.newBackgroundContext()
+        // Written while no transformer was registered: raw bytes that are not a colour.
+        let id = try writer.performAndWait {
+            let swatch = try writer.insertObject(entityName: "Swatch")
+            try swatch.setCheckedValue(Data("not a colour".utf8), forKey: "colour")
+            try writer.save()
+            return swatch.objectID
+        }
+        ValueTransformerRegistry.setValueTransformer(HexColourTransformer(), forName: name)
+        defer { ValueTransformerRegistry.setValueTransformer(nil, forName: name) }
+        let reader = stack.container.newBackgroundContext()
+        var reported: [ManagedObjectID] = []
+        let observation = reader.addObjectsDidChangeObserver { change in reported += change.readFailures.keys.map(\.objectID) }
+        defer { observation.cancel() }
+        try reader.performAndWait {
+            let swatch = try reader.existingObject(with: id)
+            #expect(swatch.value(forKey: "colour") == nil)
+            let error = try #require(throws: ObjectGraphError.self) { try reader.fetch(FetchRequest<ManagedObject>(entityName: "Swatch")) }
+            #expect(error.message.contains("Swatch.colour"))
+            #expect(error.message.contains(name))
+            // A dictionary fetch can throw at once.
+            let dictionaries = FetchRequest<[String: Any]>(entityName: "Swatch")
+            dictionaries.resultType = .dictionaryResultType
+            dictionaries.propertiesToFetch = ["colour"]
+            #expect(throws: ObjectGraphError.self) { try reader.fetch(dictionaries) }
+        }
+        #expect(reported == [id])
+    }
+
     @Test("a value the transformer refuses is never stored, and the save says where")
     func refusedValue() throws {
         let name = "HexColourTransformer-\(UUID())"

@@ -37,14 +37,6 @@ extension FlickrClient {
         }
     }
 
-    /// The same as ``callREST(url:method:page:decode:)`` returning the checked body.
-    func callREST(url: URL, method: String, page: Int?) async throws -> [UInt8] {
-        try await callREST(url: url, method: method, page: page) { [decoder] body in
-            _ = try decoder.checkedJSON(body, method: method, httpStatus: 200)
-            return body
-        }
-    }
-
     /// Runs `attempt` until it succeeds, fails for good, or the policy's attempts run out,
     /// sleeping the backoff delay (on the configured clock) between attempts.
     func withRetries<Value>(

@@ -52,8 +52,10 @@ public actor FlickrClient {
     /// - Throws: ``FlickrError``.
     public func photos(_ query: FlickrPhotoQuery, page: Int = 1, perPage: Int = 100) async throws -> FlickrPhotoPage {
         let url = configuration.requestURL(for: query, page: page, perPage: perPage)
-        let body = try await callREST(url: url, method: query.method, page: page)
-        return try decoder.photoPage(from: body, method: query.method)
+        // The decoder checks `stat` once, inside the retry loop (so code 105 is retried).
+        return try await callREST(url: url, method: query.method, page: page) { [decoder] body in
+            try decoder.photoPage(from: body, method: query.method)
+        }
     }
 
     /// Every page of `query`, fetched one after another as the sequence is iterated, from
@@ -82,8 +84,9 @@ public actor FlickrClient {
     public func echo(_ parameters: [String: String] = [:]) async throws -> [String: String] {
         let method = "flickr.test.echo"
         let url = configuration.requestURL(method: method, parameters: parameters)
-        let body = try await callREST(url: url, method: method, page: nil)
-        return try decoder.echo(from: body, method: method)
+        return try await callREST(url: url, method: method, page: nil) { [decoder] body in
+            try decoder.echo(from: body, method: method)
+        }
     }
 
     /// The URL of `photo` at `format` on the configured photo host, or `nil` when the photo

@@ -15,6 +15,10 @@ public struct ObjectsDidChange {
     public let refreshedObjects: Set<ManagedObject>
     /// Whether every object was invalidated (`reset()`).
     public let invalidatedAllObjects: Bool
+    /// Objects whose values or relationships could not be read from the store when a getter
+    /// fired their fault, with the error: each stays a fault (read again on next access)
+    /// showing default values, and the context's next save or fetch throws the error.
+    public internal(set) var readFailures: [ManagedObject: ObjectGraphError] = [:]
     /// Objects a merged save updated that this context had not registered: not reported to
     /// observers (Core Data does not either), but a fetched results controller needs them to
     /// find objects that now match its predicate.

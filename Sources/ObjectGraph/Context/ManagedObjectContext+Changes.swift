@@ -40,21 +40,9 @@ extension ManagedObjectContext {
         } catch {
             preconditionFailure("ObjectGraph: could not reserve an object ID in the store: \(error)")
         }
-        let preset = object.storage.values
         object.objectID = id
         object.managedObjectContext = self
-        object.storage.values = object.entity.defaultValues
-        object.storage.flags = [.inserted]
-        for slot in object.entity.attributeSlots where !object.storage.values[slot].isNull {
-            object.storage.changed.insert(slot)
-        }
-        // Values set while detached survive the insert.
-        if !preset.isEmpty {
-            for slot in object.entity.attributeSlots where preset[slot] != object.storage.values[slot] {
-                object.storage.values[slot] = preset[slot]
-                object.storage.changed.insert(slot)
-            }
-        }
+        object.storage.becomeInserted(defaults: object.entity.defaultValues, attributeSlots: object.entity.attributeSlots)
         registeredObjectsByID[id] = object
         noteChanged(object)
         pendingInserted.insert(object)
@@ -84,7 +72,7 @@ extension ManagedObjectContext {
         object.fulfillIfNeeded()
         if object.storage.flags.contains(.gone) { return }
         object.prepareForDeletion()
-        object.storage.flags.insert(.deleted)
+        object.storage.markDeleted()
         noteChanged(object)
         pendingUpdated.remove(object)
         if pendingInserted.remove(object) == nil { pendingDeleted.insert(object) }
@@ -97,12 +85,14 @@ extension ManagedObjectContext {
         assertOnQueue()
         propagateDeletes()
         guard !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty
-                && pendingMergedUnregistered.isEmpty) else { return }
-        let change = ObjectsDidChange(
+                && pendingMergedUnregistered.isEmpty && pendingReadFailures.isEmpty) else { return }
+        var change = ObjectsDidChange(
             insertedObjects: pendingInserted, updatedObjects: pendingUpdated.subtracting(pendingInserted),
             deletedObjects: pendingDeleted, refreshedObjects: pendingRefreshed, invalidatedAllObjects: false,
             mergedUnregisteredObjectIDs: pendingMergedUnregistered)
-        for object in pendingInserted { object.storage.flags.insert(.insertAnnounced) }
+        change.readFailures = pendingReadFailures
+        pendingReadFailures = [:]
+        for object in pendingInserted { object.storage.announceInsert() }
         clearPendingChanges()
         postObjectsDidChange(change)
     }
@@ -110,7 +100,7 @@ extension ManagedObjectContext {
     /// Records that `object` changed; cheap after the first change.
     func noteChanged(_ object: ManagedObject) {
         if !object.storage.flags.contains(.tracked) {
-            object.storage.flags.insert(.tracked)
+            object.storage.track()
             changedObjects[object.objectID] = object
         }
         let flags = object.storage.flags
@@ -165,7 +155,7 @@ extension ManagedObjectContext {
     func forget(_ object: ManagedObject) {
         changedObjects[object.objectID] = nil
         registeredObjectsByID[object.objectID] = nil
-        object.storage.flags = [.deleted, .gone]
+        object.storage.becomeGone(deleted: true)
     }
 
     /// Forgets the changes recorded for the next objects-did-change notification.
@@ -189,12 +179,12 @@ extension ManagedObjectContext {
         for object in changedObjects.values {
             if object.isInserted {
                 registeredObjectsByID[object.objectID] = nil
-                object.storage.flags = [.gone]
+                object.storage.becomeGone(deleted: false)
                 object.managedObjectContext = nil
                 removed.insert(object)
             } else {
                 object.turnIntoFault()
-                object.storage.flags = [.fault]
+                object.storage.becomeFault()
                 refreshed.insert(object)
             }
         }
@@ -214,12 +204,14 @@ extension ManagedObjectContext {
         assertOnQueue()
         for object in registeredObjectsByID.values {
             object.managedObjectContext = nil
-            object.storage = ObjectStorage()
-            object.storage.flags = [.gone]
+            object.storage.detach()
         }
         registeredObjectsByID = [:]
         changedObjects = [:]
         deletesToPropagate = []
+        // The objects whose reads failed are forgotten with everything else.
+        unreportedStoreErrors = []
+        pendingReadFailures = [:]
         clearPendingChanges()
         postObjectsDidChange(ObjectsDidChange(insertedObjects: [], updatedObjects: [], deletedObjects: [],
                                               refreshedObjects: [], invalidatedAllObjects: true))
@@ -232,11 +224,14 @@ extension ManagedObjectContext {
         guard object.managedObjectContext === self, !object.isInserted else { return }
         if !mergeChanges || !object.hasChanges {
             if object.hasChanges { changedObjects[object.objectID] = nil }
-            object.storage.flags.remove(.tracked)
-            object.storage.flags.remove(.deleted)
+            object.storage.discardChangeState()
             object.turnIntoFault()
-        } else if let row = try? parentStore?.row(for: object.objectID) {
-            apply(row, to: object, keepingChanges: true)
+        } else {
+            do {
+                if let row = try parentStore?.row(for: object.objectID) { apply(row, to: object, keepingChanges: true) }
+            } catch {
+                recordStoreError(error, for: object, while: "refresh \(object.objectID)")
+            }
         }
         pendingRefreshed.insert(object)
     }

@@ -3,37 +3,23 @@ import Foundation
 extension ManagedObjectContext {
     /// Fires every fault among `objects` with one query per entity (``fulfillFault(of:)`` reads
     /// one row per object): the way to read many objects a merge or a controller is about to
-    /// evaluate. An object whose row is gone becomes "gone", as a single fault would.
+    /// evaluate. An object whose row is gone becomes "gone", as a single fault would; when the
+    /// store cannot be read, every fault is reported as ``reportFaultFailure(_:_:)`` says.
     func fulfillFaults(of objects: [ManagedObject]) {
         let faults = objects.filter { $0.isFault && $0.managedObjectContext === self && !$0.storage.flags.contains(.gone) }
         guard !faults.isEmpty, let store = parentStore else { return }
         guard faults.count > 1 else { return fulfillFault(of: faults[0]) }
-        let rows = currentRows(of: faults.map(\.objectID), from: store)
-        for object in faults where object.isFault { fill(object, with: rows[object.objectID]) }
+        do {
+            let rows = try currentRows(of: faults.map(\.objectID), from: store)
+            for object in faults where object.isFault { fill(object, with: rows[object.objectID]) }
+        } catch {
+            reportFaultFailure(faults, error)
+        }
     }
 
     /// The current rows of `ids`, read with one query per entity rather than one per object; an
-    /// ID without a row is missing from the result.
-    func currentRows(of ids: [ManagedObjectID], from store: any ObjectStore) -> [ManagedObjectID: StoredRow] {
-        var rows: [ManagedObjectID: StoredRow] = [:]
-        let byEntity = Dictionary(grouping: ids, by: \.entityName)
-        for (entity, ids) in byEntity {
-            // Chunks keep the statement under SQLite's parameter limit.
-            var start = 0
-            while start < ids.count {
-                let chunk = Array(ids[start..<min(start + 500, ids.count)])
-                start += chunk.count
-                // SELF IN {ids}, built directly: parsing a format with hundreds of arguments costs more than the query.
-                let predicate = PredicateNode.comparison(ComparisonNode(lhs: .evaluatedObject, op: .in, rhs: .constant(.array(chunk.map(Value.objectID)))))
-                let descriptor = FetchDescriptor(entity: entity, predicate: predicate, sortDescriptors: [], fetchLimit: 0,
-                                                 fetchOffset: 0, includesSubentities: false)
-                if let found = try? store.rows(matching: descriptor) {
-                    for row in found { rows[row.id] = row }
-                } else {
-                    for id in chunk { if let row = try? store.row(for: id) { rows[id] = row } }
-                }
-            }
-        }
-        return rows
+    /// ID without a row is missing from the result. Throws the store's error.
+    func currentRows(of ids: [ManagedObjectID], from store: any ObjectStore) throws -> [ManagedObjectID: StoredRow] {
+        try store.rows(for: ids)
     }
 }

@@ -9,7 +9,9 @@ extension ManagedObjectContext {
     /// store only, as in Core Data.
     ///
     /// - Throws: the predicate's ``FetchPredicateError`` (parse error, unknown key, unbound
-    ///   variable), ``ObjectGraphError`` for an unknown entity or sort key, or a store error.
+    ///   variable), ``ObjectGraphError`` for an unknown entity or sort key, or a store error
+    ///   with its ``ObjectGraphError/cause`` — also one kept from a store read a property
+    ///   getter could not throw (see ``ObjectsDidChange/readFailures``).
     public func fetch<T>(_ request: FetchRequest<T>) throws -> [T] {
         do {
             return try fetchUnlabelled(request)
@@ -21,6 +23,7 @@ extension ManagedObjectContext {
     private func fetchUnlabelled<T>(_ request: FetchRequest<T>) throws -> [T] {
         assertOnQueue()
         processPendingChanges()
+        try throwUnreportedStoreErrors()
         let (entity, descriptor) = try prepare(request)
         switch request.resultType {
         case .managedObjectResultType:
@@ -41,7 +44,7 @@ extension ManagedObjectContext {
         case .managedObjectIDResultType:
             let ids: [ManagedObjectID]
             if request.includesPendingChanges && pendingChangesAffect(entity, descriptor) {
-                ids = try fetchObjects(entity, descriptor, includePending: true).map(\.objectID)
+                ids = try fetchObjects(entity, descriptor, includePending: true, pendingChangesAffect: true).map(\.objectID)
             } else {
                 do {
                     ids = try store().objectIDs(matching: descriptor)
@@ -63,9 +66,9 @@ extension ManagedObjectContext {
         case .dictionaryResultType:
             let names = try dictionaryProperties(of: request, entity: entity)
             let rows = try store().dictionaries(matching: descriptor, properties: names, distinct: request.returnsDistinctResults)
-            let dictionaries: [[String: Any]] = rows.map { row in
+            let dictionaries: [[String: Any]] = try rows.map { row in
                 var dictionary: [String: Any] = [:]
-                for (key, value) in row { if let converted = publicValue(value, key: key, entity: entity) { dictionary[key] = converted } }
+                for (key, value) in row { if let converted = try publicValue(value, key: key, entity: entity) { dictionary[key] = converted } }
                 return dictionary
             }
             guard let results = dictionaries as? [T] else {
@@ -81,6 +84,7 @@ extension ManagedObjectContext {
     public func count<T>(for request: FetchRequest<T>) throws -> Int {
         assertOnQueue()
         processPendingChanges()
+        try throwUnreportedStoreErrors()
         do {
             let (entity, descriptor) = try prepare(request)
             return try count(entity, descriptor, includePending: request.includesPendingChanges)
@@ -171,7 +175,7 @@ extension ManagedObjectContext {
 
     private func count(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> Int {
         if includePending && pendingChangesAffect(entity, descriptor) {
-            return try fetchObjects(entity, descriptor, includePending: true).count
+            return try fetchObjects(entity, descriptor, includePending: true, pendingChangesAffect: true).count
         }
         do {
             return try store().count(matching: descriptor)
@@ -184,9 +188,13 @@ extension ManagedObjectContext {
     ///
     /// When the predicate has no SQL form (``NeedsInMemoryEvaluation``), every object of the
     /// entity is read and the predicate is evaluated in memory, with the same result.
-    func fetchObjects(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> [ManagedObject] {
+    ///
+    /// `pendingChangesAffect`, when the caller already knows it, spares scanning the changed
+    /// objects again.
+    func fetchObjects(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool,
+                      pendingChangesAffect known: Bool? = nil) throws -> [ManagedObject] {
         let store = try store()
-        let pending = includePending && pendingChangesAffect(entity, descriptor)
+        let pending = includePending && (known ?? pendingChangesAffect(entity, descriptor))
         if !pending {
             do {
                 return try store.rows(matching: descriptor).map(registerFetched)
@@ -263,9 +271,9 @@ extension ManagedObjectContext {
         }
     }
 
-    private func publicValue(_ value: Value, key: String, entity: EntityDescription) -> Any? {
+    private func publicValue(_ value: Value, key: String, entity: EntityDescription) throws -> Any? {
         guard let slot = entity.slotByName[key] else { return nil }
-        if let attribute = entity.allProperties[slot] as? AttributeDescription { return attribute.publicValue(from: value) }
+        if let attribute = entity.allProperties[slot] as? AttributeDescription { return try attribute.decodedValue(from: value) }
         if case .objectID(let id) = value { return id }
         return nil
     }

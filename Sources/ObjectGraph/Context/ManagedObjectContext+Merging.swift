@@ -12,11 +12,7 @@ extension ManagedObjectContext {
         let store = parentStore
         for id in saved.deletedObjectIDs {
             guard let object = registeredObjectsByID[id] else { continue }
-            registeredObjectsByID[id] = nil
-            changedObjects[id] = nil
-            object.storage.flags = [.deleted, .gone]
-            pendingUpdated.remove(object)
-            pendingDeleted.insert(object)
+            markDeletedElsewhere(object)
         }
         var loaded: [ManagedObject] = []
         for id in saved.updatedObjectIDs {
@@ -27,18 +23,22 @@ extension ManagedObjectContext {
             if !object.isFault { loaded.append(object) }
             pendingUpdated.insert(object)
         }
-        let rows = store.map { currentRows(of: loaded.map(\.objectID), from: $0) } ?? [:]
-        for object in loaded {
-            guard let row = rows[object.objectID] else {
-                // The row is gone: another save deleted it after this one.
-                registeredObjectsByID[object.objectID] = nil
-                changedObjects[object.objectID] = nil
-                object.storage.flags = [.deleted, .gone]
-                pendingUpdated.remove(object)
-                pendingDeleted.insert(object)
-                continue
+        do {
+            let rows = try store.map { try currentRows(of: loaded.map(\.objectID), from: $0) } ?? [:]
+            for object in loaded {
+                guard let row = rows[object.objectID] else {
+                    // The row is gone: another save deleted it after this one.
+                    markDeletedElsewhere(object)
+                    continue
+                }
+                apply(row, to: object, keepingChanges: object.hasChanges)
             }
-            apply(row, to: object, keepingChanges: object.hasChanges)
+        } catch {
+            // The saved values could not be read: objects without changes of their own become
+            // faults (read again on next access); changed ones keep their values and the next
+            // save throws the error rather than writing over values it never saw.
+            for object in loaded where !object.hasChanges { object.turnIntoFault() }
+            recordStoreError(error, for: loaded, while: "read the values a merged save changed")
         }
         var merged: [ManagedObject] = []
         for id in saved.insertedObjectIDs where model?.entity(named: id.entityName) != nil {
@@ -79,7 +79,12 @@ extension ManagedObjectContext {
                         delete(object)
                     case .nullify:
                         if relationship.isToMany {
-                            try? object.removeObject(self.object(with: id), fromRelationship: relationship.name)
+                            do {
+                                try object.removeObject(self.object(with: id), fromRelationship: relationship.name)
+                            } catch {
+                                // Reported by the next save: it must not keep a reference to a removed row.
+                                object.storage.pendingFailures.append(object.failure(key: relationship.name, "could not nullify the reference to deleted \(id): \(error)"))
+                            }
                         } else {
                             object.setValue(nil, forKey: relationship.name)
                         }
@@ -89,6 +94,16 @@ extension ManagedObjectContext {
                 }
             }
         }
+    }
+
+    /// Forgets an object another save deleted: it leaves the registry and the unsaved changes,
+    /// and objects-did-change reports it deleted.
+    private func markDeletedElsewhere(_ object: ManagedObject) {
+        registeredObjectsByID[object.objectID] = nil
+        changedObjects[object.objectID] = nil
+        object.storage.becomeGone(deleted: true)
+        pendingUpdated.remove(object)
+        pendingDeleted.insert(object)
     }
 
     /// Merges the ``ContextDidSave`` carried by a posted did-save notification.

@@ -1,49 +1,62 @@
 import Foundation
 
 /// The observers of one context, registered from any thread.
-final class ContextObservers: @unchecked Sendable {
-    // @unchecked Sendable: the dictionaries are only touched under `lock`.
-    private let lock = NSLock()
-    private var nextToken = 0
-    private var objectsDidChange: [Int: (ObjectsDidChange) -> Void] = [:]
-    /// Observers that also want changes made only of unregistered merged IDs.
-    private var wantsUnregistered: Set<Int> = []
-    private var willSave: [Int: () -> Void] = [:]
-    private var didSave: [Int: @Sendable (ContextDidSave) -> Void] = [:]
+final class ContextObservers: Sendable {
+    private struct Registry {
+        var nextToken = 0
+        var objectsDidChange: [Int: (ObjectsDidChange) -> Void] = [:]
+        /// Observers that also want changes made only of unregistered merged IDs.
+        var wantsUnregistered: Set<Int> = []
+        var willSave: [Int: () -> Void] = [:]
+        var didSave: [Int: @Sendable (ContextDidSave) -> Void] = [:]
 
-    func add(objectsDidChange observer: @escaping (ObjectsDidChange) -> Void, includingUnregistered: Bool = false) -> Int {
-        locked {
+        mutating func token() -> Int {
             nextToken += 1
-            objectsDidChange[nextToken] = observer
-            if includingUnregistered { wantsUnregistered.insert(nextToken) }
             return nextToken
         }
     }
+
+    // Objects-did-change and will-save observers are not `@Sendable`: they are registered from
+    // any thread but only ever called on the context's queue, as Core Data's notifications are.
+    private let registry = Locked(Registry())
+
+    func add(objectsDidChange observer: @escaping (ObjectsDidChange) -> Void, includingUnregistered: Bool = false) -> Int {
+        registry.withLock { registry in
+            let token = registry.token()
+            registry.objectsDidChange[token] = observer
+            if includingUnregistered { registry.wantsUnregistered.insert(token) }
+            return token
+        }
+    }
     func add(willSave observer: @escaping () -> Void) -> Int {
-        locked { nextToken += 1; willSave[nextToken] = observer; return nextToken }
+        registry.withLock { registry in
+            let token = registry.token()
+            registry.willSave[token] = observer
+            return token
+        }
     }
     func add(didSave observer: @escaping @Sendable (ContextDidSave) -> Void) -> Int {
-        locked { nextToken += 1; didSave[nextToken] = observer; return nextToken }
+        registry.withLock { registry in
+            let token = registry.token()
+            registry.didSave[token] = observer
+            return token
+        }
     }
     func remove(_ token: Int) {
-        locked {
-            objectsDidChange[token] = nil
-            wantsUnregistered.remove(token)
-            willSave[token] = nil
-            didSave[token] = nil
+        registry.withLock { registry in
+            registry.objectsDidChange[token] = nil
+            registry.wantsUnregistered.remove(token)
+            registry.willSave[token] = nil
+            registry.didSave[token] = nil
         }
     }
     func objectsDidChangeObservers(unregisteredOnly: Bool) -> [(ObjectsDidChange) -> Void] {
-        locked { objectsDidChange.filter { !unregisteredOnly || wantsUnregistered.contains($0.key) }.sorted { $0.key < $1.key }.map(\.value) }
+        registry.withLock { registry in
+            registry.objectsDidChange.filter { !unregisteredOnly || registry.wantsUnregistered.contains($0.key) }.sorted { $0.key < $1.key }.map(\.value)
+        }
     }
-    var willSaveObservers: [() -> Void] { locked { willSave.sorted { $0.key < $1.key }.map(\.value) } }
-    var didSaveObservers: [@Sendable (ContextDidSave) -> Void] { locked { didSave.sorted { $0.key < $1.key }.map(\.value) } }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
+    var willSaveObservers: [() -> Void] { registry.withLock { $0.willSave.sorted { $0.key < $1.key }.map(\.value) } }
+    var didSaveObservers: [@Sendable (ContextDidSave) -> Void] { registry.withLock { $0.didSave.sorted { $0.key < $1.key }.map(\.value) } }
 }
 
 extension ManagedObjectContext {
@@ -91,7 +104,7 @@ extension ManagedObjectContext {
 
     func postObjectsDidChange(_ change: ObjectsDidChange) {
         let unregisteredOnly = change.insertedObjects.isEmpty && change.updatedObjects.isEmpty && change.deletedObjects.isEmpty
-            && change.refreshedObjects.isEmpty && !change.invalidatedAllObjects
+            && change.refreshedObjects.isEmpty && !change.invalidatedAllObjects && change.readFailures.isEmpty
         for observer in observers.objectsDidChangeObservers(unregisteredOnly: unregisteredOnly) { observer(change) }
         guard !unregisteredOnly else { return }
         NotificationCenter.default.post(name: .managedObjectContextObjectsDidChange, object: self,

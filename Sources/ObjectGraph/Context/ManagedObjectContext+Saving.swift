@@ -11,10 +11,15 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``ObjectGraphError``: ``ObjectGraphError/Code/validationMultipleErrors``
     ///   listing every failing object and key, ``ObjectGraphError/Code/constraintConflict``,
-    ///   or a store error.
+    ///   or a store error with its ``ObjectGraphError/cause`` (SQLite's result code, the
+    ///   statement, the file) — also one kept from a store read a property getter could not
+    ///   throw (see ``ObjectsDidChange/readFailures``). The context keeps its changes.
     public func save() throws {
         assertOnQueue()
         processPendingChanges()
+        // A store read that failed inside a getter may have hidden values or members this save
+        // depends on (a delete rule's targets): throw it, keeping the changes for a retry.
+        try throwUnreportedStoreErrors()
         guard hasChanges else { return }
         guard let store = parentStore else {
             throw ObjectGraphError(.noPersistentStore, "cannot save: the context has no persistent store")
@@ -22,6 +27,7 @@ extension ManagedObjectContext {
         postWillSave()
         for object in changedObjectsInSaveOrder() where object.hasChanges { object.willSave() }
         processPendingChanges()
+        try throwUnreportedStoreErrors()
 
         let objects = changedObjectsInSaveOrder()
         var failures: [ValidationFailure] = []
@@ -45,26 +51,21 @@ extension ManagedObjectContext {
             }
         }
         if !failures.isEmpty {
-            let denied = failures.contains { $0.message.hasPrefix(ManagedObject.denyMessagePrefix) }
+            let denied = failures.contains(where: \.deniesDelete)
             throw ObjectGraphError(denied && failures.count == 1 ? .validationRelationshipDeniedDelete : .validationMultipleErrors,
                                    "The save failed validation (\(failures.count) problem\(failures.count == 1 ? "" : "s"))",
                                    failures: failures)
         }
 
         let (changes, saved) = saveChanges(for: objects)
-        if !changes.isEmpty { try store.save(changes, from: self) }
+        if !changes.isEmpty { try store.save(changes) }
 
         for object in objects {
-            object.storage.flags.remove(.tracked)
-            if object.isDeleted {
-                registeredObjectsByID[object.objectID] = nil
-                object.storage.flags.insert(.gone)
-                object.didSave()
-            } else if object.hasChanges || !object.storage.changed.isEmpty {
-                object.storage.version += 1
-                object.commitChanges()
-                object.didSave()
-            }
+            let deleted = object.isDeleted
+            let wroteValues = !deleted && (object.hasChanges || !object.storage.changed.isEmpty)
+            object.storage.saved(deleted: deleted, wroteValues: wroteValues)
+            if deleted { registeredObjectsByID[object.objectID] = nil }
+            if deleted || wroteValues { object.didSave() }
         }
         changedObjects = [:]
         if !saved.isEmpty {
@@ -127,7 +128,7 @@ extension ManagedObjectContext {
         }
         // A to-one pointing at a deleted object is cleared only by delete rules; the store
         // also removes join rows of deleted objects.
-        return (changes, ContextDidSave(insertedObjectIDs: inserted, updatedObjectIDs: updated.subtracting(inserted), deletedObjectIDs: deleted))
+        return (changes, ContextDidSave(insertedObjectIDs: inserted, updatedObjectIDs: updated, deletedObjectIDs: deleted))
     }
 }
 

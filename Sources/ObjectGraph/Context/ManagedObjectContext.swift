@@ -67,6 +67,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingMergedUnregistered: Set<ManagedObjectID> = []
     /// Deleted objects whose delete rules have not run yet.
     var deletesToPropagate: [ManagedObject] = []
+    /// Store errors met where no caller could be told at once (a fault fired by a getter, a
+    /// relationship read, a merge): the next save or fetch throws them.
+    var unreportedStoreErrors: [ObjectGraphError] = []
+    /// Objects whose store read failed since the last objects-did-change, which names them.
+    var pendingReadFailures: [ManagedObject: ObjectGraphError] = [:]
 
     let observers = ContextObservers()
 
@@ -170,11 +175,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard let entity = model?.entity(named: objectID.entityName) else {
             preconditionFailure("ObjectGraph: object(with:) got \(objectID), whose entity is not in this context's model")
         }
-        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        object.objectID = objectID
-        object.managedObjectContext = self
-        object.storage.flags = [.fault]
-        registeredObjectsByID[objectID] = object
+        let object = registerNewObject(of: entity, id: objectID)
+        object.storage.becomeFault()
         return object
     }
 
@@ -187,7 +189,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             throw ObjectGraphError(.objectNotFound, "no object with ID \(objectID): its entity is not in the model")
         }
         let object = self.object(with: objectID)
-        if object.isFault { fulfillFault(of: object) }
+        if object.isFault { try loadFault(object) }
         if object.storage.flags.contains(.gone) {
             throw ObjectGraphError(.objectNotFound, "no object with ID \(objectID) exists in the store")
         }
@@ -200,23 +202,34 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Reads a fault's row from the store; an object that no longer exists becomes "gone".
+    ///
+    /// For accessors that cannot throw: a failed read is reported (see ``reportFaultFailure(_:_:)``).
     func fulfillFault(of object: ManagedObject) {
-        guard let store = parentStore else { return }
-        let row: StoredRow?
         do {
-            row = try store.row(for: object.objectID)
+            try loadFault(object)
         } catch {
-            row = nil
+            reportFaultFailure([object], error)
         }
-        fill(object, with: row)
+    }
+
+    /// Reads a fault's row from the store, throwing when the store cannot be read.
+    func loadFault(_ object: ManagedObject) throws {
+        guard let store = parentStore else { return }
+        fill(object, with: try store.row(for: object.objectID))
+    }
+
+    /// A fault whose row could not be read stays a fault — it keeps its identity and is read
+    /// again on next access, never taken for deleted — and shows its entity's default values
+    /// meanwhile; the error is kept for the next save or fetch and objects-did-change.
+    func reportFaultFailure(_ objects: [ManagedObject], _ error: any Error) {
+        for object in objects { object.storage.showPlaceholders(object.entity.defaultValues) }
+        recordStoreError(error, for: objects, while: objects.count == 1 ? "read \(objects[0].objectID)" : "read \(objects.count) objects")
     }
 
     /// Turns a fault into a full object from its row, or into a "gone" object without one.
     func fill(_ object: ManagedObject, with row: StoredRow?) {
-        object.storage.flags.remove(.fault)
         guard let row else {
-            object.storage.flags.insert(.gone)
-            object.storage.values = object.entity.defaultValues
+            object.storage.becomeMissing(defaults: object.entity.defaultValues)
             return
         }
         apply(row, to: object, keepingChanges: false)
@@ -225,40 +238,28 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Puts a row's values into an object; with `keepingChanges`, unsaved changes stay on top.
     func apply(_ row: StoredRow, to object: ManagedObject, keepingChanges: Bool) {
-        var values = row.values
-        let entity = object.entity
-        for property in entity.allProperties where property.isTransient {
-            let slot = property.slot
-            values[slot] = object.storage.values.isEmpty ? ((property as? AttributeDescription)?.defaultStoredValue ?? .null) : object.storage.values[slot]
-        }
-        if keepingChanges, !object.storage.values.isEmpty {
-            for slot in object.storage.changed.slots { values[slot] = object.storage.values[slot] }
-        } else {
-            object.storage.changed.removeAll()
-            object.storage.toMany = [:]
-        }
-        if keepingChanges {
-            for slot in Array(object.storage.toMany.keys) { object.storage.toMany[slot]!.members = nil }
-        }
-        object.storage.values = values
-        object.storage.committed = row.values
-        object.storage.version = row.version
+        object.storage.load(row, entity: object.entity, keepingChanges: keepingChanges)
     }
 
-    /// Loads a to-many relationship's members from the store.
-    func loadMembers(of object: ManagedObject, slot: Int) -> [ManagedObjectID] {
+    /// Loads a to-many relationship's members from the store; `nil` when the store could not
+    /// be read (the error is reported as a fault's is, and the next access reads again).
+    func loadMembers(of object: ManagedObject, slot: Int) -> [ManagedObjectID]? {
         guard let store = parentStore,
               let relationship = object.entity.allProperties[slot] as? RelationshipDescription,
               !relationship.isTransient
         else { return [] }
-        return (try? store.members(of: object.objectID, relationship: relationship)) ?? []
+        do {
+            return try store.members(of: object.objectID, relationship: relationship)
+        } catch {
+            recordStoreError(error, for: object, while: "read \(object.entity.name).\(relationship.name) of \(object.objectID)")
+            return nil
+        }
     }
 
     /// Registers a row fetched from the store as an object, reusing a registered one.
     func registerFetched(_ row: StoredRow) -> ManagedObject {
         if let object = registeredObjectsByID[row.id] {
             if object.isFault {
-                object.storage.flags.remove(.fault)
                 apply(row, to: object, keepingChanges: false)
                 object.awakeFromFetch()
             } else if !object.hasChanges && row.version != object.storage.version {
@@ -269,12 +270,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard let entity = model?.entity(named: row.id.entityName) else {
             preconditionFailure("ObjectGraph: the store returned a row of unknown entity \(row.id.entityName)")
         }
-        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        object.objectID = row.id
-        object.managedObjectContext = self
-        registeredObjectsByID[row.id] = object
+        let object = registerNewObject(of: entity, id: row.id)
         apply(row, to: object, keepingChanges: false)
         object.awakeFromFetch()
+        return object
+    }
+
+    /// A new instance of `entity`'s class for the stored object `id`, registered in this context.
+    private func registerNewObject(of entity: EntityDescription, id: ManagedObjectID) -> ManagedObject {
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = id
+        object.managedObjectContext = self
+        registeredObjectsByID[id] = object
         return object
     }
 }

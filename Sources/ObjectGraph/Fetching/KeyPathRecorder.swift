@@ -19,7 +19,7 @@ final class KeyPathRecorder: @unchecked Sendable {
     /// A probe of `type`, for following to-one key paths (`\Photo.photographer?.name`).
     func probe(of type: ManagedObject.Type) -> ManagedObject {
         let object = type.init(entity: ManagedObjectClassRegistry.entity(for: type) ?? EntityDescription(), insertInto: nil)
-        object.storage.flags.insert(.probe)
+        object.storage.becomeProbe()
         probes.insert(ObjectIdentifier(object))
         retained.append(object)
         return object

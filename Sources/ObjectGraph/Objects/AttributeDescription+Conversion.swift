@@ -86,14 +86,27 @@ extension AttributeDescription {
         return nil
     }
 
-    /// Converts a stored value into the Swift type callers get for this attribute.
-    func publicValue(from stored: Value) -> Any? {
+    /// Converts a stored value into the Swift type callers get for this attribute; throws when
+    /// a transformable value does not decode (JSON of another shape, data its transformer
+    /// refuses).
+    func decodedValue(from stored: Value) throws -> Any? {
         if attributeType == .transformable, case .data(let data) = stored {
-            if let type = transformableType { return decodeTransformable(type, from: data) }
-            if let transformer = valueTransformer { return try? transformer.reverseTransformedValue(data) }
+            do {
+                if let type = transformableType { return try decodeTransformable(type, from: data) }
+                if let transformer = valueTransformer { return try transformer.reverseTransformedValue(data) }
+            } catch {
+                let target = transformableType.map { "\($0)" } ?? "its transformer '\(valueTransformerName ?? "")'"
+                throw ObjectGraphError(.typeMismatch, "the stored value of \(entity?.name ?? "?").\(name) (\(data.count) bytes) does not decode with \(target)", underlying: error)
+            }
             return data
         }
         return Self.publicValue(of: attributeType, from: stored)
+    }
+
+    /// ``decodedValue(from:)`` for descriptions and logs, where a value that does not decode
+    /// is shown as `nil` (every data path reports the error instead).
+    func publicValue(from stored: Value) -> Any? {
+        (try? decodedValue(from: stored)) ?? nil
     }
 
     /// ``publicValue(from:)`` for an attribute of `attributeType`; a transformable value is
@@ -136,8 +149,8 @@ extension AttributeDescription {
         return "Data"
     }
 
-    private func decodeTransformable<T: Decodable>(_ type: T.Type, from data: Data) -> Any? {
-        try? JSONDecoder().decode(type, from: data)
+    private func decodeTransformable<T: Decodable>(_ type: T.Type, from data: Data) throws -> Any {
+        try JSONDecoder().decode(type, from: data)
     }
 }
 

@@ -29,7 +29,7 @@ extension ManagedObject {
             switch entity.allProperties[slot] {
             case let attribute as AttributeDescription:
                 if attribute.isTransient { continue }
-                result[key] = attribute.publicValue(from: committed[slot]) ?? NSNull()
+                result[key] = reportingDecodeErrors(attribute, committed[slot]) ?? NSNull()
             case let relationship as RelationshipDescription:
                 guard let context = managedObjectContext else { continue }
                 if relationship.isToMany {
@@ -49,24 +49,11 @@ extension ManagedObject {
         return result
     }
 
-    /// Marks the current values as saved: called after a successful save.
-    func commitChanges() {
-        storage.committed = storage.values
-        storage.changed.removeAll()
-        for slot in storage.toMany.keys { storage.toMany[slot]!.commit() }
-        storage.pendingFailures = []
-        storage.flags.remove(.inserted)
-    }
 
     /// Discards values and changes, turning the object into a fault.
     func turnIntoFault() {
         willTurnIntoFault()
-        storage.values = []
-        storage.committed = nil
-        storage.toMany = [:]
-        storage.changed.removeAll()
-        storage.pendingFailures = []
-        storage.flags.insert(.fault)
+        storage.discardValues()
         didTurnIntoFault()
     }
 }

@@ -45,6 +45,7 @@ extension ManagedObject {
         if storage.flags.contains(.gone) {
             throw ObjectGraphError(.objectNotFound, "\(entity.name) \(objectID) was deleted; its '\(key)' cannot be set")
         }
+        try fulfillForWrite(key: key)
         switch entity.allProperties[slot] {
         case let attribute as AttributeDescription:
             guard let stored = attribute.storedValue(from: value) else {
@@ -153,7 +154,7 @@ extension ManagedObject {
     func publicValue(at slot: Int) -> Any? {
         switch entity.allProperties[slot] {
         case let attribute as AttributeDescription:
-            return attribute.publicValue(from: storage.values[slot])
+            return reportingDecodeErrors(attribute, storage.values[slot])
         case let relationship as RelationshipDescription:
             guard let context = managedObjectContext else { return relationship.isToMany ? (relationship.isOrdered ? [ManagedObject]() as Any : Set<ManagedObject>() as Any) : nil }
             if relationship.isToMany {
@@ -172,7 +173,29 @@ extension ManagedObject {
         if storage.flags.contains(.fault) {
             managedObjectContext?.fulfillFault(of: self)
         } else if storage.values.isEmpty {
-            storage.values = entity.defaultValues
+            // Checked here, not in `showPlaceholders`: this runs on every property access.
+            storage.showPlaceholders(entity.defaultValues)
+        }
+    }
+
+    /// The public form of `stored` for accessors that cannot throw: a transformable value that
+    /// does not decode reads as `nil`, and the context keeps the error for its next save or
+    /// fetch and names the object in objects-did-change.
+    func reportingDecodeErrors(_ attribute: AttributeDescription, _ stored: Value) -> Any? {
+        do {
+            return try attribute.decodedValue(from: stored)
+        } catch {
+            managedObjectContext?.recordStoreError(error, for: self, while: "decode \(entity.name).\(attribute.name)")
+            return nil
+        }
+    }
+
+    /// Loads a fault before a change to `key`; throws when its row could not be read, since a
+    /// change made on top of placeholder values would be lost when the row is read at last.
+    func fulfillForWrite(key: String) throws {
+        fulfillIfNeeded()
+        if storage.flags.contains(.fault) && managedObjectContext != nil {
+            throw ObjectGraphError(.persistentStoreOperation, "\(entity.name) \(objectID) could not be read from the store; its '\(key)' was not changed")
         }
     }
 

@@ -8,6 +8,8 @@ extension ManagedObject {
     public func addObject(_ object: ManagedObject, toRelationship key: String) throws {
         let (relationship, slot) = try toManyRelationship(key)
         try checkDestination(object, of: relationship)
+        try fulfillForWrite(key: key)
+        if let inverse = relationship.inverseRelationship { try object.fulfillForWrite(key: inverse.name) }
         addMember(object, relationship: relationship, slot: slot)
     }
 
@@ -15,6 +17,8 @@ extension ManagedObject {
     public func removeObject(_ object: ManagedObject, fromRelationship key: String) throws {
         let (relationship, slot) = try toManyRelationship(key)
         try checkDestination(object, of: relationship)
+        try fulfillForWrite(key: key)
+        if let inverse = relationship.inverseRelationship { try object.fulfillForWrite(key: inverse.name) }
         removeMember(object, relationship: relationship, slot: slot)
     }
 
@@ -115,8 +119,13 @@ extension ManagedObject {
         let stored: [ManagedObjectID]
         if storage.flags.contains(.inserted) || managedObjectContext == nil {
             stored = []
+        } else if let loaded = managedObjectContext!.loadMembers(of: self, slot: slot) {
+            stored = loaded
         } else {
-            stored = managedObjectContext!.loadMembers(of: self, slot: slot)
+            // The store could not be read (reported to the context): give the changes made
+            // here, and leave the relationship unloaded so the next access reads again.
+            state.load([])
+            return state.members!
         }
         state.load(stored)
         storage.toMany[slot] = state

@@ -26,6 +26,8 @@ extension ManagedObject {
         else { return false }
         assertOnContextQueue()
         fulfillIfNeeded()
+        // A fault the store could not read: the general path reports it.
+        if storage.flags.contains(.fault) { return false }
         setStored(stored, at: slot)
         return true
     }

@@ -1,8 +1,6 @@
 import Foundation
 
 extension ManagedObject {
-    static let denyMessagePrefix = "delete denied"
-
     /// The failures of `.deny` rules that refuse this object's deletion.
     func denyFailures() -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
@@ -10,7 +8,9 @@ extension ManagedObject {
             guard let relationship = entity.allProperties[slot] as? RelationshipDescription, relationship.deleteRule == .deny else { continue }
             let count = relationship.isToMany ? toManyMembers(at: slot).count : (storage.values[slot].isNull ? 0 : 1)
             if count > 0 {
-                failures.append(failure(key: relationship.name, "\(Self.denyMessagePrefix): relationship '\(relationship.name)' still holds \(count) object\(count == 1 ? "" : "s") and its delete rule is deny"))
+                var denied = failure(key: relationship.name, "delete denied: relationship '\(relationship.name)' still holds \(count) object\(count == 1 ? "" : "s") and its delete rule is deny")
+                denied.deniesDelete = true
+                failures.append(denied)
             }
         }
         return failures
@@ -110,12 +110,26 @@ extension ManagedObject {
             }
         }
         if !attribute.validationPredicates.isEmpty {
-            let publicValue = attribute.publicValue(from: value)
+            let publicValue: Any?
+            do {
+                publicValue = try attribute.decodedValue(from: value)
+            } catch {
+                failures.append(failure(key: key, "\(error)"))
+                return failures
+            }
             for (index, predicate) in attribute.validationPredicates.enumerated() {
-                let passed = (try? predicate.evaluate(with: publicValue)) ?? false
+                let passed: Bool
+                var problem = ""
+                do {
+                    passed = try predicate.evaluate(with: publicValue)
+                } catch {
+                    // A predicate that cannot be evaluated does not pass; say why.
+                    passed = false
+                    problem = " (\(error))"
+                }
                 if !passed {
                     let warning = index < attribute.validationWarnings.count ? attribute.validationWarnings[index] : "fails validation predicate \(predicate)"
-                    failures.append(failure(key: key, warning))
+                    failures.append(failure(key: key, warning + problem))
                 }
             }
         }

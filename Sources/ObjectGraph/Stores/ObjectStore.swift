@@ -11,6 +11,9 @@ protocol ObjectStore: AnyObject, Sendable {
     func newObjectID(for entity: EntityDescription) throws -> ManagedObjectID
     /// The stored row of `id`, or `nil` when no such object exists.
     func row(for id: ManagedObjectID) throws -> StoredRow?
+    /// The stored rows of `ids`, by ID, read with one query per entity (per few hundred IDs);
+    /// an ID without a row (or whose row is of another entity) is missing from the result.
+    func rows(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: StoredRow]
     /// The rows a request matches, in its order.
     func rows(matching request: FetchDescriptor) throws -> [StoredRow]
     /// The IDs a request matches, in its order.
@@ -22,7 +25,7 @@ protocol ObjectStore: AnyObject, Sendable {
     /// The members of a to-many relationship of `id`, in order for an ordered relationship.
     func members(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
     /// Writes a context's changes, all or nothing.
-    func save(_ changes: SaveChanges, from context: ManagedObjectContext) throws
+    func save(_ changes: SaveChanges) throws
 }
 
 /// A row as a store returns it: an object's committed values, by slot of its entity.

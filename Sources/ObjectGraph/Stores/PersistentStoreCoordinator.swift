@@ -6,14 +6,17 @@ import Foundation
 /// coordinator see each other's saves: those with
 /// ``ManagedObjectContext/automaticallyMergesChangesFromParent`` merge them automatically.
 public final class PersistentStoreCoordinator: @unchecked Sendable {
-    // @unchecked Sendable: `stores` and `contexts` are guarded by `lock`; the model is frozen.
+    // @unchecked Sendable: stores and contexts live in a lock-protected box; the model is frozen.
 
     /// The model of the objects in the coordinator's stores.
     public let managedObjectModel: ManagedObjectModel
 
-    private let lock = NSLock()
-    private var stores: [PersistentStore] = []
-    private var contexts: [WeakContext] = []
+    private let state = Locked(State())
+
+    private struct State {
+        var stores: [PersistentStore] = []
+        var contexts: [WeakContext] = []
+    }
 
     /// Creates a coordinator for `model`; the model is checked and frozen when a store is added.
     public init(managedObjectModel model: ManagedObjectModel) {
@@ -22,9 +25,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// The stores added so far.
     public var persistentStores: [PersistentStore] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stores
+        state.withLock { $0.stores }
     }
 
     /// Opens (or creates) a store and adds it, as Core Data's `addPersistentStore(type:at:)`.
@@ -43,10 +44,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func addPersistentStore(type: PersistentStore.StoreType, configuration: String? = nil, at url: URL?, options: [String: Any]? = nil) throws -> PersistentStore {
         try managedObjectModel.validate()
         ManagedObjectClassRegistry.register(managedObjectModel)
-        lock.lock()
-        let hasStore = !stores.isEmpty
-        lock.unlock()
-        if hasStore {
+        if state.withLock({ !$0.stores.isEmpty }) {
             throw ObjectGraphError(.persistentStoreOperation, "this coordinator already has a store; ObjectGraph supports one store per coordinator")
         }
         let inMemory = type == .inMemory || url?.path == "/dev/null"
@@ -59,9 +57,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let backend = try SQLiteStore(
             model: managedObjectModel, url: inMemory ? nil : url, readOnly: readOnly, statementObserver: observer, busyTimeout: timeout)
         let store = PersistentStore(type: inMemory ? .inMemory : .sqlite, url: url, configurationName: configuration, backend: backend)
-        lock.lock()
-        stores.append(store)
-        lock.unlock()
+        state.withLock { $0.stores.append(store) }
         return store
     }
 
@@ -89,9 +85,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Closes and removes `store`.
     public func remove(_ store: PersistentStore) throws {
-        lock.lock()
-        stores.removeAll { $0 === store }
-        lock.unlock()
+        state.withLock { $0.stores.removeAll { $0 === store } }
     }
 
     /// The ID a URI made by ``ManagedObjectID/uriRepresentation()`` names, if it belongs to
@@ -104,18 +98,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// The store behind the coordinator, for its contexts.
     var store: SQLiteStore? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stores.first?.backend
+        state.withLock { $0.stores.first?.backend }
     }
 
     // MARK: Contexts and merging
 
     func register(_ context: ManagedObjectContext) {
-        lock.lock()
-        defer { lock.unlock() }
-        contexts.removeAll { $0.context == nil || $0.context === context }
-        contexts.append(WeakContext(context: context))
+        state.withLock { state in
+            state.contexts.removeAll { $0.context == nil || $0.context === context }
+            state.contexts.append(WeakContext(context: context))
+        }
     }
 
     func updateAutomaticMerging(for context: ManagedObjectContext) {
@@ -124,9 +116,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Hands a saved change set to every other context that merges automatically.
     func contextDidSave(_ source: ManagedObjectContext, _ saved: ContextDidSave) {
-        lock.lock()
-        let targets = contexts.compactMap(\.context).filter { $0 !== source && $0.automaticallyMergesChangesFromParent }
-        lock.unlock()
+        let targets = state.withLock { $0.contexts.compactMap(\.context) }.filter { $0 !== source && $0.automaticallyMergesChangesFromParent }
         for target in targets {
             target.perform { target.mergeChanges(fromContextDidSave: saved) }
         }

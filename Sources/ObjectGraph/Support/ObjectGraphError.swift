@@ -52,13 +52,19 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
     public let differences: [String]
     /// The SQLite or file-system error underneath, described.
     public let underlyingError: String?
+    /// The store failure underneath, with its SQLite result code, statement and file — so a
+    /// caller can tell a busy database from a full disk. `nil` for errors of the caller's
+    /// making (validation, unknown keys, bad requests).
+    public let cause: StoreFailure?
 
-    init(_ code: Code, _ message: String, failures: [ValidationFailure] = [], differences: [String] = [], underlying: (any Error)? = nil) {
+    init(_ code: Code, _ message: String, failures: [ValidationFailure] = [], differences: [String] = [],
+         underlying: (any Error)? = nil, file: String? = nil) {
         self.code = code
         self.message = message
         self.failures = failures
         self.differences = differences
         self.underlyingError = underlying.map { String(describing: $0) }
+        self.cause = underlying.map { StoreFailure($0, file: file) } ?? file.map { StoreFailure(extendedResultCode: nil, message: message, sql: nil, file: $0) }
     }
 
     /// A readable summary, for logs and debugging.
@@ -81,6 +87,9 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
     public let key: String?
     /// Why the value is invalid.
     public let message: String
+    /// Whether a `.deny` delete rule refused the object's deletion (the error's code says so
+    /// when it is the only failure).
+    var deniesDelete = false
 
     /// Creates a failure; a `validateForInsert()`/`validateForUpdate()` override can throw one.
     public init(objectID: ManagedObjectID, entityName: String, key: String?, message: String) {

@@ -79,7 +79,9 @@ struct SQLCompiler {
     }
 
     /// The ORDER BY clause: each descriptor, then the primary key.
-    mutating func orderClause(for descriptors: [FetchSortDescriptor], scope: Scope) throws -> String {
+    /// The `ORDER BY` of `descriptors`, then (with `breakingTies`) the primary key, so equal
+    /// sort keys come back in a stable order; empty when there is nothing to order by.
+    mutating func orderClause(for descriptors: [FetchSortDescriptor], scope: Scope, breakingTies: Bool = true) throws -> String {
         var terms: [String] = []
         for descriptor in descriptors {
             guard let key = descriptor.key else {
@@ -100,8 +102,8 @@ struct SQLCompiler {
             }
             terms.append("\(expression) \(descriptor.ascending ? "ASC" : "DESC")")
         }
-        terms.append("\(scope.alias).Z_PK ASC")
-        return " ORDER BY " + terms.joined(separator: ", ")
+        if breakingTies { terms.append("\(scope.alias).Z_PK ASC") }
+        return terms.isEmpty ? "" : " ORDER BY " + terms.joined(separator: ", ")
     }
 
     mutating func newScope(for entity: EntityDescription) -> Scope {

@@ -6,19 +6,52 @@ import GRDB
 // reads that faults and relationships make one by one.
 extension SQLiteStore {
     func row(for id: ManagedObjectID) throws -> StoredRow? {
-        guard let entity = managedObjectModel.entity(named: id.entityName), let mapping = schema.mappings[entity.name] else { return nil }
+        let mapping = try self.mapping(of: id.entityName)
         let sql = "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK = ?"
-        return try writer.unsafeRead { db in
+        return try storeOperation(.read, "read \(id)") { try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
             let decoded = decode(row)
             return decoded?.id.entityName == id.entityName ? decoded : nil
-        }
+        } }
     }
+
+    func rows(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: StoredRow] {
+        var rows: [ManagedObjectID: StoredRow] = [:]
+        rows.reserveCapacity(ids.count)
+        for (entityName, ids) in Dictionary(grouping: ids, by: \.entityName) {
+            let mapping = try self.mapping(of: entityName)
+            let code = managedObjectModel.entity(named: entityName)?.entityCode ?? -1
+            // Chunks keep each statement under SQLite's parameter limit; their SQL differs
+            // only in the last chunk's length, so statements are reused from GRDB's cache.
+            var start = 0
+            while start < ids.count {
+                let chunk = ids[start..<min(start + Self.rowsByIDChunk, ids.count)]
+                start += chunk.count
+                let sql = "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK IN (\(repeatElement("?", count: chunk.count).joined(separator: ", "))) AND Z_ENT = \(code)"
+                try storeOperation(.read, "read \(chunk.count) \(entityName) objects") { try writer.unsafeRead { db in
+                    let statement = try db.cachedStatement(sql: sql)
+                    statement.setUncheckedArguments(StatementArguments(chunk.map(\.primaryKey)))
+                    let sqliteStatement = statement.sqliteStatement
+                    let cursor = try Row.fetchCursor(statement)
+                    while try cursor.next() != nil {
+                        let decoded = decode(
+                            integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
+                            attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) })
+                        if let decoded { rows[decoded.id] = decoded }
+                    }
+                } }
+            }
+        }
+        return rows
+    }
+
+    /// How many IDs one `rows(for:)` statement reads.
+    static let rowsByIDChunk = 500
 
     func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
         let (sql, arguments) = try query(request) { table in selectList(table, alias: "t0") }
-        return try writer.unsafeRead { db in
+        return try storeOperation(.read, "fetch \(request.entity) objects") { try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var rows: [StoredRow] = []
@@ -32,12 +65,12 @@ extension SQLiteStore {
                 if let decoded { rows.append(decoded) }
             }
             return rows
-        }
+        } }
     }
 
     func objectIDs(matching request: FetchDescriptor) throws -> [ManagedObjectID] {
         let (sql, arguments) = try query(request) { _ in "t0.Z_PK, t0.Z_ENT" }
-        return try writer.unsafeRead { db in
+        return try storeOperation(.read, "fetch \(request.entity) object IDs") { try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var ids: [ManagedObjectID] = []
@@ -46,7 +79,7 @@ extension SQLiteStore {
                 if let id = objectID(statement.sqliteStatement) { ids.append(id) }
             }
             return ids
-        }
+        } }
     }
 
     func count(matching request: FetchDescriptor) throws -> Int {
@@ -54,9 +87,9 @@ extension SQLiteStore {
         unordered.sortDescriptors = []
         let (inner, arguments) = try query(unordered, ordered: false) { _ in "t0.Z_PK" }
         let sql = "SELECT COUNT(*) FROM (\(inner))"
-        return try writer.unsafeRead { db in
+        return try storeOperation(.read, "count \(request.entity) objects") { try writer.unsafeRead { db in
             try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
-        }
+        } }
     }
 
     func dictionaries(matching request: FetchDescriptor, properties: [String], distinct: Bool) throws -> [[String: Value]] {
@@ -66,7 +99,7 @@ extension SQLiteStore {
         let slots = properties.map { entity.slotByName[$0]! }
         let columns = slots.map { "t0.\(mapping.columns[$0]!)" }
         let (sql, arguments) = try query(request, ordered: true, distinct: distinct) { _ in columns.joined(separator: ", ") }
-        return try writer.unsafeRead { db in
+        return try storeOperation(.read, "fetch \(request.entity) dictionaries") { try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             statement.setUncheckedArguments(StatementArguments(arguments))
             var results: [[String: Value]] = []
@@ -88,7 +121,7 @@ extension SQLiteStore {
                 results.append(dictionary)
             }
             return results
-        }
+        } }
     }
 
     func members(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
@@ -106,7 +139,7 @@ extension SQLiteStore {
             let order = ordered ? "j.Z_FOK_\(isOwner ? "SOURCE" : "DESTINATION"), " : ""
             sql = "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
         }
-        return try writer.unsafeRead { db in
+        return try storeOperation(.read, "read \(relationship.entity?.name ?? "?").\(relationship.name) of \(id)") { try writer.unsafeRead { db in
             let statement = try db.cachedStatement(sql: sql)
             let cursor = try Row.fetchCursor(statement, arguments: [id.primaryKey])
             var ids: [ManagedObjectID] = []
@@ -114,10 +147,19 @@ extension SQLiteStore {
                 if let member = objectID(statement.sqliteStatement) { ids.append(member) }
             }
             return ids
-        }
+        } }
     }
 
     // MARK: Helpers
+
+    /// Where the entity named `name` is stored; throws for an entity the store does not know
+    /// (an ID from another model), rather than treating its objects as missing.
+    func mapping(of name: String) throws -> StoreSchema.EntityMapping {
+        guard let mapping = schema.mappings[name] else {
+            throw ObjectGraphError(.entityNotFound, "the store at \(path ?? ":memory:") has no table for entity '\(name)'")
+        }
+        return mapping
+    }
 
     func selectList(_ table: String, alias: String?) -> String {
         tableColumns[table]!.map { column in alias.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
@@ -176,10 +218,8 @@ extension SQLiteStore {
         var compiler = SQLCompiler(schema: schema, model: managedObjectModel)
         let scope = SQLCompiler.Scope(entity: entity, alias: "t0")
         let whereClause = try compiler.whereClause(for: request, entity: entity, scope: scope)
-        var orderClause = ordered ? try compiler.orderClause(for: request.sortDescriptors, scope: scope) : ""
-        if distinct, ordered {
-            orderClause = request.sortDescriptors.isEmpty ? "" : String(orderClause.dropLast(", t0.Z_PK ASC".count))
-        }
+        // DISTINCT rows have no single primary key to break ties with.
+        let orderClause = ordered ? try compiler.orderClause(for: request.sortDescriptors, scope: scope, breakingTies: !distinct) : ""
         var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns(mapping.table)) FROM \(mapping.table) t0"
         if !scope.joins.isEmpty { sql += " " + scope.joins.joined(separator: " ") }
         sql += whereClause + orderClause

@@ -2,31 +2,32 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    func save(_ changes: SaveChanges, from context: ManagedObjectContext) throws {
+    func save(_ changes: SaveChanges) throws {
         do {
+            if let injected = failureInjection.withLock({ $0 })?(.write) { throw injected }
             try writer.write { db in
                 for id in changes.deletes { try delete(id, in: db) }
                 for write in changes.updates { try update(write, in: db) }
                 var targets = InsertTargets()
                 for write in changes.inserts { try insert(write, in: db, targets: &targets) }
                 for membership in changes.removedMembers {
-                    guard let table = joinTable(of: membership) else { continue }
+                    let table = try joinTable(of: membership)
                     try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_SOURCE = ? AND Z_DESTINATION = ?")
                         .execute(arguments: [membership.source.primaryKey, membership.destination.primaryKey])
                 }
                 for membership in changes.addedMembers {
-                    guard let table = joinTable(of: membership) else { continue }
+                    let table = try joinTable(of: membership)
                     try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table.name) (Z_SOURCE, Z_DESTINATION) VALUES (?, ?)")
                         .execute(arguments: [membership.source.primaryKey, membership.destination.primaryKey])
                 }
                 for ordering in changes.orderings { try write(ordering, in: db) }
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-            throw ObjectGraphError(.constraintConflict, "the save breaks a uniqueness constraint: \(describeConstraint(error.message ?? ""))", underlying: error)
+            throw ObjectGraphError(.constraintConflict, "the save breaks a uniqueness constraint: \(describeConstraint(error.message ?? ""))", underlying: error, file: path)
         } catch let error as ObjectGraphError {
             throw error
         } catch {
-            throw ObjectGraphError(.persistentStoreOperation, "the save could not be written; nothing was saved", underlying: error)
+            throw ObjectGraphError(.persistentStoreOperation, "the save could not be written to the store at \(path ?? ":memory:"); nothing was saved", underlying: error, file: path)
         }
     }
 
@@ -56,14 +57,15 @@ extension SQLiteStore {
         let name = write.id.entityName
         if targets.lastName != name {
             if targets.byName[name] == nil {
-                guard let entity = managedObjectModel.entity(named: name), let mapping = schema.mappings[entity.name] else { return }
+                guard let entity = managedObjectModel.entity(named: name) else { throw unknownEntity(name) }
+                let mapping = try self.mapping(of: name)
                 targets.byName[name] = InsertTarget(entity: entity, mapping: mapping, plan: insertColumnCounts[entity.name],
                                                     sql: insertSQL[entity.name], statement: nil)
             }
             targets.lastName = name
             targets.last = targets.byName[name]
         }
-        guard let target = targets.last else { return }
+        guard let target = targets.last else { throw unknownEntity(name) }
         let entity = target.entity
         var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
         arguments.reserveCapacity(3 + write.slots.count)
@@ -74,7 +76,7 @@ extension SQLiteStore {
             }
         } else {
             var noColumns: [String]?
-            appendColumns(write, entity: entity, mapping: target.mapping, columns: &noColumns, arguments: &arguments)
+            try appendColumns(write, entity: entity, mapping: target.mapping, columns: &noColumns, arguments: &arguments)
         }
         let statement: Statement
         if let cached = target.sql, cached.columnCount == arguments.count {
@@ -89,7 +91,7 @@ extension SQLiteStore {
         } else {
             var columns: [String]? = ["Z_PK", "Z_ENT", "Z_OPT"]
             var ignored: [DatabaseValue] = []
-            appendColumns(write, entity: entity, mapping: target.mapping, columns: &columns, arguments: &ignored)
+            try appendColumns(write, entity: entity, mapping: target.mapping, columns: &columns, arguments: &ignored)
             let names = columns ?? []
             statement = try db.cachedStatement(sql: "INSERT INTO \(target.mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))")
             statement.prepareForDirectBinding()
@@ -98,10 +100,11 @@ extension SQLiteStore {
     }
 
     private func update(_ write: SaveChanges.RowWrite, in db: Database) throws {
-        guard let entity = managedObjectModel.entity(named: write.id.entityName), let mapping = schema.mappings[entity.name] else { return }
+        guard let entity = managedObjectModel.entity(named: write.id.entityName) else { throw unknownEntity(write.id.entityName) }
+        let mapping = try self.mapping(of: entity.name)
         var names: [String]? = []
         var arguments: [DatabaseValue] = []
-        appendColumns(write, entity: entity, mapping: mapping, columns: &names, arguments: &arguments)
+        try appendColumns(write, entity: entity, mapping: mapping, columns: &names, arguments: &arguments)
         let assignments = (names ?? []).map { "\($0) = ?" } + ["Z_OPT = Z_OPT + 1"]
         let statement = try db.cachedStatement(sql: "UPDATE \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
         arguments.append(write.id.primaryKey.databaseValue)
@@ -111,9 +114,11 @@ extension SQLiteStore {
 
     /// Appends the columns (when `columns` is not `nil`) and the values of `write`'s stored slots.
     private func appendColumns(_ write: SaveChanges.RowWrite, entity: EntityDescription, mapping: StoreSchema.EntityMapping,
-                               columns: inout [String]?, arguments: inout [DatabaseValue]) {
+                               columns: inout [String]?, arguments: inout [DatabaseValue]) throws {
         for (slot, value) in zip(write.slots, write.values) {
-            guard let column = mapping.columns[slot] else { continue }
+            guard let column = mapping.columns[slot] else {
+                throw ObjectGraphError(.persistentStoreOperation, "the store at \(path ?? ":memory:") has no column for \(entity.name).\(entity.allProperties[slot].name); nothing was saved")
+            }
             columns?.append(column)
             arguments.append(value.databaseValue)
             if let entityColumn = mapping.entityColumns[slot] {
@@ -132,7 +137,8 @@ extension SQLiteStore {
     }
 
     private func delete(_ id: ManagedObjectID, in db: Database) throws {
-        guard let entity = managedObjectModel.entity(named: id.entityName), let mapping = schema.mappings[entity.name] else { return }
+        guard let entity = managedObjectModel.entity(named: id.entityName) else { throw unknownEntity(id.entityName) }
+        let mapping = try self.mapping(of: entity.name)
         try db.cachedStatement(sql: "DELETE FROM \(mapping.table) WHERE Z_PK = ?").execute(arguments: [id.primaryKey])
         // Join rows of a deleted object go with it, whichever side it is on.
         for other in managedObjectModel.entities {
@@ -148,16 +154,26 @@ extension SQLiteStore {
         }
     }
 
-    private func joinTable(of membership: SaveChanges.Membership) -> StoreSchema.JoinTable? {
-        schema.joinTables["\(membership.entity).\(membership.relationship)"]
+    private func joinTable(of membership: SaveChanges.Membership) throws -> StoreSchema.JoinTable {
+        guard let table = schema.joinTables["\(membership.entity).\(membership.relationship)"] else {
+            throw ObjectGraphError(.persistentStoreOperation, "the store at \(path ?? ":memory:") has no join table for \(membership.entity).\(membership.relationship); nothing was saved")
+        }
+        return table
+    }
+
+    /// The error for a row of an entity the store's model does not have: the save must not
+    /// succeed without writing it.
+    private func unknownEntity(_ name: String) -> ObjectGraphError {
+        ObjectGraphError(.entityNotFound, "the store at \(path ?? ":memory:") has no entity '\(name)'; nothing was saved")
     }
 
     private func write(_ ordering: SaveChanges.Ordering, in db: Database) throws {
         guard let entity = managedObjectModel.entity(named: ordering.entity),
               let relationship = entity.relationshipsByName[ordering.relationship],
-              let destination = relationship.destinationEntity else { return }
+              let destination = relationship.destinationEntity
+        else { throw unknownEntity("\(ordering.entity).\(ordering.relationship)") }
         if let column = schema.orderColumns["\(ordering.entity).\(ordering.relationship)"] {
-            let table = schema.mappings[destination.name]!.table
+            let table = try mapping(of: destination.name).table
             let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?")
             for (index, member) in ordering.members.enumerated() {
                 try statement.execute(arguments: [index, member.primaryKey])
@@ -169,6 +185,8 @@ extension SQLiteStore {
             for (index, member) in ordering.members.enumerated() {
                 try statement.execute(arguments: [index, ordering.source.primaryKey, member.primaryKey])
             }
+        } else {
+            throw ObjectGraphError(.persistentStoreOperation, "the store at \(path ?? ":memory:") keeps no order for \(ordering.entity).\(ordering.relationship); nothing was saved")
         }
     }
 

@@ -4,21 +4,21 @@ import GRDB
 /// The SQLite store: a GRDB `DatabasePool` in WAL mode for a file, a `DatabaseQueue` in memory
 /// (same SQL, same semantics).
 final class SQLiteStore: ObjectStore, @unchecked Sendable {
-    // @unchecked Sendable: the GRDB writer is thread-safe; key ranges are guarded by `lock`;
-    // everything else is immutable after init.
+    // @unchecked Sendable: the GRDB writer is thread-safe; key ranges and the fault injection
+    // are lock-protected boxes; `identifier` and `metadataSummary` are set in init only.
 
     static let formatVersion = 1
 
     let managedObjectModel: ManagedObjectModel
     let schema: StoreSchema
     let writer: any DatabaseWriter
+    /// The store's file; `nil` in memory. Named in every error the store throws.
+    let path: String?
     private(set) var identifier = ""
     private(set) var metadataSummary: [String: String] = [:]
 
-    private let lock = NSLock()
-    /// Reserved primary keys per root entity: the next to hand out and the end of the range.
-    private var keyRanges: [ObjectIdentifier: (next: Int64, end: Int64)] = [:]
-    private var reservationSize: [ObjectIdentifier: Int64] = [:]
+    /// Primary keys reserved per root entity.
+    private let keys = Locked(KeyReservations())
     /// Per entity: how to read a row of it from a full-table SELECT.
     let readPlans: [String: RowReadPlan]
     /// The same plans with their entity names, indexed by entity code (`Z_ENT`), for row decoding.
@@ -36,6 +36,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         busyTimeout: Double = PersistentStore.defaultTimeout
     ) throws {
         managedObjectModel = model
+        path = url?.path
         schema = StoreSchema(model: model)
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -54,10 +55,23 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         var columns: [String: [String]] = [:]
         for (name, table) in schema.tables { columns[name] = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name) }
         tableColumns = columns
+        // Per entity, once: how to read its rows and how to insert them.
         var plans: [String: RowReadPlan] = [:]
+        var inserts: [String: (sql: String, columnCount: Int)] = [:]
+        var counts: [String: (slots: [Int], counts: [UInt8])] = [:]
         for entity in model.entities {
             guard let mapping = schema.mappings[entity.name] else { continue }
             plans[entity.name] = RowReadPlan(entity: entity, mapping: mapping, columns: columns[mapping.table]!, model: model)
+            var names = ["Z_PK", "Z_ENT", "Z_OPT"]
+            let slots = entity.storedColumnSlots
+            for slot in slots {
+                guard let column = mapping.columns[slot] else { continue }
+                names.append(column)
+                if let entityColumn = mapping.entityColumns[slot] { names.append(entityColumn) }
+            }
+            let sql = "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+            inserts[entity.name] = (sql, names.count)
+            counts[entity.name] = (slots, slots.map { mapping.columns[$0] == nil ? 0 : mapping.entityColumns[$0] == nil ? 1 : 2 })
         }
         readPlans = plans
         var byCode: [(String, RowReadPlan)?] = Array(repeating: nil, count: (schema.entityNames.keys.max() ?? 0) + 1)
@@ -65,25 +79,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             if let plan = plans[name] { byCode[code] = (name, plan) }
         }
         readPlansByCode = byCode
-        var inserts: [String: (sql: String, columnCount: Int)] = [:]
-        for entity in model.entities {
-            guard let mapping = schema.mappings[entity.name] else { continue }
-            var names = ["Z_PK", "Z_ENT", "Z_OPT"]
-            for slot in entity.storedColumnSlots {
-                guard let column = mapping.columns[slot] else { continue }
-                names.append(column)
-                if let entityColumn = mapping.entityColumns[slot] { names.append(entityColumn) }
-            }
-            let sql = "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-            inserts[entity.name] = (sql, names.count)
-        }
         insertSQL = inserts
-        var counts: [String: (slots: [Int], counts: [UInt8])] = [:]
-        for entity in model.entities {
-            guard let mapping = schema.mappings[entity.name] else { continue }
-            let slots = entity.storedColumnSlots
-            counts[entity.name] = (slots, slots.map { mapping.columns[$0] == nil ? 0 : mapping.entityColumns[$0] == nil ? 1 : 2 })
-        }
         insertColumnCounts = counts
         do {
             if let url {
@@ -105,9 +101,9 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-            throw ObjectGraphError(.persistentStoreInvalidType, "\(url?.path ?? "the store") is not an SQLite database, or it is damaged", underlying: error)
+            throw ObjectGraphError(.persistentStoreInvalidType, "\(url?.path ?? "the store") is not an SQLite database, or it is damaged", underlying: error, file: url?.path)
         } catch {
-            throw ObjectGraphError(.persistentStoreOperation, "could not open the store at \(url?.path ?? ":memory:")", underlying: error)
+            throw ObjectGraphError(.persistentStoreOperation, "could not open the store at \(url?.path ?? ":memory:")", underlying: error, file: url?.path)
         }
     }
 
@@ -174,29 +170,62 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         return statement[range.upperBound...].split(separator: " ", maxSplits: 1).first.map(String.init)
     }
 
+    // MARK: Errors
+
+    /// What a store operation does to the file, for ``failureInjection``.
+    enum StoreAccess: Sendable {
+        case read, write
+    }
+
+    /// Tests' fault injection: called before each read and write; an error it returns is thrown
+    /// as SQLite's would be.
+    let failureInjection = Locked<(@Sendable (StoreAccess) -> (any Error)?)?>(nil)
+
+    /// Runs `body`, turning any failure into an ``ObjectGraphError`` that says what the store
+    /// was doing, with SQLite's code, message and statement and the store's file.
+    func storeOperation<T>(_ access: StoreAccess, _ what: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
+        do {
+            if let injected = failureInjection.withLock({ $0 })?(access) { throw injected }
+            return try body()
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch {
+            throw ObjectGraphError(.persistentStoreOperation, "could not \(what()) in the store at \(path ?? ":memory:")", underlying: error, file: path)
+        }
+    }
+
     // MARK: Keys
 
     func newObjectID(for entity: EntityDescription) throws -> ManagedObjectID {
         let root = entity.rootEntity
         // The model's entities live as long as the store: their identities key the ranges.
         let key = ObjectIdentifier(root)
-        lock.lock()
-        defer { lock.unlock() }
-        if let range = keyRanges[key], range.next < range.end {
-            keyRanges[key] = (range.next + 1, range.end)
-            return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: range.next)
+        let primaryKey: Int64 = try keys.withLock { keys in
+            if let range = keys.ranges[key], range.next < range.end {
+                keys.ranges[key] = (range.next + 1, range.end)
+                return range.next
+            }
+            // Reserve keys in growing ranges, so an import reserves rarely; unused keys are gaps.
+            let size = min((keys.reservationSize[key] ?? 8) * 2, 65_536)
+            keys.reservationSize[key] = size
+            let end: Int64 = try storeOperation(.write, "reserve keys for new \(root.name) objects") { try writer.write { db in
+                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, root.entityCode])
+                return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityCode]) ?? size
+            } }
+            let start = end - size + 1
+            keys.ranges[key] = (start + 1, end + 1)
+            return start
         }
-        // Reserve keys in growing ranges, so an import reserves rarely; unused keys are gaps.
-        let size = min((reservationSize[key] ?? 8) * 2, 65_536)
-        reservationSize[key] = size
-        let end: Int64 = try writer.write { db in
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, root.entityCode])
-            return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityCode]) ?? size
-        }
-        let start = end - size + 1
-        keyRanges[key] = (start + 1, end + 1)
-        return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: start)
+        return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: primaryKey)
     }
+}
+
+/// Primary keys reserved from `Z_PRIMARYKEY`, per root entity.
+private struct KeyReservations {
+    /// The next key to hand out and the end of the reserved range.
+    var ranges: [ObjectIdentifier: (next: Int64, end: Int64)] = [:]
+    /// The size of the last range reserved (ranges grow, so an import reserves rarely).
+    var reservationSize: [ObjectIdentifier: Int64] = [:]
 }
 
 /// How to turn a row of a full-table SELECT into an entity's slot values.

@@ -13,7 +13,8 @@ import GRDBSQLite
 /// - `-wal` absent or empty: `immutable=1` — the main file is the whole database, and SQLite
 ///   then opens neither `-wal` nor `-shm` (a plain read-only connection would create both);
 /// - `-wal` with content and a `-shm`: `readonly_shm=1` — SQLite reads the WAL through a
-///   private index instead of writing read marks into the `-shm`;
+///   private index instead of writing read marks into the `-shm` (when that fails twice,
+///   another connection has the store open, and the probe reads as an ordinary reader);
 /// - `-wal` with content and no `-shm` (after a crash): SQLite cannot read the WAL without
 ///   creating a `-shm`, so the probe reads a private copy of the two files in a temporary
 ///   directory and deletes it.
@@ -32,10 +33,27 @@ enum StoreFileProbe {
     /// Reads what `url` holds; throws ``ObjectGraphError`` (``ObjectGraphError/Code/persistentStoreInvalidType``)
     /// for a file that is not an ObjectGraph store.
     static func inspect(_ url: URL) throws -> Finding {
+        // Another connection may be closing the store this very moment (checkpointing, then
+        // deleting its -wal and -shm), or writing to it: an SQLite error is then transient.
+        // Look again, from the files' new state; the last attempt reads a -wal through the
+        // shared index as any reader does (a live connection has the files open anyway).
+        let attempts = 3
+        for attempt in 1...attempts {
+            do {
+                return try inspectOnce(url, sharingIndex: attempt == attempts)
+            } catch let error as ObjectGraphError where error.cause?.extendedResultCode != nil && attempt < attempts {
+                Thread.sleep(forTimeInterval: 0.02 * Double(attempt))
+                continue
+            }
+        }
+        preconditionFailure("unreachable: the last attempt returns or throws")
+    }
+
+    private static func inspectOnce(_ url: URL, sharingIndex: Bool) throws -> Finding {
         let path = url.standardizedFileURL.path
-        let walSize = fileSize(path + "-wal")
+        let walSize = try fileSize(path + "-wal")
         // No file: a new store (a stray -wal without its database holds nothing readable).
-        guard let size = fileSize(path) else { return .noStore }
+        guard let size = try fileSize(path) else { return .noStore }
         if size == 0 {
             // SQLite would delete the -wal of an empty file on opening it: refuse instead.
             if let walSize, walSize > 0 {
@@ -45,17 +63,24 @@ enum StoreFileProbe {
         }
         try checkHeader(path)
         if let walSize, walSize > 0 {
-            if fileSize(path + "-shm") != nil {
-                return try read(path: path, uriParameters: "mode=ro&readonly_shm=1", reportedPath: path)
+            if try fileSize(path + "-shm") != nil {
+                return try read(path: path, uriParameters: sharingIndex ? "mode=ro" : "mode=ro&readonly_shm=1", reportedPath: path)
             }
             return try readCopy(of: path)
         }
         return try read(path: path, uriParameters: "mode=ro&immutable=1", reportedPath: path)
     }
 
-    private static func fileSize(_ path: String) -> Int64? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        return (attributes[.size] as? NSNumber)?.int64Value
+    /// The size of the file at `path`, `nil` when there is none; throws when it exists but
+    /// cannot be examined (an unreadable -wal must not be taken for an absent one).
+    private static func fileSize(_ path: String) throws -> Int64? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        } catch {
+            throw ObjectGraphError(.persistentStoreOperation, "could not examine \(path)", underlying: error, file: path)
+        }
     }
 
     /// Refuses a file whose first 16 bytes are not SQLite's, with a plainer message than
@@ -67,7 +92,7 @@ enum StoreFileProbe {
             defer { try? handle.close() }  // closing a read-only handle cannot lose data
             header = try handle.read(upToCount: 16) ?? Data()
         } catch {
-            throw ObjectGraphError(.persistentStoreOperation, "could not read \(path)", underlying: error)
+            throw ObjectGraphError(.persistentStoreOperation, "could not read \(path)", underlying: error, file: path)
         }
         if header != Data("SQLite format 3\0".utf8) {
             throw ObjectGraphError(.persistentStoreInvalidType, "\(path) is not an SQLite database (its header is not \"SQLite format 3\")")
@@ -85,7 +110,7 @@ enum StoreFileProbe {
             try manager.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
         } catch {
             try? manager.removeItem(at: directory)  // best effort: only our own temporary copy
-            throw ObjectGraphError(.persistentStoreOperation, "could not copy \(path) and its -wal to read them without creating a -shm", underlying: error)
+            throw ObjectGraphError(.persistentStoreOperation, "could not copy \(path) and its -wal to read them without creating a -shm", underlying: error, file: path)
         }
         defer { try? manager.removeItem(at: directory) }  // best effort: only our own temporary copy
         return try read(path: copy, uriParameters: "mode=ro", reportedPath: path)
@@ -124,7 +149,7 @@ struct StoreMetadata: Codable {
         do {
             return try JSONDecoder().decode(StoreMetadata.self, from: plist)
         } catch {
-            throw ObjectGraphError(.persistentStoreInvalidType, "\(path) has damaged ObjectGraph metadata", underlying: error)
+            throw ObjectGraphError(.persistentStoreInvalidType, "\(path) has damaged ObjectGraph metadata", underlying: error, file: path)
         }
     }
 
@@ -208,9 +233,9 @@ private final class ReadOnlyConnection {
     private static func refusal(_ error: SQLiteResultError, _ path: String, primary: CInt? = nil) -> ObjectGraphError {
         switch (primary ?? error.code) & 0xFF {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            ObjectGraphError(.persistentStoreInvalidType, "\(path) is not an SQLite database, or it is damaged", underlying: error)
+            ObjectGraphError(.persistentStoreInvalidType, "\(path) is not an SQLite database, or it is damaged", underlying: error, file: path)
         default:
-            ObjectGraphError(.persistentStoreOperation, "could not read \(path) to check it is a store of this model", underlying: error)
+            ObjectGraphError(.persistentStoreOperation, "could not read \(path) to check it is a store of this model", underlying: error, file: path)
         }
     }
 }
