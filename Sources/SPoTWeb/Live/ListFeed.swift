@@ -49,7 +49,11 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
     private struct State {
         var version: Int
         var sections: [LiveSection<Row>]
-        var rendered: RenderedSnapshot?
+        /// The content as pages show it, rendered on the list's queue as changes arrive, so
+        /// page requests never render a list (under load, many would render the same one).
+        var rendered: RenderedSnapshot
+        /// Each row's HTML by row id, kept across changes: only changed rows are rendered again.
+        var rowHTML: [String: String] = [:]
         var subscribers: [UUID: AsyncStream<FeedEvent>.Continuation] = [:]
         var closed = false
     }
@@ -65,15 +69,19 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
         self.rendering = rendering
         self.photoID = photoID
         self.logger = logger
-        state = Locked(State(version: 0, sections: []))
+        state = Locked(State(version: 0, sections: [], rendered: RenderedSnapshot(listKey: key.description, instance: "", version: 0, sections: [])))
         // Every event arrives on the list's queue, the snapshot first.
         await list.observe { [weak self] event in
             guard let self else { return }
             switch event {
             case .snapshot(let snapshot):
+                let rowHTML = Dictionary(snapshot.rows.map { ($0.id, rendering.row($0)) }, uniquingKeysWith: { first, _ in first })
+                let rendered = render(snapshot.sections, version: snapshot.version, rowHTML: rowHTML)
                 state.withLock { state in
                     state.version = snapshot.version
                     state.sections = snapshot.sections
+                    state.rowHTML = rowHTML
+                    state.rendered = rendered
                 }
             case .change(let change): receive(change)
             case .closed: finishSubscribers()
@@ -82,13 +90,7 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
     }
 
     func snapshot() -> RenderedSnapshot {
-        if let rendered = state.withLock({ $0.rendered }) { return rendered }
-        let (version, sections) = state.withLock { ($0.version, $0.sections) }
-        let rendered = rendering.snapshot(sections, key: key, instance: instance, version: version)
-        state.withLock { state in
-            if state.version == version { state.rendered = rendered }
-        }
-        return rendered
+        state.withLock { $0.rendered }
     }
 
     func subscribe() -> AsyncStream<FeedEvent> {
@@ -99,12 +101,8 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
         }
         // The snapshot is taken under the same lock that registers the subscriber, so the
         // first change it receives is the one right after the snapshot.
-        var snapshot = self.snapshot()
         state.withLock { state in
-            if state.version != snapshot.version {
-                snapshot = rendering.snapshot(state.sections, key: key, instance: instance, version: state.version)
-            }
-            continuation.yield(.snapshot(snapshot))
+            continuation.yield(.snapshot(state.rendered))
             if state.closed {
                 continuation.finish()
             } else {
@@ -116,14 +114,7 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
 
     func encodedSnapshot() throws -> Data {
         let snapshot = state.withLock { LiveSnapshot(version: $0.version, sections: $0.sections) }
-        return try Self.encoder.encode(snapshot)
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+        return try JSONResponse.data(snapshot)
     }
 
     func neighbors(ofPhoto id: String) -> (previous: String?, next: String?) {
@@ -143,16 +134,16 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
 
     /// Applies one change set (on the list's queue) and hands it, rendered, to every stream.
     private func receive(_ change: LiveChangeSet<Row>) {
-        let current = state.withLock { ($0.version, $0.sections) }
-        guard change.version > current.0 else { return }
-        let rendered: RenderedChange
+        let (version, current, currentHTML) = state.withLock { ($0.version, $0.sections, $0.rowHTML) }
+        guard change.version > version else { return }
+        let renderedChange: RenderedChange
         let sections: [LiveSection<Row>]
         do {
-            guard change.version == current.0 + 1 else {
-                throw FeedOutOfStep(description: "change set \(change.version) does not follow version \(current.0)")
+            guard change.version == version + 1 else {
+                throw FeedOutOfStep(description: "change set \(change.version) does not follow version \(version)")
             }
-            sections = try change.apply(to: current.1)
-            rendered = rendering.change(change)
+            sections = try change.apply(to: current)
+            renderedChange = rendering.change(change)
         } catch {
             // Should never happen; if it does, browsers get the whole list again from the
             // list's own content, read asynchronously.
@@ -160,23 +151,41 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
             Task { [weak self] in await self?.reload() }
             return
         }
-        publish(rendered, sections: sections)
+        var rowHTML = currentHTML
+        if let reload = renderedChange.reload {
+            rowHTML = Dictionary(reload.flatMap(\.rows).map { ($0.id, $0.html) }, uniquingKeysWith: { first, _ in first })
+        } else {
+            for position in change.deletedRows where current.indices.contains(position.section) {
+                let rows = current[position.section].rows
+                if rows.indices.contains(position.row) { rowHTML[rows[position.row].id] = nil }
+            }
+            for row in renderedChange.insertedRows { rowHTML[row.id] = row.html }
+            for row in renderedChange.movedRows { rowHTML[row.id] = row.html }
+            for row in renderedChange.updatedRows { rowHTML[row.id] = row.html }
+        }
+        publish(renderedChange, sections: sections, rowHTML: rowHTML)
     }
 
     private func reload() async {
         let fresh = await list.snapshot()
         let version = state.withLock { max($0.version + 1, fresh.version) }
-        publish(.reload(version: version, sections: fresh.sections.map(rendering.section)), sections: fresh.sections)
+        publish(.reload(version: version, sections: fresh.sections.map { rendering.section($0) }), sections: fresh.sections, rowHTML: [:])
     }
 
-    private func publish(_ rendered: RenderedChange, sections: [LiveSection<Row>]) {
+    private func render(_ sections: [LiveSection<Row>], version: Int, rowHTML: [String: String]) -> RenderedSnapshot {
+        rendering.snapshot(sections, key: key, instance: instance, version: version, rowHTML: rowHTML)
+    }
+
+    private func publish(_ change: RenderedChange, sections: [LiveSection<Row>], rowHTML: [String: String]) {
+        let rendered = render(sections, version: change.version, rowHTML: rowHTML)
         let continuations = state.withLock { state -> [AsyncStream<FeedEvent>.Continuation] in
-            state.version = rendered.version
+            state.version = change.version
             state.sections = sections
-            state.rendered = nil
+            state.rowHTML = rowHTML
+            state.rendered = rendered
             return Array(state.subscribers.values)
         }
-        for continuation in continuations { continuation.yield(.change(rendered)) }
+        for continuation in continuations { continuation.yield(.change(change)) }
     }
 
     private func finishSubscribers() {

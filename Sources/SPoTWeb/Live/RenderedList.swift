@@ -118,25 +118,28 @@ struct ListRendering<Row: LiveRow>: Sendable {
     /// A whole section's HTML, header and rows.
     let wrap: @Sendable (RenderedSection) -> String
 
-    /// The whole content of a list at `version`.
-    func snapshot(_ sections: [LiveSection<Row>], key: ListKey, instance: String, version: Int) -> RenderedSnapshot {
-        let rendered = sections.map(section)
+    /// The whole content of a list at `version`, reusing rows' HTML from `rowHTML` (by row
+    /// id) and rendering only the rows missing from it.
+    func snapshot(
+        _ sections: [LiveSection<Row>], key: ListKey, instance: String, version: Int, rowHTML: [String: String] = [:]
+    ) -> RenderedSnapshot {
+        let rendered = sections.map { section($0, rowHTML: rowHTML) }
         return RenderedSnapshot(
             listKey: key.description, instance: instance, version: version, sections: rendered,
             sectionsHTML: rendered.map(wrap).joined(separator: "\n"))
     }
 
-    func section(_ section: LiveSection<Row>) -> RenderedSection {
+    func section(_ section: LiveSection<Row>, rowHTML: [String: String] = [:]) -> RenderedSection {
         let anchor = Self.anchor(forSection: section.name)
         return RenderedSection(
             name: section.name, indexTitle: section.indexTitle, anchor: anchor,
             headerHTML: section.name.isEmpty ? "" : header(section.name, anchor),
-            rows: section.rows.map { RenderedRow(id: $0.id, html: row($0)) })
+            rows: section.rows.map { RenderedRow(id: $0.id, html: rowHTML[$0.id] ?? row($0)) })
     }
 
     func change(_ change: LiveChangeSet<Row>) -> RenderedChange {
         if let reload = change.reload {
-            return .reload(version: change.version, sections: reload.map(section))
+            return .reload(version: change.version, sections: reload.map { section($0) })
         }
         func position(_ position: RowPosition) -> RenderedChange.Position {
             RenderedChange.Position(section: position.section, row: position.row)

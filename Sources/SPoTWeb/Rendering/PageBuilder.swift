@@ -86,16 +86,21 @@ enum JSONResponse {
         return encoder
     }()
 
-    /// `value` encoded as JSON.
+    /// `value` encoded as JSON, the API's way (ISO 8601 dates, sorted keys).
+    static func data(_ value: some Encodable) throws -> Data {
+        try encoder.encode(value)
+    }
+
+    /// `value` encoded as JSON text.
     static func encode(_ value: some Encodable) throws -> String {
-        String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try data(value), as: UTF8.self)
     }
 
     /// A JSON response with `value`.
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try data(value))))
     }
 
     /// `{"error": reason}` with the error's status.
