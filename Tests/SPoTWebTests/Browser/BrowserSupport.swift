@@ -20,7 +20,7 @@ extension WebDriverSession {
 
     /// Waits until the current page's path starts with `prefix`.
     func waitForPath(_ prefix: String) async throws {
-        try await waitUntil("the page at \(prefix)") { try await pathAndQuery.hasPrefix(prefix) }
+        try await waitUntil(timeout: .seconds(60), "the page at \(prefix)") { try await pathAndQuery.hasPrefix(prefix) }
     }
 
     /// Clicks the first element matching `css`.

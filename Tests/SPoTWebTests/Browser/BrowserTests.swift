@@ -22,7 +22,7 @@ struct BrowserTests {
 
                     try await browser.click(#"li.row[data-id="\#(ids[1])"] a"#)
                     try await browser.waitForPath("/photos/\(ids[1])")
-                    try await browser.waitUntil("the photo to load") {
+                    try await browser.waitUntil(timeout: .seconds(60), "the photo to load") {
                         try await browser.executeScript("return !document.querySelector('#viewer').classList.contains('loading')").boolValue == true
                     }
                     // Opened filling the viewer: the image covers it, no empty bands.
@@ -59,7 +59,7 @@ struct BrowserTests {
                     try await browser.navigate(to: base + "/tags/all")
                     let rows = try await browser.rowIDs().count
                     #expect(rows == fixture.catalogue.count)
-                    try await browser.waitUntil("the thumbnails on screen to load") {
+                    try await browser.waitUntil(timeout: .seconds(60), "the thumbnails on screen to load") {
                         try await browser.executeScript("""
                             const shown = [...document.querySelectorAll('img.thumb')].filter(i => i.getBoundingClientRect().top < innerHeight);
                             return shown.length > 0 && shown.every(i => i.complete && i.naturalWidth > 0);
@@ -76,7 +76,7 @@ struct BrowserTests {
                     // Reloading and scrolling to the end: each thumbnail still downloaded at most once.
                     try await browser.refresh()
                     _ = try await browser.executeScript("document.querySelector('#list-scroll').scrollTop = 1e6; window.scrollTo(0, 1e6)")
-                    try await browser.waitUntil("the last thumbnails to load") {
+                    try await browser.waitUntil(timeout: .seconds(60), "the last thumbnails to load") {
                         try await browser.executeScript("""
                             const all = [...document.querySelectorAll('img.thumb')];
                             return all.slice(-3).every(i => i.complete && i.naturalWidth > 0);
@@ -99,7 +99,7 @@ struct BrowserTests {
                     _ = try await browser.executeScript("window.stillTheSamePage = 42")
                     fixture.sandbox.setEpoch(1)  // new photos, one of them at Hoover Tower
                     try await browser.click("#refresh-button")
-                    try await browser.waitUntil("the new photo's row") { try await browser.rowIDs().count == before.count + 1 }
+                    try await browser.waitUntil(timeout: .seconds(60), "the new photo's row") { try await browser.rowIDs().count == before.count + 1 }
                     #expect(try await browser.executeScript("return window.stillTheSamePage").intValue == 42, "the page was reloaded")
                     let after = try await browser.rowIDs()
                     #expect(Set(before).isSubset(of: Set(after)))
@@ -119,10 +119,10 @@ struct BrowserTests {
                     try await browser.navigate(to: base + "/photos/\(victim)?list=tags/hoovertower")
                     _ = try await browser.executeScript("window.confirm = () => true")
                     try await browser.click(".hide-button")
-                    try await browser.waitUntil("the undo offer") {
+                    try await browser.waitUntil(timeout: .seconds(60), "the undo offer") {
                         try await browser.executeScript("return !document.querySelector('#toast').hidden").boolValue == true
                     }
-                    try await browser.waitUntil("the photo to be hidden") { try await fixture.spot.store.photo(victim).isHidden }
+                    try await browser.waitUntil(timeout: .seconds(60), "the photo to be hidden") { try await fixture.spot.store.photo(victim).isHidden }
                     await fixture.spot.refresher.refresh()
                     #expect(try await fixture.spot.store.photo(victim).isHidden)
                     try await browser.navigate(to: base + "/tags/hoovertower")
@@ -169,7 +169,7 @@ struct BrowserTests {
                         let size = try await browser.executeScript("return innerWidth + 'x' + innerHeight").stringValue ?? "?"
                         #expect(size == "\(viewport.width)x\(viewport.height)")
                         if name == "photo" {
-                            try await browser.waitUntil("the photo to load") {
+                            try await browser.waitUntil(timeout: .seconds(60), "the photo to load") {
                                 try await browser.executeScript("return !document.querySelector('#viewer').classList.contains('loading')").boolValue == true
                             }
                         }
