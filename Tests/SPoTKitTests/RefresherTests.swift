@@ -123,3 +123,36 @@ struct RefresherTests {
         }
     }
 }
+
+@Suite("Refresher: stopping")
+struct RefresherStopTests {
+    @Test(.timeLimit(.minutes(1)))
+    func stoppingKeepsTheSavedPagesAndFetchesNoMore() async throws {
+        try await TemporaryDirectory.with { directory in
+            // Every REST answer waits for this clock, so the test decides when each page arrives.
+            let clock = ManualClock()
+            let sandbox = FlickrSandbox(configuration: SandboxConfiguration(
+                behavior: SandboxBehavior(restLatencyMilliseconds: 100), clock: clock, logger: SPoTFixture.silent))
+            var flickr = FlickrConfiguration.sandbox(baseURL: try await sandbox.start())
+            flickr.retryPolicy = .none
+            var configuration = SPoTConfiguration(dataDirectory: directory.url, flickr: flickr)
+            configuration.refreshInterval = .zero
+            configuration.perPage = 10
+            let spot = try SPoT(configuration: configuration, logger: SPoTFixture.silent)
+            var updates = await spot.refresher.statusUpdates().makeAsyncIterator()
+            let refresh = Task { await spot.refresher.refresh() }
+            await clock.waitForSleepers()
+            clock.advance(by: .milliseconds(100))  // page 1 arrives
+            while let status = await updates.next(), status.pagesDone < 1 {}
+            await clock.waitForSleepers()  // page 2 is on its way
+            // Stopping cancels the request for page 2: it never arrives.
+            await spot.refresher.stop()
+            let status = await refresh.value
+            #expect(!status.isRunning)
+            #expect(status.pagesDone == 1)
+            #expect(status.lastError?.contains("stopped") == true, "\(status.lastError ?? "no error")")
+            #expect(try await spot.store.counts().photos == 10, "the saved page is kept, nothing after it")
+            await sandbox.stop()
+        }
+    }
+}

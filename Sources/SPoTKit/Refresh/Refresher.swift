@@ -75,10 +75,12 @@ public actor Refresher {
         }
     }
 
-    /// Stops the schedule; a refresh in progress finishes its current page's save.
+    /// Stops the schedule and a refresh in progress: the page being saved is saved, the
+    /// pages after it are not fetched.
     public func stop() async {
         schedule?.cancel()
         schedule = nil
+        current?.cancel()
         _ = await current?.value
     }
 
@@ -113,6 +115,7 @@ public actor Refresher {
         }
         do {
             for try await page in client.pages(of: query, perPage: perPage) {
+                try Task.checkCancellation()
                 let counts = try await store.importer.importPage(page.photos)
                 // Progress counts what the open lists already show.
                 await store.waitForLiveLists()
@@ -132,6 +135,7 @@ public actor Refresher {
             }
             logger.info("refresh done", metadata: ["new": "\(status.newPhotos)", "updated": "\(status.updatedPhotos)"])
         } catch {
+            let error: any Error = Task.isCancelled ? SPoTError(.flickr, "The refresh was stopped; the pages saved before are kept") : error
             logger.warning("refresh failed", metadata: ["error": "\(error)"])
             update {
                 $0.isRunning = false
