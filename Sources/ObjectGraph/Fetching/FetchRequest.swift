@@ -33,11 +33,17 @@ public enum FetchRequestResultType: Sendable, Hashable {
 /// ```
 public final class FetchRequest<Result>: CustomStringConvertible {
     /// The entity searched (sub-entities included unless ``includesSubentities`` is `false`).
-    public var entityName: String?
+    public var entityName: String? {
+        didSet { plan = nil }
+    }
     /// Which objects match; `nil` matches all.
-    public var predicate: FetchPredicate?
+    public var predicate: FetchPredicate? {
+        didSet { plan = nil }
+    }
     /// The order of the results; ties end in primary-key order.
-    public var sortDescriptors: [FetchSortDescriptor]?
+    public var sortDescriptors: [FetchSortDescriptor]? {
+        didSet { plan = nil }
+    }
     /// The most results to return; 0 means no limit.
     public var fetchLimit: Int = 0
     /// How many matching results to skip.
@@ -47,7 +53,9 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// What the fetch returns.
     public var resultType: FetchRequestResultType
     /// Whether objects of sub-entities match too.
-    public var includesSubentities = true
+    public var includesSubentities = true {
+        didSet { plan = nil }
+    }
     /// Whether unsaved inserts, updates and deletes of the context count (objects, IDs and
     /// counts; dictionaries always read the store only, as in Core Data).
     public var includesPendingChanges = true
@@ -61,6 +69,10 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var returnsDistinctResults = false
     /// Relationships whose destinations to load with the results.
     public var relationshipKeyPathsForPrefetching: [String]?
+
+    /// The compiled plan of the last fetch, kept until the entity, predicate, sort or
+    /// ``includesSubentities`` changes (a context checks it is for its store).
+    var plan: FetchPlan?
 
     /// A request for objects of the entity named `entityName`.
     public init(entityName: String) {
