@@ -7,6 +7,8 @@ import Foundation
 protocol ObjectStore: AnyObject, Sendable {
     /// The model of the objects in this store (frozen).
     var managedObjectModel: ManagedObjectModel { get }
+    /// The store's identifier, part of every object ID in it.
+    var identifier: String { get }
     /// A new, permanent ID for an object of `entity` (keys are reserved from the store in ranges).
     func newObjectID(for entity: EntityDescription) throws -> ManagedObjectID
     /// The stored row of `id`, or `nil` when no such object exists.
