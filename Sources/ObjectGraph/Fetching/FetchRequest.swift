@@ -128,21 +128,18 @@ extension FetchRequestResult where Self: ManagedObject {
 
 /// Which entity each subclass is bound to, filled as models load (the last loaded wins).
 enum ManagedObjectClassRegistry {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var entities: [ObjectIdentifier: EntityDescription] = [:]
+    private static let entities = Locked<[ObjectIdentifier: EntityDescription]>([:])
 
     static func register(_ model: ManagedObjectModel) {
-        lock.lock()
-        defer { lock.unlock() }
-        for entity in model.entities where entity.managedObjectClass != ManagedObject.self {
-            entities[ObjectIdentifier(entity.managedObjectClass)] = entity
+        entities.withLock { entities in
+            for entity in model.entities where entity.managedObjectClass != ManagedObject.self {
+                entities[ObjectIdentifier(entity.managedObjectClass)] = entity
+            }
         }
     }
 
     static func entity(for type: ManagedObject.Type) -> EntityDescription? {
-        lock.lock()
-        defer { lock.unlock() }
-        return entities[ObjectIdentifier(type)]
+        entities.withLock { $0[ObjectIdentifier(type)] }
     }
 
     static func entityName(for type: ManagedObject.Type) -> String {
