@@ -92,6 +92,39 @@ struct StoreKeyReservationTests {
         }
     }
 
+    @Test("a fetched-results controller and an object whose temporary ID turns permanent at save (known issue)")
+    func controllerFollowsTheNewID() throws {
+        let (url, coordinator, _) = try Self.storeFile()
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: url.path, configuration: configuration)
+        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        try context.performAndWait {
+            context.persistentStoreCoordinator = coordinator
+            let request = Photographer.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            try controller.performFetch()
+            try other.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE TRANSACTION") }
+            let photographer = Photographer(context: context)
+            photographer.name = "Ansel"
+            context.processPendingChanges()
+            #expect(photographer.objectID.isTemporaryID)
+            #expect(controller.fetchedObjects == [photographer])
+            try other.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+            try context.save()
+            #expect(!photographer.objectID.isTemporaryID)
+            photographer.name = "Dorothea"
+            context.processPendingChanges()
+            // Not yet: the controller's placements are keyed by the temporary ID, so the
+            // object shows twice after the save gives it its permanent one.
+            withKnownIssue("a controller is not told of IDs made permanent at save") {
+                #expect(controller.fetchedObjects == [photographer])
+                #expect(controller.indexPath(forObject: photographer) == IndexPath(row: 0, section: 0))
+            }
+        }
+    }
+
     @Test("obtainPermanentIDs does nothing for IDs that are permanent from insert")
     func permanentFromInsert() throws {
         let (_, coordinator, _) = try Self.storeFile()
