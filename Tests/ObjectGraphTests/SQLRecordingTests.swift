@@ -77,6 +77,70 @@ struct SQLRecordingTests {
         }
     }
 
+    @Test("a request's plan is compiled once: a second fetch runs one statement and compiles nothing")
+    func fetchPlanCompiledOnce() throws {
+        let stack = try SQLRecordingStack()
+        _ = try Self.insertPhotosAndTags(stack, photos: 12, tags: 2)
+        let store = try #require(stack.container.persistentStoreCoordinator.store)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let request = Photo.fetchRequest()
+            request.predicate = FetchPredicate(format: "title BEGINSWITH %@", "Photo 1")
+            request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
+            let before = store.fetchPlansCompiled.withLock { $0 }
+            let first = try context.fetch(request).compactMap(\.title)
+            #expect(first == ["Photo 1", "Photo 10", "Photo 11"])
+            #expect(store.fetchPlansCompiled.withLock { $0 } == before + 1)
+            let plan = try #require(request.plan)
+            #expect(!plan.needsInMemoryEvaluation)
+
+            var second: [String] = []
+            let statements = try stack.recording { second = try context.fetch(request).compactMap(\.title) }
+            #expect(second == first)
+            #expect(statements.filter { !$0.hasPrefix("PRAGMA schema_version") }.count == 1, "\(statements)")
+            #expect(try context.count(for: request) == 3)
+            #expect(store.fetchPlansCompiled.withLock { $0 } == before + 1, "the second fetch and the count reuse the plan")
+
+            // Changing the predicate drops the plan; the next fetch compiles a new one.
+            request.predicate = FetchPredicate(format: "title ENDSWITH '1'")
+            #expect(request.plan == nil)
+            #expect(try context.fetch(request).compactMap(\.title) == ["Photo 1", "Photo 11"])
+            #expect(store.fetchPlansCompiled.withLock { $0 } == before + 2)
+        }
+    }
+
+    @Test("a predicate SQLite can't express is decided once, then every fetch reads the entity in one statement")
+    func inMemoryPredicateDecidedOnce() throws {
+        let stack = try SQLRecordingStack()
+        _ = try Self.insertPhotosAndTags(stack, photos: 5, tags: 1)
+        let store = try #require(stack.container.persistentStoreCoordinator.store)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let request = Photo.fetchRequest()
+            // BETWEEN with key-path bounds has no SQL form here: it is evaluated in memory.
+            request.predicate = FetchPredicate(format: "unique BETWEEN {'1', title}")
+            request.sortDescriptors = [FetchSortDescriptor(key: "unique", ascending: false)]
+            let before = store.fetchPlansCompiled.withLock { $0 }
+            let first = try context.fetch(request).compactMap(\.unique)
+            #expect(first == ["4", "3", "2", "1"])
+            let plan = try #require(request.plan)
+            #expect(plan.needsInMemoryEvaluation)
+
+            for _ in 0..<3 {
+                var again: [String] = []
+                let statements = try stack.recording { again = try context.fetch(request).compactMap(\.unique) }
+                #expect(again == first)
+                let selects = statements.filter { !$0.hasPrefix("PRAGMA schema_version") }
+                #expect(selects.count == 1, "\(statements)")
+                #expect(selects.allSatisfy { !$0.contains("WHERE") }, "the predicate is not in the SQL: \(selects)")
+            }
+            #expect(try context.count(for: request) == 4)
+            let ids = try context.fetch(FetchRequest<ManagedObjectID>(entityName: "Photo"))
+            #expect(ids.count == 5)
+            #expect(store.fetchPlansCompiled.withLock { $0 } == before + 2, "one plan for the request, one for the ID request")
+        }
+    }
+
     private static func insertPhotosAndTags(_ stack: SQLRecordingStack, photos: Int, tags: Int) throws -> ([ManagedObjectID], [ManagedObjectID]) {
         let context = stack.container.newBackgroundContext()
         return try context.performAndWait {

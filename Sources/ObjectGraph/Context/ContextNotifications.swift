@@ -62,19 +62,18 @@ extension Notification.Name {
 }
 
 /// Keeps an observer registered; call ``cancel()`` (or drop every reference) to remove it.
-public final class ContextObservation: @unchecked Sendable {
-    // @unchecked Sendable: the cancel closure is only called once, guarded by the lock.
-    private let lock = NSLock()
-    private var onCancel: (() -> Void)?
+public final class ContextObservation: Sendable {
+    /// The removal, taken out of the box by the first ``cancel()`` so it runs once.
+    private let onCancel: Locked<(@Sendable () -> Void)?>
 
-    init(onCancel: @escaping () -> Void) { self.onCancel = onCancel }
+    init(onCancel: @escaping @Sendable () -> Void) { self.onCancel = Locked(onCancel) }
 
     /// Removes the observer.
     public func cancel() {
-        lock.lock()
-        let action = onCancel
-        onCancel = nil
-        lock.unlock()
+        let action = onCancel.withLock { action in
+            defer { action = nil }
+            return action
+        }
         action?()
     }
 

@@ -27,6 +27,11 @@ extension ManagedObjectContext {
 
     /// Inserts `object` (created with `insertInto: nil`) into the context: it gets its permanent
     /// ID and default values, and `awakeFromInsert()` runs.
+    ///
+    /// When the store cannot reserve a key (it is read-only, or another connection holds it
+    /// locked past its ``PersistentStore/timeoutOption``), the object gets a temporary ID
+    /// instead and stays fully usable; the next ``save()`` or ``obtainPermanentIDs(for:)``
+    /// reserves its permanent ID, throwing the store's error (changes kept) if it still cannot.
     public func insert(_ object: ManagedObject) {
         assertOnQueue()
         if object.managedObjectContext === self { return }
@@ -38,7 +43,8 @@ extension ManagedObjectContext {
         do {
             id = try store.newObjectID(for: object.entity)
         } catch {
-            preconditionFailure("ObjectGraph: could not reserve an object ID in the store: \(error)")
+            // Inserting cannot throw: the save that needs the permanent ID reports the error.
+            id = ManagedObjectID.temporary(storeIdentifier: store.identifier, entityName: object.entity.name)
         }
         object.objectID = id
         object.managedObjectContext = self
@@ -246,7 +252,45 @@ extension ManagedObjectContext {
 }
 
 extension ManagedObjectContext {
-    /// Does nothing: ObjectGraph's IDs are permanent from insert. Kept so Core Data code that
-    /// calls it before passing IDs around compiles unchanged.
-    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {}
+    /// Gives the objects among `objects` that have a temporary ID (see
+    /// ``ManagedObjectID/isTemporaryID``) their permanent one, as Core Data's method does.
+    ///
+    /// ObjectGraph's IDs are normally permanent from insert, so this usually does nothing; an
+    /// object has a temporary ID only when the store could not reserve a key at insert.
+    ///
+    /// - Throws: ``ObjectGraphError`` naming the store, with the SQLite error as its
+    ///   ``ObjectGraphError/cause`` (busy, read-only), when it still cannot reserve keys; the
+    ///   objects that did not get a permanent ID keep their temporary one.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        assertOnQueue()
+        let temporary = objects.filter { $0.managedObjectContext === self && $0.objectID.isTemporaryID }
+        guard !temporary.isEmpty else { return }
+        let store = try store()
+        var replaced: [ManagedObjectID: ManagedObjectID] = [:]
+        // Whatever got a key keeps it, even when a later reservation throws.
+        defer { if !replaced.isEmpty { replaceObjectIDs(replaced) } }
+        for object in temporary {
+            replaced[object.objectID] = try store.newObjectID(for: object.entity)
+        }
+    }
+
+    /// Gives every object with a temporary ID its permanent one (before a save writes them).
+    func obtainPermanentIDsForInsertedObjects() throws {
+        let temporary = changedObjects.values.filter { $0.objectID.isTemporaryID && !$0.isDeleted }
+        if !temporary.isEmpty { try obtainPermanentIDs(for: Array(temporary)) }
+    }
+
+    /// Replaces temporary IDs by permanent ones: in the registry, the changed objects, and
+    /// every relationship value that refers to them.
+    private func replaceObjectIDs(_ replaced: [ManagedObjectID: ManagedObjectID]) {
+        for (old, new) in replaced {
+            guard let object = registeredObjectsByID.removeValue(forKey: old) else { continue }
+            object.objectID = new
+            registeredObjectsByID[new] = object
+            if changedObjects.removeValue(forKey: old) != nil { changedObjects[new] = object }
+        }
+        for object in registeredObjectsByID.values {
+            object.storage.replaceReferences(replaced)
+        }
+    }
 }

@@ -45,12 +45,10 @@ extension ManagedObjectContext {
             let ids: [ManagedObjectID]
             if request.includesPendingChanges && pendingChangesAffect(entity, descriptor) {
                 ids = try fetchObjects(entity, descriptor, includePending: true, pendingChangesAffect: true).map(\.objectID)
+            } else if descriptor.needsInMemoryEvaluation {
+                ids = try fetchObjects(entity, descriptor, includePending: false).map(\.objectID)
             } else {
-                do {
-                    ids = try store().objectIDs(matching: descriptor)
-                } catch is NeedsInMemoryEvaluation {
-                    ids = try fetchObjects(entity, descriptor, includePending: false).map(\.objectID)
-                }
+                ids = try store().objectIDs(matching: descriptor)
             }
             if T.self == ManagedObjectID.self { return unsafeBitCast(ids, to: [T].self) }
             guard let results = ids as? [T] else {
@@ -122,9 +120,21 @@ extension ManagedObjectContext {
         if request.fetchLimit < 0 || request.fetchOffset < 0 {
             throw ObjectGraphError(.invalidRequest, "fetchLimit and fetchOffset cannot be negative")
         }
-        return (entity, FetchDescriptor(entity: entity.name, predicate: node, sortDescriptors: sorts,
-                                        fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset,
-                                        includesSubentities: request.includesSubentities))
+        var descriptor = FetchDescriptor(entity: entity.name, predicate: node, sortDescriptors: sorts,
+                                         fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset,
+                                         includesSubentities: request.includesSubentities)
+        // The plan is compiled by the first fetch and kept on the request; without a store,
+        // the fetch throws `noPersistentStore` where it first reads.
+        if let store = parentStore {
+            if let plan = request.plan, store.canUse(plan) {
+                descriptor.plan = plan
+            } else {
+                let plan = try store.fetchPlan(for: descriptor)
+                request.plan = plan
+                descriptor.plan = plan
+            }
+        }
+        return (entity, descriptor)
     }
 
     private func checkSortKeyPath(_ keyPath: String, from entity: EntityDescription) throws {
@@ -177,16 +187,15 @@ extension ManagedObjectContext {
         if includePending && pendingChangesAffect(entity, descriptor) {
             return try fetchObjects(entity, descriptor, includePending: true, pendingChangesAffect: true).count
         }
-        do {
-            return try store().count(matching: descriptor)
-        } catch is NeedsInMemoryEvaluation {
+        if descriptor.needsInMemoryEvaluation {
             return try fetchObjects(entity, descriptor, includePending: false).count
         }
+        return try store().count(matching: descriptor)
     }
 
     /// Fetches objects, merging in the context's unsaved changes when asked.
     ///
-    /// When the predicate has no SQL form (``NeedsInMemoryEvaluation``), every object of the
+    /// When the predicate has no SQL form (the request's plan says so), every object of the
     /// entity is read and the predicate is evaluated in memory, with the same result.
     ///
     /// `pendingChangesAffect`, when the caller already knows it, spares scanning the changed
@@ -196,22 +205,15 @@ extension ManagedObjectContext {
         let store = try store()
         let pending = includePending && (known ?? pendingChangesAffect(entity, descriptor))
         if !pending {
-            do {
-                return try store.rows(matching: descriptor).map(registerFetched)
-            } catch is NeedsInMemoryEvaluation {
+            if descriptor.needsInMemoryEvaluation {
                 return try fetchFilteringInMemory(entity, descriptor, includePending: includePending, evaluateAll: true)
             }
+            return try store.rows(matching: descriptor).map(registerFetched)
         }
-        if readsRelatedObjects(entity, descriptor) {
-            // An unchanged object can match differently once a related object changed (a
-            // renamed tag, a photographer's new photo): every object is evaluated in memory.
-            return try fetchFilteringInMemory(entity, descriptor, includePending: true, evaluateAll: true)
-        }
-        do {
-            return try fetchFilteringInMemory(entity, descriptor, includePending: true, evaluateAll: false)
-        } catch is NeedsInMemoryEvaluation {
-            return try fetchFilteringInMemory(entity, descriptor, includePending: true, evaluateAll: true)
-        }
+        // An unchanged object can match differently once a related object changed (a renamed
+        // tag, a photographer's new photo): then every object is evaluated in memory.
+        let evaluateAll = descriptor.needsInMemoryEvaluation || readsRelatedObjects(entity, descriptor)
+        return try fetchFilteringInMemory(entity, descriptor, includePending: true, evaluateAll: evaluateAll)
     }
 
     /// Reads the store without limit (and, with `evaluateAll`, without predicate), then applies
@@ -220,7 +222,7 @@ extension ManagedObjectContext {
         var unbounded = descriptor
         unbounded.fetchLimit = 0
         unbounded.fetchOffset = 0
-        if evaluateAll { unbounded.predicate = nil }
+        if evaluateAll { unbounded.appliesPredicate = false }
         let fetched = try store().rows(matching: unbounded).map(registerFetched)
         var seen = Set<ManagedObjectID>()
         var results: [ManagedObject] = []

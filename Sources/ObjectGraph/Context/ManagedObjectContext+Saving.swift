@@ -57,6 +57,9 @@ extension ManagedObjectContext {
                                    failures: failures)
         }
 
+        // Objects inserted while the store could not reserve keys get their permanent IDs now;
+        // if the store still cannot, the save throws with every change kept for a retry.
+        try obtainPermanentIDsForInsertedObjects()
         let (changes, saved) = saveChanges(for: objects)
         if !changes.isEmpty { try store.save(changes) }
 

@@ -33,11 +33,17 @@ public enum FetchRequestResultType: Sendable, Hashable {
 /// ```
 public final class FetchRequest<Result>: CustomStringConvertible {
     /// The entity searched (sub-entities included unless ``includesSubentities`` is `false`).
-    public var entityName: String?
+    public var entityName: String? {
+        didSet { plan = nil }
+    }
     /// Which objects match; `nil` matches all.
-    public var predicate: FetchPredicate?
+    public var predicate: FetchPredicate? {
+        didSet { plan = nil }
+    }
     /// The order of the results; ties end in primary-key order.
-    public var sortDescriptors: [FetchSortDescriptor]?
+    public var sortDescriptors: [FetchSortDescriptor]? {
+        didSet { plan = nil }
+    }
     /// The most results to return; 0 means no limit.
     public var fetchLimit: Int = 0
     /// How many matching results to skip.
@@ -47,7 +53,9 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// What the fetch returns.
     public var resultType: FetchRequestResultType
     /// Whether objects of sub-entities match too.
-    public var includesSubentities = true
+    public var includesSubentities = true {
+        didSet { plan = nil }
+    }
     /// Whether unsaved inserts, updates and deletes of the context count (objects, IDs and
     /// counts; dictionaries always read the store only, as in Core Data).
     public var includesPendingChanges = true
@@ -61,6 +69,10 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var returnsDistinctResults = false
     /// Relationships whose destinations to load with the results.
     public var relationshipKeyPathsForPrefetching: [String]?
+
+    /// The compiled plan of the last fetch, kept until the entity, predicate, sort or
+    /// ``includesSubentities`` changes (a context checks it is for its store).
+    var plan: FetchPlan?
 
     /// A request for objects of the entity named `entityName`.
     public init(entityName: String) {
@@ -116,21 +128,18 @@ extension FetchRequestResult where Self: ManagedObject {
 
 /// Which entity each subclass is bound to, filled as models load (the last loaded wins).
 enum ManagedObjectClassRegistry {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var entities: [ObjectIdentifier: EntityDescription] = [:]
+    private static let entities = Locked<[ObjectIdentifier: EntityDescription]>([:])
 
     static func register(_ model: ManagedObjectModel) {
-        lock.lock()
-        defer { lock.unlock() }
-        for entity in model.entities where entity.managedObjectClass != ManagedObject.self {
-            entities[ObjectIdentifier(entity.managedObjectClass)] = entity
+        entities.withLock { entities in
+            for entity in model.entities where entity.managedObjectClass != ManagedObject.self {
+                entities[ObjectIdentifier(entity.managedObjectClass)] = entity
+            }
         }
     }
 
     static func entity(for type: ManagedObject.Type) -> EntityDescription? {
-        lock.lock()
-        defer { lock.unlock() }
-        return entities[ObjectIdentifier(type)]
+        entities.withLock { $0[ObjectIdentifier(type)] }
     }
 
     static func entityName(for type: ManagedObject.Type) -> String {

@@ -25,16 +25,13 @@ final class KeyPathRecorder: @unchecked Sendable {
         return object
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var cache: [AnyKeyPath: String] = [:]
+    private static let cache = Locked<[AnyKeyPath: String]>([:])
 
     /// The dotted key path (`"photographer.name"`) behind `keyPath`.
     ///
     /// Traps when the key path does not lead to an `@Managed` property (a programming error).
     static func name<Root: ManagedObject, Result>(of keyPath: KeyPath<Root, Result>) -> String {
-        lock.lock()
-        if let name = cache[keyPath] { lock.unlock(); return name }
-        lock.unlock()
+        if let name = cache.withLock({ $0[keyPath] }) { return name }
         let recorder = KeyPathRecorder()
         let probe = recorder.probe(of: Root.self)
         $current.withValue(recorder) { _ = (probe as! Root)[keyPath: keyPath] }
@@ -42,9 +39,7 @@ final class KeyPathRecorder: @unchecked Sendable {
             preconditionFailure("ObjectGraph: \(keyPath) is not a key path of @Managed properties")
         }
         let name = recorder.keys.joined(separator: ".")
-        lock.lock()
-        cache[keyPath] = name
-        lock.unlock()
+        cache.withLock { $0[keyPath] = name }
         return name
     }
 }

@@ -16,7 +16,8 @@ import Foundation
 /// A managed object belongs to one context and is used on that context's queue only; it is not
 /// `Sendable`. Pass its ``objectID`` to other queues.
 open class ManagedObject: Hashable, CustomStringConvertible {
-    /// The object's identity, permanent from insert onwards.
+    /// The object's identity, permanent from insert onwards (temporary only when the store
+    /// could not reserve a key at insert; see ``ManagedObjectID/isTemporaryID``).
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The object's entity.
     public let entity: EntityDescription

@@ -3,8 +3,11 @@ import Foundation
 /// The identity of a managed object in a store: Sendable, Hashable, stable from insert onwards.
 ///
 /// ObjectGraph reserves primary keys from the store in ranges when objects are inserted, so an
-/// ID never changes at save (there are no temporary IDs): lists, predicates and snapshots that
-/// hold an ID stay valid. Pass IDs — never objects — between contexts and queues, and turn
+/// ID normally never changes at save: lists, predicates and snapshots that hold an ID stay
+/// valid. Only when the store cannot reserve keys at insert (opened read-only, or locked by
+/// another connection) does an object get a temporary ID (``isTemporaryID``), replaced by a
+/// permanent one at the next successful save or
+/// ``ManagedObjectContext/obtainPermanentIDs(for:)``, as Core Data's temporary IDs are. Pass IDs — never objects — between contexts and queues, and turn
 /// them back into objects with ``ManagedObjectContext/object(with:)`` or
 /// ``ManagedObjectContext/existingObject(with:)``.
 public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
@@ -32,8 +35,22 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(primaryKey)
     }
 
-    /// Always `false`: ObjectGraph assigns permanent IDs at insert.
-    public var isTemporaryID: Bool { false }
+    /// Whether the ID is temporary: the store could not reserve a key when the object was
+    /// inserted. Normally `false`, since ObjectGraph assigns permanent IDs at insert.
+    public var isTemporaryID: Bool { primaryKey < 0 }
+
+    /// A new temporary ID for an object of `entityName`: a negative key, which no stored row
+    /// has, unique in the process.
+    static func temporary(storeIdentifier: String, entityName: String) -> ManagedObjectID {
+        let key = temporaryKeys.withLock { last in
+            last -= 1
+            return last
+        }
+        return ManagedObjectID(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
+    }
+
+    /// The last temporary key handed out.
+    private static let temporaryKeys = Locked<Int64>(0)
 
     /// The URI form, `x-objectgraph://STORE/Entity/pKEY`, as Core Data's `uriRepresentation()`.
     public func uriRepresentation() -> URL {

@@ -143,3 +143,30 @@ struct ToManyState {
         orderChanged = false
     }
 }
+
+extension ObjectStorage {
+    /// Makes relationship values that refer to a key of `replaced` refer to its value instead
+    /// (temporary IDs turned permanent).
+    mutating func replaceReferences(_ replaced: [ManagedObjectID: ManagedObjectID]) {
+        for index in values.indices {
+            if case .objectID(let id) = values[index], let new = replaced[id] { values[index] = .objectID(new) }
+        }
+        for slot in Array(toMany.keys) {
+            toMany[slot]?.replaceReferences(replaced)
+        }
+    }
+}
+
+extension ToManyState {
+    /// Replaces the members that are keys of `replaced` by their values, in place.
+    mutating func replaceReferences(_ replaced: [ManagedObjectID: ManagedObjectID]) {
+        func swap(_ set: inout Set<ManagedObjectID>) {
+            guard !set.isDisjoint(with: replaced.keys) else { return }
+            set = Set(set.map { replaced[$0] ?? $0 })
+        }
+        swap(&memberSet)
+        swap(&added)
+        swap(&removed)
+        members = members?.map { replaced[$0] ?? $0 }
+    }
+}

@@ -7,6 +7,8 @@ import Foundation
 protocol ObjectStore: AnyObject, Sendable {
     /// The model of the objects in this store (frozen).
     var managedObjectModel: ManagedObjectModel { get }
+    /// The store's identifier, part of every object ID in it.
+    var identifier: String { get }
     /// A new, permanent ID for an object of `entity` (keys are reserved from the store in ranges).
     func newObjectID(for entity: EntityDescription) throws -> ManagedObjectID
     /// The stored row of `id`, or `nil` when no such object exists.
@@ -14,6 +16,11 @@ protocol ObjectStore: AnyObject, Sendable {
     /// The stored rows of `ids`, by ID, read with one query per entity (per few hundred IDs);
     /// an ID without a row (or whose row is of another entity) is missing from the result.
     func rows(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: StoredRow]
+    /// The compiled plan of a request: whether its predicate has SQL, and the SQL. A context
+    /// keeps it on the ``FetchRequest`` and passes it back in ``FetchDescriptor/plan``.
+    func fetchPlan(for request: FetchDescriptor) throws -> FetchPlan
+    /// Whether `plan` can run in this store (it was compiled for the same schema).
+    func canUse(_ plan: FetchPlan) -> Bool
     /// The rows a request matches, in its order.
     func rows(matching request: FetchDescriptor) throws -> [StoredRow]
     /// The IDs a request matches, in its order.
@@ -44,6 +51,16 @@ struct FetchDescriptor: Sendable {
     var fetchLimit: Int
     var fetchOffset: Int
     var includesSubentities: Bool
+    /// The request's compiled plan; the store compiles one for this call when `nil`.
+    var plan: FetchPlan? = nil
+    /// Whether the store applies the predicate; `false` reads every object of the entity
+    /// (for a predicate evaluated in memory).
+    var appliesPredicate = true
+
+    /// Whether the predicate is evaluated in memory because SQLite cannot express it.
+    var needsInMemoryEvaluation: Bool {
+        appliesPredicate && predicate != nil && plan?.needsInMemoryEvaluation == true
+    }
 }
 
 /// One save's writes, as a store applies them in one transaction.

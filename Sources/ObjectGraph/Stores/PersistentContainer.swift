@@ -13,7 +13,7 @@ import Foundation
 /// ```
 open class PersistentContainer: @unchecked Sendable {
     // @unchecked Sendable: the descriptions are set up before loading (one thread), and the
-    // lazily created view context is guarded by `lock`.
+    // lazily created view context is in a lock-protected box.
 
     /// The container's name; the default store file is `<name>.sqlite`.
     public let name: String
@@ -24,8 +24,7 @@ open class PersistentContainer: @unchecked Sendable {
     /// The stores to load: by default one SQLite file in ``defaultDirectoryURL()``.
     public var persistentStoreDescriptions: [PersistentStoreDescription]
 
-    private let lock = NSLock()
-    private var viewContextStorage: ManagedObjectContext?
+    private let viewContextStorage = Locked<ManagedObjectContext?>(nil)
 
     /// Creates a container for `model`; call ``loadPersistentStores(completionHandler:)`` next.
     public init(name: String, managedObjectModel model: ManagedObjectModel) {
@@ -73,14 +72,14 @@ open class PersistentContainer: @unchecked Sendable {
 
     /// The main-queue context for the UI (and for code on the main thread); created on first use.
     public var viewContext: ManagedObjectContext {
-        lock.lock()
-        defer { lock.unlock() }
-        if let context = viewContextStorage { return context }
-        let context = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
-        context.name = "viewContext"
-        context.attach(to: persistentStoreCoordinator)
-        viewContextStorage = context
-        return context
+        viewContextStorage.withLock { storage in
+            if let context = storage { return context }
+            let context = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+            context.name = "viewContext"
+            context.attach(to: persistentStoreCoordinator)
+            storage = context
+            return context
+        }
     }
 
     /// A new private-queue context on the container's coordinator; use it inside `perform`.

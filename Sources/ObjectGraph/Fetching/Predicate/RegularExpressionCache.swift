@@ -5,9 +5,8 @@ import Foundation
 /// A pattern is compiled as `\A(?:pattern)\z` (whole-string match) after checking that it
 /// compiles on its own, so an unbalanced pattern cannot change meaning once wrapped. The
 /// cache holds at most ``capacity`` expressions and empties itself when full.
-// @unchecked Sendable: `storage` is only touched under `lock`, and NSRegularExpression is
-// immutable and documented thread-safe for matching.
-final class RegularExpressionCache: @unchecked Sendable {
+// `storage` holds NSRegularExpression, immutable and documented thread-safe for matching.
+final class RegularExpressionCache: Sendable {
     /// The process-wide cache.
     static let shared = RegularExpressionCache()
 
@@ -19,15 +18,14 @@ final class RegularExpressionCache: @unchecked Sendable {
         var caseInsensitive: Bool
     }
 
-    private let lock = NSLock()
-    private var storage: [Key: NSRegularExpression] = [:]
+    private let storage = Locked<[Key: NSRegularExpression]>([:])
 
     /// The compiled whole-string expression for `pattern`.
     ///
     /// - Throws: ``FetchPredicateError`` (invalid regular expression) if it does not compile.
     func expression(_ pattern: String, caseInsensitive: Bool) throws -> NSRegularExpression {
         let key = Key(pattern: pattern, caseInsensitive: caseInsensitive)
-        if let cached = lock.withLock({ storage[key] }) { return cached }
+        if let cached = storage.withLock({ $0[key] }) { return cached }
         let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
         let expression: NSRegularExpression
         do {
@@ -38,7 +36,7 @@ final class RegularExpressionCache: @unchecked Sendable {
                 kind: .invalidRegularExpression, headline: "Invalid regular expression",
                 detail: "the MATCHES pattern \(PredicateFormatter.quoted(pattern)) does not compile", token: pattern)
         }
-        lock.withLock {
+        storage.withLock { storage in
             if storage.count >= capacity { storage.removeAll(keepingCapacity: true) }
             storage[key] = expression
         }

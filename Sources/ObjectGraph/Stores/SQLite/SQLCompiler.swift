@@ -78,10 +78,16 @@ struct SQLCompiler {
         return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     }
 
-    /// The ORDER BY clause: each descriptor, then the primary key.
-    /// The `ORDER BY` of `descriptors`, then (with `breakingTies`) the primary key, so equal
-    /// sort keys come back in a stable order; empty when there is nothing to order by.
-    mutating func orderClause(for descriptors: [FetchSortDescriptor], scope: Scope, breakingTies: Bool = true) throws -> String {
+    /// `ORDER BY terms`, then (with `breakingTies`) the primary key of `alias`, so equal sort
+    /// keys come back in a stable order; empty when there is nothing to order by.
+    static func orderClause(terms: [String], alias: String, breakingTies: Bool) -> String {
+        let all = breakingTies ? terms + ["\(alias).Z_PK ASC"] : terms
+        return all.isEmpty ? "" : " ORDER BY " + all.joined(separator: ", ")
+    }
+
+    /// One `expression ASC|DESC` term per descriptor (joining the to-one relationships its
+    /// key path crosses into `scope`).
+    mutating func orderTerms(for descriptors: [FetchSortDescriptor], scope: Scope) throws -> [String] {
         var terms: [String] = []
         for descriptor in descriptors {
             guard let key = descriptor.key else {
@@ -102,8 +108,7 @@ struct SQLCompiler {
             }
             terms.append("\(expression) \(descriptor.ascending ? "ASC" : "DESC")")
         }
-        if breakingTies { terms.append("\(scope.alias).Z_PK ASC") }
-        return terms.isEmpty ? "" : " ORDER BY " + terms.joined(separator: ", ")
+        return terms
     }
 
     mutating func newScope(for entity: EntityDescription) -> Scope {

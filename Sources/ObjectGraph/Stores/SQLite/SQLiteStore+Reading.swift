@@ -83,9 +83,7 @@ extension SQLiteStore {
     }
 
     func count(matching request: FetchDescriptor) throws -> Int {
-        var unordered = request
-        unordered.sortDescriptors = []
-        let (inner, arguments) = try query(unordered, ordered: false) { _ in "t0.Z_PK" }
+        let (inner, arguments) = try query(request, ordered: false) { _ in "t0.Z_PK" }
         let sql = "SELECT COUNT(*) FROM (\(inner))"
         return try storeOperation(.read, "count \(request.entity) objects") { try writer.unsafeRead { db in
             try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
@@ -210,20 +208,38 @@ extension SQLiteStore {
         return entry
     }
 
-    /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`.
+    /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`,
+    /// from the request's plan (compiled now when it has none from this store).
+    ///
+    /// - Throws: ``NeedsInMemoryEvaluation`` when the request applies a predicate SQLite
+    ///   cannot express (check ``FetchPlan/needsInMemoryEvaluation`` first), or the error
+    ///   compiling the predicate or the sort.
     private func query(_ request: FetchDescriptor, ordered: Bool = true, distinct: Bool = false, columns: (String) -> String) throws -> (String, [DatabaseValue]) {
-        guard let entity = managedObjectModel.entity(named: request.entity), let mapping = schema.mappings[entity.name] else {
-            throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(request.entity)'")
+        let plan: FetchPlan
+        if let given = request.plan, canUse(given) { plan = given } else { plan = try fetchPlan(for: request) }
+        let clauses: FetchPlan.Clauses
+        if request.appliesPredicate, request.predicate != nil {
+            switch plan.filtered {
+            case .sql(let compiled): clauses = compiled
+            case .inMemory(let reason): throw NeedsInMemoryEvaluation(reason: reason)
+            case .failed(let error): throw error
+            }
+        } else {
+            clauses = plan.unfiltered
         }
-        var compiler = SQLCompiler(schema: schema, model: managedObjectModel)
-        let scope = SQLCompiler.Scope(entity: entity, alias: "t0")
-        let whereClause = try compiler.whereClause(for: request, entity: entity, scope: scope)
-        // DISTINCT rows have no single primary key to break ties with.
-        let orderClause = ordered ? try compiler.orderClause(for: request.sortDescriptors, scope: scope, breakingTies: !distinct) : ""
-        var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns(mapping.table)) FROM \(mapping.table) t0"
-        if !scope.joins.isEmpty { sql += " " + scope.joins.joined(separator: " ") }
-        sql += whereClause + orderClause
-        var arguments = compiler.arguments
+        var joins = clauses.whereJoins
+        var arguments = clauses.whereArguments
+        var orderClause = ""
+        if ordered {
+            let order = try clauses.order.get()
+            joins = order.joins
+            arguments = order.arguments
+            // DISTINCT rows have no single primary key to break ties with.
+            orderClause = SQLCompiler.orderClause(terms: order.terms, alias: "t0", breakingTies: !distinct)
+        }
+        var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns(plan.table)) FROM \(plan.table) t0"
+        if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
+        sql += clauses.whereClause + orderClause
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
             sql += " LIMIT ? OFFSET ?"
             arguments.append((request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1).databaseValue)

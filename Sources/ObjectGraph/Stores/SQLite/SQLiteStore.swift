@@ -19,6 +19,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
 
     /// Primary keys reserved per root entity.
     private let keys = Locked(KeyReservations())
+    /// How many fetch plans the store has compiled (tests prove plans are reused with it).
+    let fetchPlansCompiled = Locked(0)
     /// Per entity: how to read a row of it from a full-table SELECT.
     let readPlans: [String: RowReadPlan]
     /// The same plans with their entity names, indexed by entity code (`Z_ENT`), for row decoding.

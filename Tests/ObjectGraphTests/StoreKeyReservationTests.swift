@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+@testable import ObjectGraph
+import Testing
+
+/// Inserting never crashes when the store cannot reserve primary keys (another connection
+/// holds it locked, or it is open read-only): the object gets a temporary ID and stays usable,
+/// and the save that needs its permanent ID throws the store's error, keeping the changes.
+@Suite("Inserting while the store cannot reserve keys")
+struct StoreKeyReservationTests {
+    /// A store file holding one photo, and a coordinator on it that waits 0.1 s for a lock.
+    private static func storeFile(readOnly: Bool = false) throws -> (URL, PersistentStoreCoordinator, ManagedObjectID) {
+        let stack = try TestStack()
+        let url = try #require(stack.url)
+        let context = stack.container.newBackgroundContext()
+        let id = try context.performAndWait {
+            let photo = Photo(context: context)
+            photo.unique = "1"
+            photo.title = "Hoover Tower"
+            try context.save()
+            return photo.objectID
+        }
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: SPoTModel.make())
+        var options: [String: Any] = [PersistentStore.timeoutOption: 0.1]
+        if readOnly { options[PersistentStore.readOnlyOption] = true }
+        try coordinator.addPersistentStore(type: .sqlite, at: url, options: options)
+        return (url, coordinator, id)
+    }
+
+    @Test("an insert into a locked store gets a temporary ID; save throws SQLITE_BUSY, then saves once the lock is gone")
+    func insertWhileLocked() throws {
+        let (url, coordinator, photoID) = try Self.storeFile()
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: url.path, configuration: configuration)
+        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        let savedID = try context.performAndWait {
+            context.persistentStoreCoordinator = coordinator
+            let photo = try #require(try context.existingObject(with: photoID) as? Photo)
+            try other.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE TRANSACTION") }
+            let photographer = Photographer(context: context)  // no crash
+            photographer.name = "Ansel"
+            photo.photographer = photographer
+            #expect(photographer.objectID.isTemporaryID)
+            #expect(context.insertedObjects == [photographer])
+            #expect(photographer.photos == [photo])
+
+            let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error.cause?.resultCode == 5, "SQLITE_BUSY: \(error)")
+            #expect(error.cause?.file == url.path)
+            #expect(error.description.contains(url.path), "the error names the store: \(error)")
+            #expect(context.insertedObjects == [photographer])
+            #expect(context.updatedObjects == [photo])
+            #expect(photographer.objectID.isTemporaryID)
+            let again = try #require(throws: ObjectGraphError.self) { try context.obtainPermanentIDs(for: [photographer]) }
+            #expect(again.cause?.resultCode == 5)
+
+            try other.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+            try context.save()
+            #expect(!context.hasChanges)
+            #expect(!photographer.objectID.isTemporaryID)
+            #expect(photographer.objectID.primaryKey > 0)
+            #expect(context.object(with: photographer.objectID) === photographer)
+            #expect(photo.photographer === photographer)
+            return photographer.objectID
+        }
+        let reader = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        try reader.performAndWait {
+            reader.persistentStoreCoordinator = coordinator
+            let photo = try #require(try reader.existingObject(with: photoID) as? Photo)
+            #expect(photo.photographer?.objectID == savedID)
+            #expect(photo.photographer?.name == "Ansel")
+            let stored = try #require(try reader.existingObject(with: savedID) as? Photographer)
+            #expect(stored.photos.compactMap(\.unique) == ["1"])
+        }
+    }
+
+    @Test("an insert into a read-only store gets a temporary ID and its save throws SQLITE_READONLY")
+    func insertIntoReadOnlyStore() throws {
+        let (url, coordinator, _) = try Self.storeFile(readOnly: true)
+        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        try context.performAndWait {
+            context.persistentStoreCoordinator = coordinator
+            let tag = Tag(context: context)  // no crash
+            tag.name = "read-only"
+            #expect(tag.objectID.isTemporaryID)
+            let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error.cause?.resultCode == 8, "SQLITE_READONLY: \(error)")
+            #expect(error.cause?.file == url.path)
+            #expect(context.insertedObjects == [tag])
+            #expect(tag.name == "read-only")
+        }
+    }
+
+    @Test("a fetched-results controller and an object whose temporary ID turns permanent at save (known issue)")
+    func controllerFollowsTheNewID() throws {
+        let (url, coordinator, _) = try Self.storeFile()
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: url.path, configuration: configuration)
+        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        try context.performAndWait {
+            context.persistentStoreCoordinator = coordinator
+            let request = Photographer.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            try controller.performFetch()
+            try other.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE TRANSACTION") }
+            let photographer = Photographer(context: context)
+            photographer.name = "Ansel"
+            context.processPendingChanges()
+            #expect(photographer.objectID.isTemporaryID)
+            #expect(controller.fetchedObjects == [photographer])
+            try other.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+            try context.save()
+            #expect(!photographer.objectID.isTemporaryID)
+            photographer.name = "Dorothea"
+            context.processPendingChanges()
+            // Not yet: the controller's placements are keyed by the temporary ID, so the
+            // object shows twice after the save gives it its permanent one.
+            withKnownIssue("a controller is not told of IDs made permanent at save") {
+                #expect(controller.fetchedObjects == [photographer])
+                #expect(controller.indexPath(forObject: photographer) == IndexPath(row: 0, section: 0))
+            }
+        }
+    }
+
+    @Test("obtainPermanentIDs does nothing for IDs that are permanent from insert")
+    func permanentFromInsert() throws {
+        let (_, coordinator, _) = try Self.storeFile()
+        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        try context.performAndWait {
+            context.persistentStoreCoordinator = coordinator
+            let tag = Tag(context: context)
+            tag.name = "permanent"
+            let id = tag.objectID
+            #expect(!id.isTemporaryID)
+            try context.obtainPermanentIDs(for: [tag])
+            #expect(tag.objectID == id)
+            try context.save()
+            #expect(tag.objectID == id)
+        }
+    }
+}
