@@ -63,26 +63,32 @@ final class ServerProcess: @unchecked Sendable {
         let err = Pipe()
         server.process.standardOutput = out
         server.process.standardError = err
+        // Blocking reads on their own threads until end of file: readability handlers (dispatch
+        // sources) on pipes that close with the child have crashed libdispatch on Linux.
         let printed = server.printedContinuation
-        out.fileHandleForReading.readabilityHandler = { [weak server] handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                printed.finish()
-                handle.readabilityHandler = nil
-                return
+        for (pipe, isError) in [(out, false), (err, true)] {
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [weak server] in
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    let text = String(decoding: data, as: UTF8.self)
+                    server?.append(text, isError: isError)
+                    if !isError { printed.yield(text) }
+                }
+                if !isError { printed.finish() }
             }
-            let text = String(decoding: data, as: UTF8.self)
-            server?.lock.withLock { server?.stdout += text }
-            printed.yield(text)
-        }
-        err.fileHandleForReading.readabilityHandler = { [weak server] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            server?.lock.withLock { server?.stderr += text }
         }
         let continuation = server.exitContinuation
         server.process.terminationHandler = { process in continuation.yield(process.terminationStatus) }
         try server.process.run()
         return server
+    }
+
+    private func append(_ text: String, isError: Bool) {
+        lock.withLock {
+            if isError { stderr += text } else { stdout += text }
+        }
     }
 
     var output: String { lock.withLock { stdout + stderr } }
