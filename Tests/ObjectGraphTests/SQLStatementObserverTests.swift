@@ -12,29 +12,9 @@ private final class Book: ManagedObject {
     @Managed var shelf: Shelf?
 }
 
-/// Collects the SQL an observed store runs.
-private final class SQLLog: Sendable {
-    private let lock = NSLock()
-    nonisolated(unsafe) private var statements: [String] = []
-
-    var observer: SQLStatementObserver {
-        { [self] sql in
-            lock.lock()
-            statements.append(sql)
-            lock.unlock()
-        }
-    }
-
-    func take() -> [String] {
-        lock.lock()
-        defer { statements = []; lock.unlock() }
-        return statements
-    }
-}
-
 @Suite("SQL statement observer")
 struct SQLStatementObserverTests {
-    private func container(maxBooks: Int? = nil, log: SQLLog) throws -> PersistentContainer {
+    private func container(maxBooks: Int? = nil, log: StatementLog) throws -> PersistentContainer {
         let model = ManagedObjectModel {
             EntityDescription("Shelf", class: Shelf.self) {
                 AttributeDescription("name", .string)
@@ -58,7 +38,7 @@ struct SQLStatementObserverTests {
 
     @Test("the observer sees each statement, and a save that adds to a large to-many does not read its members")
     func addingToAnUnconstrainedToManyReadsNoMembers() throws {
-        let log = SQLLog()
+        let log = StatementLog()
         let context = try container(log: log).newBackgroundContext()
         try context.performAndWait {
             let shelf = Shelf(context: context)
@@ -88,7 +68,7 @@ struct SQLStatementObserverTests {
 
     @Test("a to-many with a maximum count is still checked at save")
     func aMaximumCountIsStillEnforced() throws {
-        let log = SQLLog()
+        let log = StatementLog()
         let context = try container(maxBooks: 2, log: log).newBackgroundContext()
         try context.performAndWait {
             let shelf = Shelf(context: context)

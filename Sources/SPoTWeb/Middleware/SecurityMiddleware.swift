@@ -32,17 +32,20 @@ struct OriginCheckMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// Whether `url` (an `Origin`, or a `Referer` with a path) is this server at `authority`.
+    static func isSameOrigin(_ url: String, as authority: String) -> Bool {
+        ["http://" + authority, "https://" + authority].contains { url == $0 || url.hasPrefix($0 + "/") }
+    }
+
     /// Why a state-changing request is refused, or `nil` when it comes from this server's pages.
     static func crossOriginRefusal(_ request: Request) -> String? {
         if request.headers[.secFetchSite] == "cross-site" { return "Cross-site requests may not change anything" }
         guard let host = request.head.authority, !host.isEmpty else { return "The request names no host" }
-        let allowed = ["http://" + host, "https://" + host]
         if let origin = request.headers[.origin] {
-            return allowed.contains(origin) ? nil : "Requests from \(origin) may not change anything here"
+            return isSameOrigin(origin, as: host) ? nil : "Requests from \(origin) may not change anything here"
         }
         if let referer = request.headers[.referer] {
-            return allowed.contains(where: { referer == $0 || referer.hasPrefix($0 + "/") })
-                ? nil : "Requests from other sites may not change anything here"
+            return isSameOrigin(referer, as: host) ? nil : "Requests from other sites may not change anything here"
         }
         return "A request that changes something must say where it comes from (Origin header)"
     }

@@ -43,29 +43,31 @@ struct PageBuilder: Sendable {
         let body: String
     }
 
-    /// A whole page around `body` (HTML a template rendered).
-    func page(
-        title: String, page: String, tab: Tab?, body: String, hasDetail: Bool = false, query: String = "",
-        status code: HTTPResponse.Status = .ok
-    ) async -> Response {
-        let status = await refresher.status
+    /// A whole page around `body` (HTML a template rendered), with the refresher's progress
+    /// and its last failure.
+    func page(title: String, page: String, tab: Tab?, body: String, hasDetail: Bool = false, query: String = "") async -> Response {
+        layout(title: title, page: page, tab: tab, body: body, hasDetail: hasDetail, query: query, refresh: await refresher.status)
+    }
+
+    /// The page for an error: the reason, and a way back. It waits for nothing, so it shows
+    /// no refresh status.
+    func errorPage(_ error: WebError) -> Response {
+        let body = renderer.render(["heading": error.heading, "reason": error.reason], .error)
+        return layout(
+            title: error.heading, page: "error", tab: nil, body: body, hasDetail: true, query: "", refresh: RefreshStatus(),
+            code: error.status)
+    }
+
+    private func layout(
+        title: String, page: String, tab: Tab?, body: String, hasDetail: Bool, query: String, refresh: RefreshStatus,
+        code: HTTPResponse.Status = .ok
+    ) -> Response {
         let view = LayoutView(
             title: title.isEmpty ? "SPoT" : "\(title) · SPoT", page: page, hasDetail: hasDetail,
             tabs: Tab.allCases.map { LayoutView.TabView(name: $0.rawValue, href: $0.href, isCurrent: $0 == tab) },
-            query: query, status: LayoutView.StatusView(isRunning: status.isRunning, fractionDone: status.fractionDone),
-            banner: status.isRunning ? nil : status.lastError.map { "Refresh failed: \($0)" }, body: body)
+            query: query, status: LayoutView.StatusView(isRunning: refresh.isRunning, fractionDone: refresh.fractionDone),
+            banner: refresh.isRunning ? nil : refresh.lastError.map { "Refresh failed: \($0)" }, body: body)
         return Self.html(renderer.render(view, .layout), status: code)
-    }
-
-    /// The page for an error: the reason, and a way back.
-    func errorPage(_ error: WebError) -> Response {
-        // No await here: an error page must not wait for anything, so no refresh status.
-        let body = renderer.render(["heading": error.heading, "reason": error.reason], .error)
-        let view = LayoutView(
-            title: "\(error.heading) · SPoT", page: "error", hasDetail: true,
-            tabs: Tab.allCases.map { LayoutView.TabView(name: $0.rawValue, href: $0.href, isCurrent: false) },
-            query: "", status: LayoutView.StatusView(isRunning: false, fractionDone: 0), banner: nil, body: body)
-        return Self.html(renderer.render(view, .layout), status: error.status)
     }
 
     /// An HTML response.

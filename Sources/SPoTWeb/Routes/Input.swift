@@ -67,7 +67,8 @@ enum Input {
     /// when it is this server, else `fallback`.
     static func returnPath(_ request: Request, fallback: String) -> String {
         guard let referer = request.headers[.referer], let host = request.head.authority,
-            let url = URL(string: referer), url.host.map({ host.hasPrefix($0) }) == true, url.path.hasPrefix("/")
+            OriginCheckMiddleware<BasicRequestContext>.isSameOrigin(referer, as: host),
+            let url = URL(string: referer), url.path.hasPrefix("/")
         else { return fallback }
         return url.path + (url.query.map { "?" + $0 } ?? "")
     }

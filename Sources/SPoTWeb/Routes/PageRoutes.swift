@@ -10,11 +10,11 @@ struct PageRoutes: Sendable {
     func register(on router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in try await listPage(.spots) }
         router.get("/tags/:name") { request, context in
-            let spot = try await web.spot.store.spot(try Input.text(context, "name", what: "spot name"))
-            if request.uri.path != ListKey.spot(spot.id).pagePath {
-                return Response.redirect(to: ListKey.spot(spot.id).pagePath, type: .permanent)
+            let description = try await describe(.spot(try Input.text(context, "name", what: "spot name")))
+            if request.uri.path != description.key.pagePath {
+                return Response.redirect(to: description.key.pagePath, type: .permanent)
             }
-            return try await listPage(.spot(spot.id))
+            return try await listPage(description)
         }
         router.get("/recents") { _, _ in try await listPage(.recents) }
         router.get("/photographers") { _, _ in try await listPage(.photographers) }
@@ -34,6 +34,9 @@ struct PageRoutes: Sendable {
 
     /// What a list page shows around the list.
     struct ListDescription {
+        /// The list, with a spot named by its canonical address (`tags/HooverTower` is
+        /// `tags/hoovertower`), so every page of one list shares one feed.
+        var key: ListKey
         var title: String
         var back: BackLink?
         var tab: PageBuilder.Tab?
@@ -66,37 +69,39 @@ struct PageRoutes: Sendable {
     func describe(_ key: ListKey) async throws -> ListDescription {
         switch key {
         case .spots:
-            return ListDescription(title: "Spots", tab: .spots, emptyText: "No spots yet. Refresh to fetch Stanford's photos.")
+            return ListDescription(key: key, title: "Spots", tab: .spots, emptyText: "No spots yet. Refresh to fetch Stanford's photos.")
         case .spot(let address):
             let spot = try await web.spot.store.spot(address)
             return ListDescription(
-                title: spot.name, back: BackLink(href: "/", title: "Spots"), tab: .spots, emptyText: "No photos in this spot.")
+                key: .spot(spot.id), title: spot.name, back: BackLink(href: "/", title: "Spots"), tab: .spots, emptyText: "No photos in this spot.")
         case .recents:
-            return ListDescription(title: "Recents", tab: .recents, emptyText: "Photos you view appear here.")
+            return ListDescription(key: key, title: "Recents", tab: .recents, emptyText: "Photos you view appear here.")
         case .photographers:
-            return ListDescription(title: "Photographers", tab: .photographers, emptyText: "No photographers yet.")
+            return ListDescription(key: key, title: "Photographers", tab: .photographers, emptyText: "No photographers yet.")
         case .photographer(let id):
             let photographer = try await web.spot.store.photographer(id)
             return ListDescription(
-                title: photographer.name, back: BackLink(href: "/photographers", title: "Photographers"), tab: .photographers,
+                key: key, title: photographer.name, back: BackLink(href: "/photographers", title: "Photographers"), tab: .photographers,
                 emptyText: "No photos by \(photographer.name).")
         case .search(let text):
             return ListDescription(
-                title: text.isEmpty ? "Search" : "“\(text)”", back: BackLink(href: "/", title: "Spots"), tab: nil,
+                key: key, title: text.isEmpty ? "Search" : "“\(text)”", back: BackLink(href: "/", title: "Spots"), tab: nil,
                 emptyText: text.isEmpty ? "Type a spot or a word from a photo's title." : "Nothing matches “\(text)”.")
         }
     }
 
     /// The list pane of `key`, as the list page or the photo page shows it.
-    func listPane(_ key: ListKey, description: ListDescription, currentPhoto: String? = nil) async throws -> String {
+    func listPane(_ description: ListDescription, currentPhoto: String? = nil) async throws -> String {
+        let key = description.key
         let feed = try await web.hub.feed(key)
         let snapshot = feed.snapshot()
         let index = snapshot.sectionIndex
         // The row of the photo shown beside the list is marked in the (shared, cached) rows.
         let current = currentPhoto.map { key.rowID(ofPhoto: $0) }
         var sectionsHTML = snapshot.sectionsHTML
-        if let current, let range = sectionsHTML.range(of: #"data-id="\#(Self.attributeEscaped(current))""#) {
-            sectionsHTML.replaceSubrange(range, with: #"data-id="\#(Self.attributeEscaped(current))" aria-current="true""#)
+        // Row ids are validated photo ids (`photo:` in search), which Mustache writes unescaped.
+        if let current, let range = sectionsHTML.range(of: #"data-id="\#(current)""#) {
+            sectionsHTML.replaceSubrange(range, with: #"data-id="\#(current)" aria-current="true""#)
         }
         return web.renderer.render(
             ListPaneView(
@@ -107,16 +112,13 @@ struct PageRoutes: Sendable {
             .listPane)
     }
 
-    /// A row id as Mustache writes it inside an attribute (ids are validated, so this only
-    /// matters for the `:` of search ids, which needs no escaping; kept for safety).
-    private static func attributeEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    func listPage(_ key: ListKey, query: String = "") async throws -> Response {
+        try await listPage(try await describe(key), query: query)
     }
 
-    func listPage(_ key: ListKey, query: String = "") async throws -> Response {
-        let description = try await describe(key)
-        let pane = try await listPane(key, description: description)
+    func listPage(_ description: ListDescription, query: String = "") async throws -> Response {
+        let key = description.key
+        let pane = try await listPane(description)
         let detail = web.renderer.render(["message": "Choose a photo to see it here."], .emptyDetail)
         return await web.pages.page(
             title: description.title, page: pageName(key), tab: description.tab, body: pane + detail, query: query)
@@ -174,8 +176,8 @@ struct PageRoutes: Sendable {
         let store = web.spot.store
         let photo = try await store.photo(id)
         if !photo.isHidden { try await store.markViewed(id) }
-        let key = try await canonical(list ?? .spot(Tag.allAddress))
-        let description = try await describe(key)
+        let description = try await describe(list ?? .spot(Tag.allAddress))
+        let key = description.key
         let feed = try await web.hub.feed(key)
         let neighbors = feed.neighbors(ofPhoto: id)
         let row = photo.row
@@ -193,16 +195,9 @@ struct PageRoutes: Sendable {
                 PhotoView.SpotLink(href: ListKey.spot(spot.id).pagePath, name: spot.name, last: index == spots.count - 1)
             },
             hidden: photo.isHidden, hideAction: Links.hide(id), unhideAction: Links.unhide(id))
-        let pane = try await listPane(key, description: description, currentPhoto: id)
+        let pane = try await listPane(description, currentPhoto: id)
         return await web.pages.page(
             title: row.title, page: "photo", tab: description.tab, body: pane + web.renderer.render(view, .photo), hasDetail: true)
-    }
-
-    /// `key` with a spot named as its canonical address (`tags/HooverTower` is
-    /// `tags/hoovertower`), so every page of one list shares one feed.
-    private func canonical(_ key: ListKey) async throws -> ListKey {
-        guard case .spot(let address) = key else { return key }
-        return .spot(try await web.spot.store.spot(address).id)
     }
 
     private static let dayFormat: DateFormatter = {

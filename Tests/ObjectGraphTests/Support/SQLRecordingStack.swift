@@ -43,7 +43,7 @@ final class SQLRecordingStack: Sendable {
 
 /// The statements an observer saw, guarded by a lock (the observer runs on the store's
 /// connection threads).
-private final class StatementLog: Sendable {
+final class StatementLog: Sendable {
     private let lock = NSLock()
     nonisolated(unsafe) private var statements: [String] = []  // guarded by `lock`
 
