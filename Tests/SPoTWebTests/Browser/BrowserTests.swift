@@ -179,6 +179,12 @@ struct BrowserTests {
                         #expect(overlaps.isEmpty, "\(name) at \(size): \(overlaps)")
                         try await browser.saveScreenshot(to: screenshotDirectory.appending(path: "\(size)-\(name).png"))
                     }
+                    // A search that finds nothing says so, under no empty section headers.
+                    try await browser.navigate(to: base + "/search?q=zzzz")
+                    let headers = try await browser.number(
+                        "return [...document.querySelectorAll('h2.section-header')].filter(h => h.offsetParent).length")
+                    #expect(headers == 0)
+                    #expect(try await browser.findElement(css: "p.empty").isDisplayed)
                     #expect(try await browser.errorLogs() == [])
                 }
             }
