@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import SPoTKit
 import SPoTWeb
+import ServiceLifecycle
 
 // spot-webbench: the web server under load, with wrk on loopback.
 //

@@ -1,6 +1,6 @@
 import Flickr
-import Foundation
-import Hummingbird
+public import Foundation
+package import Hummingbird
 import Logging
 import NIOCore
 

@@ -1,7 +1,8 @@
 import SwiftCompilerPlugin
 import SwiftDiagnostics
-import SwiftSyntax
-import SwiftSyntaxMacros
+public import SwiftSyntax
+public import SwiftSyntaxMacros
+import SwiftSyntaxBuilder
 
 /// Expands `@Managed var title: String?` into accessors that read and write the managed
 /// object's storage under the key `"title"`, so a property's name is typed once;

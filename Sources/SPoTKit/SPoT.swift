@@ -1,6 +1,6 @@
-import Flickr
+public import Flickr
 import Foundation
-import Logging
+public import Logging
 
 /// The Stanford photo tour: the database, Flickr, the refresher, thumbnails and the image
 /// cache, wired together. What the `spot` command and the web server run on.

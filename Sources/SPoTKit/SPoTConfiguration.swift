@@ -1,5 +1,5 @@
-import Flickr
-import Foundation
+public import Flickr
+public import Foundation
 
 /// How SPoT runs: where its data lives, which Flickr it talks to, how often it refreshes.
 public struct SPoTConfiguration: Sendable {

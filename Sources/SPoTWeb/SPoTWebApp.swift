@@ -1,7 +1,7 @@
 import Foundation
-import Hummingbird
-import Logging
-import SPoTKit
+public import Hummingbird
+public import Logging
+public import SPoTKit
 import ServiceLifecycle
 
 /// The Stanford photo tour in the browser: pages, the JSON API, live updates, images and

@@ -3,6 +3,7 @@ import Flickr
 import FlickrSandbox
 import Foundation
 import Testing
+import NIOCore
 
 /// The client reads the sandbox's Flickr JSON over real loopback HTTP, quirks and all.
 @Suite(.timeLimit(.minutes(1))) struct FlickrClientDecodingTests {

@@ -3,6 +3,8 @@ import Flickr
 import FlickrSandbox
 import Foundation
 import Testing
+import NIOCore
+import NIOHTTP1
 
 /// Stepping the sandbox's timeline changes what the client sees: new photos, an edited
 /// title, a deleted photo, a new spot.

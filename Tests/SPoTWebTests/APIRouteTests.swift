@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import SPoTKit
 @testable import SPoTWeb
 
 @Suite("JSON API, actions and bad input, in memory")

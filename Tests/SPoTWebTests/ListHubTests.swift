@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SPoTKit
 @testable import SPoTWeb
 
 @Suite("The server's open lists")

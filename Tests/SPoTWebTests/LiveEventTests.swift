@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import SPoTKit
 @testable import SPoTWeb
 
 @Suite("Live updates over server-sent events, on a real server")

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Testing
+import NIOCore
+import NIOHTTP1
 
 @Suite("spot serve: the README's main command, as a process")
 struct ServeCommandTests {

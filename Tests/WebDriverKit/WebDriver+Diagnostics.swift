@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import Synchronization
 
 extension WebDriverSession {
     /// A PNG of the viewport.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A DOM element found by a ``WebDriverSession``.
 public struct Element: Sendable, Hashable {

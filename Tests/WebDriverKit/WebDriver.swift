@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// One browser (a fresh headless chromium) driven over W3C WebDriver.

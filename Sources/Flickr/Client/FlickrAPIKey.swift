@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A Flickr API key: sent with every REST call, never shown.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension FlickrClient {
     /// Downloads `photo` at `format` from the configured photo host.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// An HTTP answer read to the end (or to the size cap).
 struct FlickrHTTPResponse: Sendable {

@@ -1,6 +1,6 @@
-import AsyncHTTPClient
-import Foundation
-import Logging
+public import AsyncHTTPClient
+public import Foundation
+public import Logging
 
 /// Speaks Flickr's REST protocol: searches with paging, `flickr.test.echo`, image downloads.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One photo as a Flickr search returns it: identity, owner, text, tags, date and place.
 ///

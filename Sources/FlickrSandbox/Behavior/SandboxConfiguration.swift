@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 /// How a ``FlickrSandbox`` starts: its behaviour, clock, accepted keys and timeline position.
 public struct SandboxConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ManagedObjectContext {
     /// Brings another context's save into this one: registered objects it updated are re-read

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Keeps the results of a fetch request current and sectioned as its context changes, and
 /// tells a delegate exactly what changed — Core Data's `NSFetchedResultsController`.

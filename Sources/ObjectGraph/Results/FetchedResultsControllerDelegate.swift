@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Hears a ``FetchedResultsController``'s changes, as Core Data's
 /// `NSFetchedResultsControllerDelegate`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The whole stack — model, coordinator, store, contexts — in one object, as Core Data's
 /// `NSPersistentContainer`.

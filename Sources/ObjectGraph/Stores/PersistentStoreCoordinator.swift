@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Connects contexts to a persistent store, as Core Data's `NSPersistentStoreCoordinator`.
 ///

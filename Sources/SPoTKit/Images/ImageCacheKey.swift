@@ -1,4 +1,4 @@
-import Flickr
+public import Flickr
 
 /// Which image: a Flickr photo id and a size.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Flickr
 
 extension ImageFileCache {
     /// The layout of one cache file: the image, then a trailer that lets a reader tell a whole,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A size-limited, least-recently-used cache of image files on disk, kept across restarts.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A row of a live list: a value that can cross threads and be encoded for a browser.
 public protocol LiveRow: Sendable, Hashable, Codable, Identifiable where ID == String {}

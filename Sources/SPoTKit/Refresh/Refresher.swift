@@ -1,6 +1,6 @@
-import Flickr
+public import Flickr
 import Foundation
-import Logging
+public import Logging
 
 /// Fetches SPoT's photos from Flickr into the store: on demand, when the store is empty at
 /// start, and on a schedule.

@@ -1,6 +1,6 @@
-import Flickr
-import Foundation
-import ObjectGraph
+public import Flickr
+public import Foundation
+public import ObjectGraph
 
 /// One Flickr photo of a Stanford spot, as SPoT keeps it.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import ObjectGraph
 
 /// Reading one photo, spot or photographer; viewing, hiding and unhiding photos.

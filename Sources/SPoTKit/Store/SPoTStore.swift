@@ -1,6 +1,6 @@
 import Flickr
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// SPoT's database: the ObjectGraph container holding photos, spots, photographers, recents
 /// and thumbnails, with a long-lived context for live lists that merges every save.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ObjectGraph
+import SPoTKit
 
 /// `/debug/entities`: a read-only browser of any ObjectGraph model — entities with counts,
 /// each entity's objects page by page, and an object's attributes and relationships with

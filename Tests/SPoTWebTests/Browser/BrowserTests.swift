@@ -2,6 +2,7 @@ import FlickrSandbox
 import Foundation
 import Testing
 import WebDriverKit
+import SPoTKit
 @testable import SPoTWeb
 
 /// The tour in headless Chromium (Debian's chromium and chromium-driver, installed by

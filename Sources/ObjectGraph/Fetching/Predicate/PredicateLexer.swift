@@ -1,3 +1,4 @@
+import Foundation
 /// Splits a predicate format into tokens, working on its Unicode scalars.
 ///
 /// Lexing never fails: a lexical error becomes an ``PredicateToken/Kind/invalid(headline:detail:)``

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// String comparison with NSPredicate's `[c]`, `[d]` and `[n]` options, shared by the
 /// in-memory evaluator and the SQL functions, so both agree by construction.
