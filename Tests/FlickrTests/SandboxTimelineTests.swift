@@ -2,9 +2,9 @@ import AsyncHTTPClient
 import Flickr
 import FlickrSandbox
 import Foundation
-import Testing
 import NIOCore
 import NIOHTTP1
+import Testing
 
 /// Stepping the sandbox's timeline changes what the client sees: new photos, an edited
 /// title, a deleted photo, a new spot.

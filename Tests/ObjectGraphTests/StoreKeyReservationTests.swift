@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import ObjectGraph
 import Testing
+
+@testable import ObjectGraph
 
 /// Inserting never crashes when the store cannot reserve primary keys (another connection
 /// holds it locked, or it is open read-only): the object gets a temporary ID and stays usable,

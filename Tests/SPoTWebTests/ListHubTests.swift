@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SPoTKit
+import Testing
+
 @testable import SPoTWeb
 
 @Suite("The server's open lists")

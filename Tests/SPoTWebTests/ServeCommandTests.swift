@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-import Testing
 import NIOCore
 import NIOHTTP1
+import Testing
 
 @Suite("spot serve: the README's main command, as a process")
 struct ServeCommandTests {

@@ -90,12 +90,18 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         assertOnQueue()
         propagateDeletes()
-        guard !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty
-                && pendingMergedUnregistered.isEmpty && pendingReadFailures.isEmpty) else { return }
+        guard
+            !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty
+                && pendingMergedUnregistered.isEmpty && pendingReadFailures.isEmpty)
+        else { return }
         var change = ObjectsDidChange(
-            insertedObjects: pendingInserted, updatedObjects: pendingUpdated.subtracting(pendingInserted),
-            deletedObjects: pendingDeleted, refreshedObjects: pendingRefreshed, invalidatedAllObjects: false,
-            mergedUnregisteredObjectIDs: pendingMergedUnregistered)
+            insertedObjects: pendingInserted,
+            updatedObjects: pendingUpdated.subtracting(pendingInserted),
+            deletedObjects: pendingDeleted,
+            refreshedObjects: pendingRefreshed,
+            invalidatedAllObjects: false,
+            mergedUnregisteredObjectIDs: pendingMergedUnregistered
+        )
         change.readFailures = pendingReadFailures
         pendingReadFailures = [:]
         for object in pendingInserted { object.storage.announceInsert() }
@@ -198,8 +204,15 @@ extension ManagedObjectContext {
         clearPendingChanges(keepingRefreshed: true)
         pendingRefreshed.formUnion(refreshed)
         if !removed.isEmpty || !refreshed.isEmpty {
-            postObjectsDidChange(ObjectsDidChange(insertedObjects: [], updatedObjects: [], deletedObjects: removed,
-                                                  refreshedObjects: pendingRefreshed, invalidatedAllObjects: false))
+            postObjectsDidChange(
+                ObjectsDidChange(
+                    insertedObjects: [],
+                    updatedObjects: [],
+                    deletedObjects: removed,
+                    refreshedObjects: pendingRefreshed,
+                    invalidatedAllObjects: false
+                )
+            )
             pendingRefreshed = []
         }
     }
@@ -219,8 +232,15 @@ extension ManagedObjectContext {
         unreportedStoreErrors = []
         pendingReadFailures = [:]
         clearPendingChanges()
-        postObjectsDidChange(ObjectsDidChange(insertedObjects: [], updatedObjects: [], deletedObjects: [],
-                                              refreshedObjects: [], invalidatedAllObjects: true))
+        postObjectsDidChange(
+            ObjectsDidChange(
+                insertedObjects: [],
+                updatedObjects: [],
+                deletedObjects: [],
+                refreshedObjects: [],
+                invalidatedAllObjects: true
+            )
+        )
     }
 
     /// Re-reads `object` from the store. With `mergeChanges` false its unsaved changes are

@@ -52,7 +52,9 @@ final class ContextObservers: Sendable {
     }
     func objectsDidChangeObservers(unregisteredOnly: Bool) -> [(ObjectsDidChange) -> Void] {
         registry.withLock { registry in
-            registry.objectsDidChange.filter { !unregisteredOnly || registry.wantsUnregistered.contains($0.key) }.sorted { $0.key < $1.key }.map(\.value)
+            registry.objectsDidChange.filter { !unregisteredOnly || registry.wantsUnregistered.contains($0.key) }.sorted { $0.key < $1.key }.map(
+                \.value
+            )
         }
     }
     var willSaveObservers: [() -> Void] { registry.withLock { $0.willSave.sorted { $0.key < $1.key }.map(\.value) } }
@@ -103,12 +105,16 @@ extension ManagedObjectContext {
     }
 
     func postObjectsDidChange(_ change: ObjectsDidChange) {
-        let unregisteredOnly = change.insertedObjects.isEmpty && change.updatedObjects.isEmpty && change.deletedObjects.isEmpty
+        let unregisteredOnly =
+            change.insertedObjects.isEmpty && change.updatedObjects.isEmpty && change.deletedObjects.isEmpty
             && change.refreshedObjects.isEmpty && !change.invalidatedAllObjects && change.readFailures.isEmpty
         for observer in observers.objectsDidChangeObservers(unregisteredOnly: unregisteredOnly) { observer(change) }
         guard !unregisteredOnly else { return }
-        NotificationCenter.default.post(name: .managedObjectContextObjectsDidChange, object: self,
-                                        userInfo: [Self.objectsDidChangeKey: change])
+        NotificationCenter.default.post(
+            name: .managedObjectContextObjectsDidChange,
+            object: self,
+            userInfo: [Self.objectsDidChangeKey: change]
+        )
     }
 
     func postWillSave() {
@@ -118,11 +124,15 @@ extension ManagedObjectContext {
 
     func postDidSave(_ saved: ContextDidSave) {
         for observer in observers.didSaveObservers { observer(saved) }
-        NotificationCenter.default.post(name: .managedObjectContextDidSave, object: self, userInfo: [
-            Self.didSaveKey: saved,
-            "insertedObjectIDs": saved.insertedObjectIDs,
-            "updatedObjectIDs": saved.updatedObjectIDs,
-            "deletedObjectIDs": saved.deletedObjectIDs,
-        ])
+        NotificationCenter.default.post(
+            name: .managedObjectContextDidSave,
+            object: self,
+            userInfo: [
+                Self.didSaveKey: saved,
+                "insertedObjectIDs": saved.insertedObjectIDs,
+                "updatedObjectIDs": saved.updatedObjectIDs,
+                "deletedObjectIDs": saved.deletedObjectIDs,
+            ]
+        )
     }
 }

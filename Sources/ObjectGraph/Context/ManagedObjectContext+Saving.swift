@@ -52,9 +52,11 @@ extension ManagedObjectContext {
         }
         if !failures.isEmpty {
             let denied = failures.contains(where: \.deniesDelete)
-            throw ObjectGraphError(denied && failures.count == 1 ? .validationRelationshipDeniedDelete : .validationMultipleErrors,
-                                   "The save failed validation (\(failures.count) problem\(failures.count == 1 ? "" : "s"))",
-                                   failures: failures)
+            throw ObjectGraphError(
+                denied && failures.count == 1 ? .validationRelationshipDeniedDelete : .validationMultipleErrors,
+                "The save failed validation (\(failures.count) problem\(failures.count == 1 ? "" : "s"))",
+                failures: failures
+            )
         }
 
         // Objects inserted while the store could not reserve keys get their permanent IDs now;
@@ -117,15 +119,25 @@ extension ManagedObjectContext {
                 guard let relationship = entity.allProperties[slot] as? RelationshipDescription, !relationship.isTransient else { continue }
                 if relationship.usesJoinTable && relationship.ownsJoinTable {
                     for id in state.added {
-                        changes.addedMembers.append(.init(entity: relationship.entity!.name, relationship: relationship.name, source: object.objectID, destination: id))
+                        changes.addedMembers.append(
+                            .init(entity: relationship.entity!.name, relationship: relationship.name, source: object.objectID, destination: id)
+                        )
                     }
                     for id in state.removed {
-                        changes.removedMembers.append(.init(entity: relationship.entity!.name, relationship: relationship.name, source: object.objectID, destination: id))
+                        changes.removedMembers.append(
+                            .init(entity: relationship.entity!.name, relationship: relationship.name, source: object.objectID, destination: id)
+                        )
                     }
                 }
                 if relationship.isOrdered {
-                    changes.orderings.append(.init(entity: relationship.entity!.name, relationship: relationship.name,
-                                                   source: object.objectID, members: object.toManyMembers(at: slot)))
+                    changes.orderings.append(
+                        .init(
+                            entity: relationship.entity!.name,
+                            relationship: relationship.name,
+                            source: object.objectID,
+                            members: object.toManyMembers(at: slot)
+                        )
+                    )
                 }
             }
         }

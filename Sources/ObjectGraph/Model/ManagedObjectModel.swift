@@ -71,7 +71,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             for property in entity.properties {
                 property.isFrozen = true
                 if let attribute = property as? AttributeDescription {
-                    attribute.hasValueRules = !attribute.minStoredValue.isNull || !attribute.maxStoredValue.isNull
+                    attribute.hasValueRules =
+                        !attribute.minStoredValue.isNull || !attribute.maxStoredValue.isNull
                         || attribute.minLength != nil || attribute.maxLength != nil || attribute.regularExpression != nil
                         || !attribute.validationPredicates.isEmpty
                 }

@@ -52,7 +52,10 @@ final class FetchedResultsEngine {
         context.assertOnQueue()
         let request = makeRequest()
         guard let sorts = request.sortDescriptors, !sorts.isEmpty else {
-            throw ObjectGraphError(.invalidRequest, "a fetched results controller needs a fetch request with at least one sort descriptor (entity \(request.entityName ?? "nil"))")
+            throw ObjectGraphError(
+                .invalidRequest,
+                "a fetched results controller needs a fetch request with at least one sort descriptor (entity \(request.entityName ?? "nil"))"
+            )
         }
         guard let name = request.entityName, let entity = context.model?.entity(named: name) else {
             throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(request.entityName ?? "nil")'")
@@ -72,8 +75,11 @@ final class FetchedResultsEngine {
         self.predicate = request.predicate
         self.includesSubentities = request.includesSubentities
         self.isLimited = request.fetchLimit > 0 || request.fetchOffset > 0
-        self.dependencies = FetchedDependencies(entity: entity, keyPaths: sorts.compactMap(\.key) + [sectionNameKeyPath].compactMap { $0 },
-                                                predicate: request.predicate?.node)
+        self.dependencies = FetchedDependencies(
+            entity: entity,
+            keyPaths: sorts.compactMap(\.key) + [sectionNameKeyPath].compactMap { $0 },
+            predicate: request.predicate?.node
+        )
         flattened = nil
         contentVersion &+= 1
         hasFetched = true
@@ -87,7 +93,10 @@ final class FetchedResultsEngine {
     /// relationships only (a to-many step has no single value to name a section by).
     static func checkSectionKeyPath(_ keyPath: String, from entity: EntityDescription) throws {
         if let relationship = try entity.propertyAlongToOnePath(keyPath, for: "section key path") as? RelationshipDescription, relationship.isToMany {
-            throw ObjectGraphError(.invalidRequest, "section key path '\(keyPath)': '\(relationship.name)' is a to-many relationship; sections need one value per object")
+            throw ObjectGraphError(
+                .invalidRequest,
+                "section key path '\(keyPath)': '\(relationship.name)' is a to-many relationship; sections need one value per object"
+            )
         }
     }
 
@@ -173,7 +182,8 @@ final class FetchedResultsEngine {
             for object in change.refreshedObjects { consider(object, isUpdate: true) }
             for id in change.mergedUnregisteredObjectIDs {
                 guard let changedEntity = context.model?.entity(named: id.entityName),
-                      isRoot(changedEntity, of: entity) || dependencies?.isRelated(changedEntity) == true else { continue }
+                    isRoot(changedEntity, of: entity) || dependencies?.isRelated(changedEntity) == true
+                else { continue }
                 consider(context.object(with: id), isUpdate: true)
             }
             guard !candidates.isEmpty else { return }
@@ -203,7 +213,8 @@ final class FetchedResultsEngine {
         // A fault whose row is gone finds out only when it is read.
         if object.managedObjectContext === context, !object.storage.flags.contains(.gone) { object.fulfillIfNeeded() }
         guard let entity, isRoot(object.entity, of: entity), !object.isDeleted,
-              !object.storage.flags.contains(.gone), object.managedObjectContext === context else { return false }
+            !object.storage.flags.contains(.gone), object.managedObjectContext === context
+        else { return false }
         guard let predicate else { return true }
         return try predicate.evaluate(with: object)
     }

@@ -1,5 +1,5 @@
-import Foundation
 import Flickr
+import Foundation
 
 extension ImageFileCache {
     /// The layout of one cache file: the image, then a trailer that lets a reader tell a whole,

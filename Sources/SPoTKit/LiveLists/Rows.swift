@@ -44,8 +44,14 @@ public struct PhotoRow: LiveRow {
 
     /// Creates a row.
     public init(
-        id: String, title: String, subtitle: String, sectionTitle: String, spotTitle: String, photographer: String,
-        uploadDate: Date?, hasOriginal: Bool
+        id: String,
+        title: String,
+        subtitle: String,
+        sectionTitle: String,
+        spotTitle: String,
+        photographer: String,
+        uploadDate: Date?,
+        hasOriginal: Bool
     ) {
         self.id = id
         self.title = title

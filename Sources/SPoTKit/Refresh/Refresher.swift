@@ -33,8 +33,12 @@ public actor Refresher {
     ///   - interval: time between scheduled refreshes; zero disables the schedule.
     ///   - clock: the clock the schedule sleeps on (a `ManualClock` in tests).
     public init(
-        store: SPoTStore, client: FlickrClient, query: FlickrPhotoQuery = .tagged(), perPage: Int = 100,
-        interval: Duration = Refresher.defaultInterval, clock: any Clock<Duration> = ContinuousClock(),
+        store: SPoTStore,
+        client: FlickrClient,
+        query: FlickrPhotoQuery = .tagged(),
+        perPage: Int = 100,
+        interval: Duration = Refresher.defaultInterval,
+        clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "spot.refresher")
     ) {
         self.store = store

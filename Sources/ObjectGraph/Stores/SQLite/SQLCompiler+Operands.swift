@@ -20,8 +20,12 @@ extension SQLCompiler {
             return .object(ObjectRef(pk: "\(scope.alias).Z_PK", entity: scope.entity, scope: scope, via: nil))
         case .variable(let name):
             guard let bound = variables[name] else {
-                throw FetchPredicateError(kind: .missingVariable, headline: "Missing substitution variable '$\(name)'",
-                                          detail: "give it a value with withSubstitutionVariables(_:)", token: "$" + name)
+                throw FetchPredicateError(
+                    kind: .missingVariable,
+                    headline: "Missing substitution variable '$\(name)'",
+                    detail: "give it a value with withSubstitutionVariables(_:)",
+                    token: "$" + name
+                )
             }
             return bound
         case .keyPath(let base, let key):
@@ -53,7 +57,10 @@ extension SQLCompiler {
             }
             let property = ref.entity.allProperties[slot]
             if property.isTransient {
-                throw ObjectGraphError(.invalidRequest, "cannot fetch by '\(key)': it is transient (not stored); filter in memory with evaluate(with:)")
+                throw ObjectGraphError(
+                    .invalidRequest,
+                    "cannot fetch by '\(key)': it is transient (not stored); filter in memory with evaluate(with:)"
+                )
             }
             let alias = join(ref)
             let mapping = schema.mappings[ref.entity.name]!
@@ -79,7 +86,9 @@ extension SQLCompiler {
             }
             // A to-many inside a to-many: flatten into one subquery.
             var flattened = inner
-            flattened.from = collection.from + collection.scope.joins + ["JOIN \(inner.from[0]) ON \(inner.correlation.joined(separator: " AND "))"] + inner.from.dropFirst()
+            flattened.from =
+                collection.from + collection.scope.joins + ["JOIN \(inner.from[0]) ON \(inner.correlation.joined(separator: " AND "))"]
+                + inner.from.dropFirst()
             flattened.correlation = collection.correlation
             flattened.filters = collection.filters + inner.filters
             return .collection(flattened)
@@ -111,14 +120,25 @@ extension SQLCompiler {
         let element = Operand.object(ObjectRef(pk: "\(scope.alias).Z_PK", entity: destination, scope: scope, via: nil))
         if !relationship.usesJoinTable, let inverse = relationship.inverseRelationship, let owner = inverse.entity {
             let column = schema.mappings[owner.name]!.columns[inverse.slot]!
-            return Collection(from: ["\(table) \(scope.alias)"], correlation: ["\(scope.alias).\(column) = \(alias).Z_PK"], filters: [], scope: scope, element: element)
+            return Collection(
+                from: ["\(table) \(scope.alias)"],
+                correlation: ["\(scope.alias).\(column) = \(alias).Z_PK"],
+                filters: [],
+                scope: scope,
+                element: element
+            )
         }
         let (joinTable, isOwner) = schema.joinTable(for: relationship)!
         aliasCount += 1
         let j = "j\(aliasCount)"
         let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
-        return Collection(from: ["\(joinTable.name) \(j)", "JOIN \(table) \(scope.alias) ON \(scope.alias).Z_PK = \(j).\(theirs)"],
-                          correlation: ["\(j).\(mine) = \(alias).Z_PK"], filters: [], scope: scope, element: element)
+        return Collection(
+            from: ["\(joinTable.name) \(j)", "JOIN \(table) \(scope.alias) ON \(scope.alias).Z_PK = \(j).\(theirs)"],
+            correlation: ["\(j).\(mine) = \(alias).Z_PK"],
+            filters: [],
+            scope: scope,
+            element: element
+        )
     }
 
     private mutating func aggregate(_ function: AggregateFunction, of base: Operand) throws -> Operand {

@@ -8,12 +8,14 @@ extension SQLiteStore {
     func row(for id: ManagedObjectID) throws -> StoredRow? {
         let mapping = try self.mapping(of: id.entityName)
         let sql = "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK = ?"
-        return try storeOperation(.read, "read \(id)") { try writer.unsafeRead { db in
-            let statement = try db.cachedStatement(sql: sql)
-            guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
-            let decoded = decode(row)
-            return decoded?.id.entityName == id.entityName ? decoded : nil
-        } }
+        return try storeOperation(.read, "read \(id)") {
+            try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: sql)
+                guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
+                let decoded = decode(row)
+                return decoded?.id.entityName == id.entityName ? decoded : nil
+            }
+        }
     }
 
     func rows(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: StoredRow] {
@@ -28,19 +30,23 @@ extension SQLiteStore {
             while start < ids.count {
                 let chunk = ids[start..<min(start + Self.rowsByIDChunk, ids.count)]
                 start += chunk.count
-                let sql = "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK IN (\(repeatElement("?", count: chunk.count).joined(separator: ", "))) AND Z_ENT = \(code)"
-                try storeOperation(.read, "read \(chunk.count) \(entityName) objects") { try writer.unsafeRead { db in
-                    let statement = try db.cachedStatement(sql: sql)
-                    statement.setUncheckedArguments(StatementArguments(chunk.map(\.primaryKey)))
-                    let sqliteStatement = statement.sqliteStatement
-                    let cursor = try Row.fetchCursor(statement)
-                    while try cursor.next() != nil {
-                        let decoded = decode(
-                            integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
-                            attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) })
-                        if let decoded { rows[decoded.id] = decoded }
+                let sql =
+                    "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK IN (\(repeatElement("?", count: chunk.count).joined(separator: ", "))) AND Z_ENT = \(code)"
+                try storeOperation(.read, "read \(chunk.count) \(entityName) objects") {
+                    try writer.unsafeRead { db in
+                        let statement = try db.cachedStatement(sql: sql)
+                        statement.setUncheckedArguments(StatementArguments(chunk.map(\.primaryKey)))
+                        let sqliteStatement = statement.sqliteStatement
+                        let cursor = try Row.fetchCursor(statement)
+                        while try cursor.next() != nil {
+                            let decoded = decode(
+                                integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
+                                attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) }
+                            )
+                            if let decoded { rows[decoded.id] = decoded }
+                        }
                     }
-                } }
+                }
             }
         }
         return rows
@@ -51,43 +57,50 @@ extension SQLiteStore {
 
     func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
         let (sql, arguments) = try query(request) { table in selectList(table, alias: "t0") }
-        return try storeOperation(.read, "fetch \(request.entity) objects") { try writer.unsafeRead { db in
-            let statement = try db.cachedStatement(sql: sql)
-            statement.setUncheckedArguments(StatementArguments(arguments))
-            var rows: [StoredRow] = []
-            let sqliteStatement = statement.sqliteStatement
-            let cursor = try Row.fetchCursor(statement)
-            // The cursor's row reads the statement in place: decode the columns straight from it.
-            while try cursor.next() != nil {
-                let decoded = decode(
-                    integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
-                    attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) })
-                if let decoded { rows.append(decoded) }
+        return try storeOperation(.read, "fetch \(request.entity) objects") {
+            try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: sql)
+                statement.setUncheckedArguments(StatementArguments(arguments))
+                var rows: [StoredRow] = []
+                let sqliteStatement = statement.sqliteStatement
+                let cursor = try Row.fetchCursor(statement)
+                // The cursor's row reads the statement in place: decode the columns straight from it.
+                while try cursor.next() != nil {
+                    let decoded = decode(
+                        integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
+                        attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) }
+                    )
+                    if let decoded { rows.append(decoded) }
+                }
+                return rows
             }
-            return rows
-        } }
+        }
     }
 
     func objectIDs(matching request: FetchDescriptor) throws -> [ManagedObjectID] {
         let (sql, arguments) = try query(request) { _ in "t0.Z_PK, t0.Z_ENT" }
-        return try storeOperation(.read, "fetch \(request.entity) object IDs") { try writer.unsafeRead { db in
-            let statement = try db.cachedStatement(sql: sql)
-            statement.setUncheckedArguments(StatementArguments(arguments))
-            var ids: [ManagedObjectID] = []
-            let cursor = try Row.fetchCursor(statement)
-            while try cursor.next() != nil {
-                if let id = objectID(statement.sqliteStatement) { ids.append(id) }
+        return try storeOperation(.read, "fetch \(request.entity) object IDs") {
+            try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: sql)
+                statement.setUncheckedArguments(StatementArguments(arguments))
+                var ids: [ManagedObjectID] = []
+                let cursor = try Row.fetchCursor(statement)
+                while try cursor.next() != nil {
+                    if let id = objectID(statement.sqliteStatement) { ids.append(id) }
+                }
+                return ids
             }
-            return ids
-        } }
+        }
     }
 
     func count(matching request: FetchDescriptor) throws -> Int {
         let (inner, arguments) = try query(request, ordered: false) { _ in "t0.Z_PK" }
         let sql = "SELECT COUNT(*) FROM (\(inner))"
-        return try storeOperation(.read, "count \(request.entity) objects") { try writer.unsafeRead { db in
-            try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
-        } }
+        return try storeOperation(.read, "count \(request.entity) objects") {
+            try writer.unsafeRead { db in
+                try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
+            }
+        }
     }
 
     func dictionaries(matching request: FetchDescriptor, properties: [String], distinct: Bool) throws -> [[String: Value]] {
@@ -97,29 +110,33 @@ extension SQLiteStore {
         let slots = properties.map { entity.slotByName[$0]! }
         let columns = slots.map { "t0.\(mapping.columns[$0]!)" }
         let (sql, arguments) = try query(request, ordered: true, distinct: distinct) { _ in columns.joined(separator: ", ") }
-        return try storeOperation(.read, "fetch \(request.entity) dictionaries") { try writer.unsafeRead { db in
-            let statement = try db.cachedStatement(sql: sql)
-            statement.setUncheckedArguments(StatementArguments(arguments))
-            var results: [[String: Value]] = []
-            let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() {
-                var dictionary: [String: Value] = [:]
-                for (index, slot) in slots.enumerated() {
-                    let databaseValue: DatabaseValue = row[index]
-                    switch entity.allProperties[slot] {
-                    case let attribute as AttributeDescription:
-                        dictionary[properties[index]] = Value(databaseValue, type: attribute.attributeType)
-                    case let relationship as RelationshipDescription:
-                        if case .int64(let pk) = databaseValue.storage {
-                            dictionary[properties[index]] = .objectID(ManagedObjectID(storeIdentifier: identifier, entityName: relationship.destinationEntity!.name, primaryKey: pk))
+        return try storeOperation(.read, "fetch \(request.entity) dictionaries") {
+            try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: sql)
+                statement.setUncheckedArguments(StatementArguments(arguments))
+                var results: [[String: Value]] = []
+                let cursor = try Row.fetchCursor(statement)
+                while let row = try cursor.next() {
+                    var dictionary: [String: Value] = [:]
+                    for (index, slot) in slots.enumerated() {
+                        let databaseValue: DatabaseValue = row[index]
+                        switch entity.allProperties[slot] {
+                        case let attribute as AttributeDescription:
+                            dictionary[properties[index]] = Value(databaseValue, type: attribute.attributeType)
+                        case let relationship as RelationshipDescription:
+                            if case .int64(let pk) = databaseValue.storage {
+                                dictionary[properties[index]] = .objectID(
+                                    ManagedObjectID(storeIdentifier: identifier, entityName: relationship.destinationEntity!.name, primaryKey: pk)
+                                )
+                            }
+                        default: break
                         }
-                    default: break
                     }
+                    results.append(dictionary)
                 }
-                results.append(dictionary)
+                return results
             }
-            return results
-        } }
+        }
     }
 
     func members(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
@@ -135,17 +152,20 @@ extension SQLiteStore {
             let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
             let ordered = isOwner ? joinTable.sourceOrdered : joinTable.destinationOrdered
             let order = ordered ? "j.Z_FOK_\(isOwner ? "SOURCE" : "DESTINATION"), " : ""
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
+            sql =
+                "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
         }
-        return try storeOperation(.read, "read \(relationship.entity?.name ?? "?").\(relationship.name) of \(id)") { try writer.unsafeRead { db in
-            let statement = try db.cachedStatement(sql: sql)
-            let cursor = try Row.fetchCursor(statement, arguments: [id.primaryKey])
-            var ids: [ManagedObjectID] = []
-            while try cursor.next() != nil {
-                if let member = objectID(statement.sqliteStatement) { ids.append(member) }
+        return try storeOperation(.read, "read \(relationship.entity?.name ?? "?").\(relationship.name) of \(id)") {
+            try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: sql)
+                let cursor = try Row.fetchCursor(statement, arguments: [id.primaryKey])
+                var ids: [ManagedObjectID] = []
+                while try cursor.next() != nil {
+                    if let member = objectID(statement.sqliteStatement) { ids.append(member) }
+                }
+                return ids
             }
-            return ids
-        } }
+        }
     }
 
     // MARK: Helpers
@@ -167,17 +187,21 @@ extension SQLiteStore {
     @inline(__always)
     private func objectID(_ statement: SQLiteStatement) -> ManagedObjectID? {
         guard let pk = Value.integer(sqliteStatement: statement, index: 0),
-              let code = Value.integer(sqliteStatement: statement, index: 1),
-              let name = schema.entityNames[Int(code)] else { return nil }
+            let code = Value.integer(sqliteStatement: statement, index: 1),
+            let name = schema.entityNames[Int(code)]
+        else { return nil }
         return ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk)
     }
 
     /// Decodes a full-table row (`Z_PK, Z_ENT, Z_OPT, columns…`).
     func decode(_ row: Row) -> StoredRow? {
-        decode(integer: { index in
-            if case .int64(let int) = (row[index] as DatabaseValue).storage { return int }
-            return nil
-        }, attribute: { Value(row[$0] as DatabaseValue, type: $1) })
+        decode(
+            integer: { index in
+                if case .int64(let int) = (row[index] as DatabaseValue).storage { return int }
+                return nil
+            },
+            attribute: { Value(row[$0] as DatabaseValue, type: $1) }
+        )
     }
 
     /// Decodes a full-table row whose column `i` is read by `integer(i)` (an integer column, `nil`
@@ -214,7 +238,12 @@ extension SQLiteStore {
     /// - Throws: ``NeedsInMemoryEvaluation`` when the request applies a predicate SQLite
     ///   cannot express (check ``FetchPlan/needsInMemoryEvaluation`` first), or the error
     ///   compiling the predicate or the sort.
-    private func query(_ request: FetchDescriptor, ordered: Bool = true, distinct: Bool = false, columns: (String) -> String) throws -> (String, [DatabaseValue]) {
+    private func query(
+        _ request: FetchDescriptor,
+        ordered: Bool = true,
+        distinct: Bool = false,
+        columns: (String) -> String
+    ) throws -> (String, [DatabaseValue]) {
         let plan: FetchPlan
         if let given = request.plan, canUse(given) { plan = given } else { plan = try fetchPlan(for: request) }
         let clauses: FetchPlan.Clauses

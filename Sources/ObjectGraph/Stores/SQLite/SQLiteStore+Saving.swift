@@ -22,12 +22,24 @@ extension SQLiteStore {
                 }
                 for ordering in changes.orderings { try write(ordering, in: db) }
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-            throw ObjectGraphError(.constraintConflict, "the save breaks a uniqueness constraint: \(describeConstraint(error.message ?? ""))", underlying: error, file: path)
+        } catch let error as DatabaseError
+            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+        {
+            throw ObjectGraphError(
+                .constraintConflict,
+                "the save breaks a uniqueness constraint: \(describeConstraint(error.message ?? ""))",
+                underlying: error,
+                file: path
+            )
         } catch let error as ObjectGraphError {
             throw error
         } catch {
-            throw ObjectGraphError(.persistentStoreOperation, "the save could not be written to the store at \(path ?? ":memory:"); nothing was saved", underlying: error, file: path)
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the save could not be written to the store at \(path ?? ":memory:"); nothing was saved",
+                underlying: error,
+                file: path
+            )
         }
     }
 
@@ -59,8 +71,13 @@ extension SQLiteStore {
             if targets.byName[name] == nil {
                 guard let entity = managedObjectModel.entity(named: name) else { throw unknownEntity(name) }
                 let mapping = try self.mapping(of: name)
-                targets.byName[name] = InsertTarget(entity: entity, mapping: mapping, plan: insertColumnCounts[entity.name],
-                                                    sql: insertSQL[entity.name], statement: nil)
+                targets.byName[name] = InsertTarget(
+                    entity: entity,
+                    mapping: mapping,
+                    plan: insertColumnCounts[entity.name],
+                    sql: insertSQL[entity.name],
+                    statement: nil
+                )
             }
             targets.lastName = name
             targets.last = targets.byName[name]
@@ -93,7 +110,10 @@ extension SQLiteStore {
             var ignored: [DatabaseValue] = []
             try appendColumns(write, entity: entity, mapping: target.mapping, columns: &columns, arguments: &ignored)
             let names = columns ?? []
-            statement = try db.cachedStatement(sql: "INSERT INTO \(target.mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))")
+            statement = try db.cachedStatement(
+                sql:
+                    "INSERT INTO \(target.mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+            )
             statement.prepareForDirectBinding()
         }
         try arguments.withUnsafeBufferPointer { try statement.executeBinding($0) }
@@ -113,11 +133,19 @@ extension SQLiteStore {
     }
 
     /// Appends the columns (when `columns` is not `nil`) and the values of `write`'s stored slots.
-    private func appendColumns(_ write: SaveChanges.RowWrite, entity: EntityDescription, mapping: StoreSchema.EntityMapping,
-                               columns: inout [String]?, arguments: inout [DatabaseValue]) throws {
+    private func appendColumns(
+        _ write: SaveChanges.RowWrite,
+        entity: EntityDescription,
+        mapping: StoreSchema.EntityMapping,
+        columns: inout [String]?,
+        arguments: inout [DatabaseValue]
+    ) throws {
         for (slot, value) in zip(write.slots, write.values) {
             guard let column = mapping.columns[slot] else {
-                throw ObjectGraphError(.persistentStoreOperation, "the store at \(path ?? ":memory:") has no column for \(entity.name).\(entity.allProperties[slot].name); nothing was saved")
+                throw ObjectGraphError(
+                    .persistentStoreOperation,
+                    "the store at \(path ?? ":memory:") has no column for \(entity.name).\(entity.allProperties[slot].name); nothing was saved"
+                )
             }
             columns?.append(column)
             arguments.append(value.databaseValue)
@@ -143,7 +171,9 @@ extension SQLiteStore {
         // Join rows of a deleted object go with it, whichever side it is on.
         for other in managedObjectModel.entities {
             for case let relationship as RelationshipDescription in other.properties {
-                guard let (table, isOwner) = schema.joinTable(for: relationship), isOwner, let destination = relationship.destinationEntity else { continue }
+                guard let (table, isOwner) = schema.joinTable(for: relationship), isOwner, let destination = relationship.destinationEntity else {
+                    continue
+                }
                 if entity.rootEntity === other.rootEntity {
                     try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_SOURCE = ?").execute(arguments: [id.primaryKey])
                 }
@@ -156,7 +186,10 @@ extension SQLiteStore {
 
     private func joinTable(of membership: SaveChanges.Membership) throws -> StoreSchema.JoinTable {
         guard let table = schema.joinTables["\(membership.entity).\(membership.relationship)"] else {
-            throw ObjectGraphError(.persistentStoreOperation, "the store at \(path ?? ":memory:") has no join table for \(membership.entity).\(membership.relationship); nothing was saved")
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the store at \(path ?? ":memory:") has no join table for \(membership.entity).\(membership.relationship); nothing was saved"
+            )
         }
         return table
     }
@@ -169,8 +202,8 @@ extension SQLiteStore {
 
     private func write(_ ordering: SaveChanges.Ordering, in db: Database) throws {
         guard let entity = managedObjectModel.entity(named: ordering.entity),
-              let relationship = entity.relationshipsByName[ordering.relationship],
-              let destination = relationship.destinationEntity
+            let relationship = entity.relationshipsByName[ordering.relationship],
+            let destination = relationship.destinationEntity
         else { throw unknownEntity("\(ordering.entity).\(ordering.relationship)") }
         if let column = schema.orderColumns["\(ordering.entity).\(ordering.relationship)"] {
             let table = try mapping(of: destination.name).table
@@ -186,7 +219,10 @@ extension SQLiteStore {
                 try statement.execute(arguments: [index, ordering.source.primaryKey, member.primaryKey])
             }
         } else {
-            throw ObjectGraphError(.persistentStoreOperation, "the store at \(path ?? ":memory:") keeps no order for \(ordering.entity).\(ordering.relationship); nothing was saved")
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the store at \(path ?? ":memory:") keeps no order for \(ordering.entity).\(ordering.relationship); nothing was saved"
+            )
         }
     }
 
@@ -196,7 +232,10 @@ extension SQLiteStore {
         for entity in managedObjectModel.entities {
             guard let mapping = schema.mappings[entity.name] else { continue }
             for (slot, column) in mapping.columns {
-                text = text.replacingOccurrences(of: "\(mapping.table).\(column)", with: "\(entity.rootEntity.name).\(entity.allProperties[slot].name)")
+                text = text.replacingOccurrences(
+                    of: "\(mapping.table).\(column)",
+                    with: "\(entity.rootEntity.name).\(entity.allProperties[slot].name)"
+                )
             }
         }
         return text

@@ -34,7 +34,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     let insertColumnCounts: [String: (slots: [Int], counts: [UInt8])]
 
     init(
-        model: ManagedObjectModel, url: URL?, readOnly: Bool, statementObserver: SQLStatementObserver? = nil,
+        model: ManagedObjectModel,
+        url: URL?,
+        readOnly: Bool,
+        statementObserver: SQLStatementObserver? = nil,
         busyTimeout: Double = PersistentStore.defaultTimeout
     ) throws {
         managedObjectModel = model
@@ -71,7 +74,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 names.append(column)
                 if let entityColumn = mapping.entityColumns[slot] { names.append(entityColumn) }
             }
-            let sql = "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+            let sql =
+                "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
             inserts[entity.name] = (sql, names.count)
             counts[entity.name] = (slots, slots.map { mapping.columns[$0] == nil ? 0 : mapping.entityColumns[$0] == nil ? 1 : 2 })
         }
@@ -103,9 +107,19 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-            throw ObjectGraphError(.persistentStoreInvalidType, "\(url?.path ?? "the store") is not an SQLite database, or it is damaged", underlying: error, file: url?.path)
+            throw ObjectGraphError(
+                .persistentStoreInvalidType,
+                "\(url?.path ?? "the store") is not an SQLite database, or it is damaged",
+                underlying: error,
+                file: url?.path
+            )
         } catch {
-            throw ObjectGraphError(.persistentStoreOperation, "could not open the store at \(url?.path ?? ":memory:")", underlying: error, file: url?.path)
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "could not open the store at \(url?.path ?? ":memory:")",
+                underlying: error,
+                file: url?.path
+            )
         }
     }
 
@@ -117,7 +131,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             guard try db.tableExists("Z_METADATA") else {
                 let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
                 if !tables.isEmpty {
-                    throw ObjectGraphError(.persistentStoreInvalidType, "\(path) is an SQLite database but not an ObjectGraph store (it has tables \(tables.prefix(5).joined(separator: ", ")) and no Z_METADATA)")
+                    throw ObjectGraphError(
+                        .persistentStoreInvalidType,
+                        "\(path) is an SQLite database but not an ObjectGraph store (it has tables \(tables.prefix(5).joined(separator: ", ")) and no Z_METADATA)"
+                    )
                 }
                 return nil
             }
@@ -150,15 +167,25 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         } else {
             if readOnly { throw ObjectGraphError(.persistentStoreOperation, "cannot create a store at \(path) read-only") }
             identifier = UUID().uuidString
-            let metadata = StoreMetadata(formatVersion: Self.formatVersion, storeUUID: identifier, modelVersionHash: snapshot.versionHash, model: snapshot)
+            let metadata = StoreMetadata(
+                formatVersion: Self.formatVersion,
+                storeUUID: identifier,
+                modelVersionHash: snapshot.versionHash,
+                model: snapshot
+            )
             let plist = try JSONEncoder.sortedKeys.encode(metadata)
             try writer.write { db in
                 try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID TEXT, Z_PLIST BLOB)")
-                try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)", arguments: [Self.formatVersion, identifier, plist])
+                try db.execute(
+                    sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)",
+                    arguments: [Self.formatVersion, identifier, plist]
+                )
                 try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME TEXT, Z_SUPER INTEGER, Z_MAX INTEGER)")
                 for entity in managedObjectModel.entities {
-                    try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                                   arguments: [entity.entityCode, entity.name, entity.superentity?.entityCode ?? 0])
+                    try db.execute(
+                        sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                        arguments: [entity.entityCode, entity.name, entity.superentity?.entityCode ?? 0]
+                    )
                 }
                 for statement in schema.creationSQL(model: managedObjectModel) { try db.execute(sql: statement) }
             }
@@ -192,7 +219,12 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         } catch let error as ObjectGraphError {
             throw error
         } catch {
-            throw ObjectGraphError(.persistentStoreOperation, "could not \(what()) in the store at \(path ?? ":memory:")", underlying: error, file: path)
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "could not \(what()) in the store at \(path ?? ":memory:")",
+                underlying: error,
+                file: path
+            )
         }
     }
 
@@ -210,10 +242,12 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             // Reserve keys in growing ranges, so an import reserves rarely; unused keys are gaps.
             let size = min((keys.reservationSize[key] ?? 8) * 2, 65_536)
             keys.reservationSize[key] = size
-            let end: Int64 = try storeOperation(.write, "reserve keys for new \(root.name) objects") { try writer.write { db in
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, root.entityCode])
-                return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityCode]) ?? size
-            } }
+            let end: Int64 = try storeOperation(.write, "reserve keys for new \(root.name) objects") {
+                try writer.write { db in
+                    try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, root.entityCode])
+                    return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityCode]) ?? size
+                }
+            }
             let start = end - size + 1
             keys.ranges[key] = (start + 1, end + 1)
             return start
@@ -248,8 +282,12 @@ struct RowReadPlan: Sendable {
             case let attribute as AttributeDescription:
                 return .attribute(slot: slot, index: index, type: attribute.attributeType)
             case let relationship as RelationshipDescription:
-                return .toOne(slot: slot, index: index, entityIndex: mapping.entityColumns[slot].flatMap { indexOf[$0] },
-                              destination: relationship.destinationEntity!.name)
+                return .toOne(
+                    slot: slot,
+                    index: index,
+                    entityIndex: mapping.entityColumns[slot].flatMap { indexOf[$0] },
+                    destination: relationship.destinationEntity!.name
+                )
             default:
                 return nil
             }

@@ -52,7 +52,10 @@ struct StoreSchema: Sendable {
             func column(for name: String, _ definition: String) -> String {
                 var candidate = "Z" + name.uppercased()
                 var suffix = 1
-                while used.contains(candidate) { candidate = "Z" + name.uppercased() + String(suffix); suffix += 1 }
+                while used.contains(candidate) {
+                    candidate = "Z" + name.uppercased() + String(suffix)
+                    suffix += 1
+                }
                 used.insert(candidate)
                 definitions.append((candidate, definition))
                 return candidate
@@ -90,10 +93,14 @@ struct StoreSchema: Sendable {
                 if relationship.usesJoinTable {
                     guard relationship.ownsJoinTable else { continue }
                     let name = "Z_\(entity.entityCode)" + relationship.name.uppercased()
-                    joinTables[key] = JoinTable(name: name, sourceOrdered: relationship.isOrdered,
-                                                destinationOrdered: relationship.inverseRelationship?.isOrdered ?? false)
+                    joinTables[key] = JoinTable(
+                        name: name,
+                        sourceOrdered: relationship.isOrdered,
+                        destinationOrdered: relationship.inverseRelationship?.isOrdered ?? false
+                    )
                 } else if relationship.isOrdered, let inverse = relationship.inverseRelationship,
-                          let destination = relationship.destinationEntity {
+                    let destination = relationship.destinationEntity
+                {
                     let tableName = "Z" + destination.rootEntity.name.uppercased()
                     let column = "Z_FOK_" + inverse.name.uppercased()
                     tables[tableName]?.columns.append((column, "INTEGER"))
@@ -127,7 +134,8 @@ struct StoreSchema: Sendable {
     func creationSQL(model: ManagedObjectModel) -> [String] {
         var sql: [String] = []
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER NOT NULL", "Z_OPT INTEGER NOT NULL"]
+            let columns =
+                ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER NOT NULL", "Z_OPT INTEGER NOT NULL"]
                 + table.columns.map { "\($0.name) \($0.definition)" }
             sql.append("CREATE TABLE IF NOT EXISTS \(table.name) (\(columns.joined(separator: ", ")))")
             for column in table.indexes {
@@ -148,7 +156,9 @@ struct StoreSchema: Sendable {
             for (number, constraint) in entity.uniquenessConstraints.enumerated() {
                 let columns = constraint.compactMap { entity.slotByName[$0].flatMap { mapping.columns[$0] } }
                 guard columns.count == constraint.count else { continue }
-                sql.append("CREATE UNIQUE INDEX IF NOT EXISTS \(mapping.table)_\(entity.name.uppercased())_UNIQUE\(number) ON \(mapping.table) (\(columns.joined(separator: ", ")))\(filter)")
+                sql.append(
+                    "CREATE UNIQUE INDEX IF NOT EXISTS \(mapping.table)_\(entity.name.uppercased())_UNIQUE\(number) ON \(mapping.table) (\(columns.joined(separator: ", ")))\(filter)"
+                )
             }
             for index in entity.indexes {
                 let columns = index.elements.compactMap { element in
