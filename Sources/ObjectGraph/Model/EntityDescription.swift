@@ -109,8 +109,6 @@ public final class EntityDescription: CustomStringConvertible {
     var fetchableEntityCodes: [Int] = []
     /// Each slot's default value, set when the model is frozen.
     @exclusivity(unchecked) var frozenDefaultValues: ContiguousArray<Value>?
-    /// The slots stored in the entity's table, set when the model is frozen.
-    @exclusivity(unchecked) var frozenStoredColumnSlots: [Int]?
     /// Per slot, the attribute type (`nil` for relationships), for the typed accessors.
     @exclusivity(unchecked) var frozenAttributeTypes: [AttributeType?] = []
     /// The top of this entity's inheritance tree, whose table holds the whole tree.

@@ -64,35 +64,42 @@ struct FetchDescriptor: Sendable {
 }
 
 /// One save's writes, as a store applies them in one transaction.
+///
+/// Entities and relationships are named by identity (entity code, ``RelationshipKey``), and rows
+/// carry all of an object's values by slot: which of them are stored where is the store's
+/// business (its ``StorePlan``).
 struct SaveChanges: Sendable {
+    /// A row to insert or update.
     struct RowWrite: Sendable {
         let id: ManagedObjectID
-        /// The written slots and their values (for an insert: every stored slot).
-        let slots: [Int]
-        let values: [Value]
+        /// The object's entity code (`Z_ENT`).
+        let entity: Int
+        /// For an update, the slots changed since the last save; `nil` for an insert.
+        let changedSlots: [Int]?
+        /// The object's values, by slot (shared with the object's storage, not copied).
+        let values: ContiguousArray<Value>
     }
-    /// A change of one relationship stored in a join table (to-many without a to-one inverse).
-    struct Membership: Sendable, Hashable {
-        let entity: String
-        let relationship: String
-        let source: ManagedObjectID
-        let destination: ManagedObjectID
+    /// A row to delete (with its join rows).
+    struct RowDelete: Sendable {
+        let id: ManagedObjectID
+        /// The object's entity code (`Z_ENT`).
+        let entity: Int
     }
-    /// An ordered relationship's whole new order.
-    struct Ordering: Sendable {
-        let entity: String
-        let relationship: String
+    /// How one object's to-many relationship changed.
+    struct RelationshipChange: Sendable {
         let source: ManagedObjectID
-        let members: [ManagedObjectID]
+        let relationship: RelationshipKey
+        let added: [ManagedObjectID]
+        let removed: [ManagedObjectID]
+        /// An ordered relationship's whole new order; `nil` for an unordered one.
+        let order: [ManagedObjectID]?
     }
     var inserts: [RowWrite] = []
     var updates: [RowWrite] = []
-    var deletes: [ManagedObjectID] = []
-    var addedMembers: [Membership] = []
-    var removedMembers: [Membership] = []
-    var orderings: [Ordering] = []
+    var deletes: [RowDelete] = []
+    var relationshipChanges: [RelationshipChange] = []
 
     var isEmpty: Bool {
-        inserts.isEmpty && updates.isEmpty && deletes.isEmpty && addedMembers.isEmpty && removedMembers.isEmpty && orderings.isEmpty
+        inserts.isEmpty && updates.isEmpty && deletes.isEmpty && relationshipChanges.isEmpty
     }
 }

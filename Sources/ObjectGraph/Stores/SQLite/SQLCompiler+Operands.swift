@@ -74,7 +74,7 @@ extension SQLCompiler {
                     let scope = ref.via == nil ? ref.scope : joinedScope(ref, alias: alias)
                     return .object(ObjectRef(pk: "\(alias).\(column)", entity: destination, scope: scope, via: (scope, column)))
                 }
-                return .collection(toMany(relationship, from: alias, destination: destination))
+                return .collection(try toMany(relationship, from: alias, destination: destination))
             default:
                 throw ObjectGraphError(.invalidRequest, "unknown property kind for '\(key)'")
             }
@@ -114,12 +114,16 @@ extension SQLCompiler {
         ref.via?.from ?? ref.scope
     }
 
-    private mutating func toMany(_ relationship: RelationshipDescription, from alias: String, destination: EntityDescription) -> Collection {
+    private mutating func toMany(
+        _ relationship: RelationshipDescription,
+        from alias: String,
+        destination: EntityDescription
+    ) throws -> Collection {
         let scope = newScope(for: destination)
         let table = tableName(of: destination)
         let element = Operand.object(ObjectRef(pk: "\(scope.alias).Z_PK", entity: destination, scope: scope, via: nil))
-        if !relationship.usesJoinTable, let inverse = relationship.inverseRelationship, let owner = inverse.entity {
-            let column = schema.mappings[owner.name]!.columns[inverse.slot]!
+        switch schema.storage(of: relationship) {
+        case .foreignKey(_, let column, _):
             return Collection(
                 from: ["\(table) \(scope.alias)"],
                 correlation: ["\(scope.alias).\(column) = \(alias).Z_PK"],
@@ -127,18 +131,23 @@ extension SQLCompiler {
                 scope: scope,
                 element: element
             )
+        case .joinTable(let joinTable, let isOwner):
+            aliasCount += 1
+            let j = "j\(aliasCount)"
+            let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
+            return Collection(
+                from: ["\(joinTable.name) \(j)", "JOIN \(table) \(scope.alias) ON \(scope.alias).Z_PK = \(j).\(theirs)"],
+                correlation: ["\(j).\(mine) = \(alias).Z_PK"],
+                filters: [],
+                scope: scope,
+                element: element
+            )
+        case nil:
+            throw ObjectGraphError(
+                .invalidRequest,
+                "cannot fetch by '\(relationship.name)': the store keeps no members for \(relationship.entity?.name ?? "?").\(relationship.name)"
+            )
         }
-        let (joinTable, isOwner) = schema.joinTable(for: relationship)!
-        aliasCount += 1
-        let j = "j\(aliasCount)"
-        let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
-        return Collection(
-            from: ["\(joinTable.name) \(j)", "JOIN \(table) \(scope.alias) ON \(scope.alias).Z_PK = \(j).\(theirs)"],
-            correlation: ["\(j).\(mine) = \(alias).Z_PK"],
-            filters: [],
-            scope: scope,
-            element: element
-        )
     }
 
     private mutating func aggregate(_ function: AggregateFunction, of base: Operand) throws -> Operand {

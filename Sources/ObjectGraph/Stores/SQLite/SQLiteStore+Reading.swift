@@ -6,8 +6,8 @@ import GRDB
 // reads that faults and relationships make one by one.
 extension SQLiteStore {
     func row(for id: ManagedObjectID) throws -> StoredRow? {
-        let mapping = try self.mapping(of: id.entityName)
-        let sql = "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK = ?"
+        let entity = try entityPlan(named: id.entityName)
+        let sql = "SELECT \(entity.selectList) FROM \(entity.mapping.table) WHERE Z_PK = ?"
         return try storeOperation(.read, "read \(id)") {
             try writer.unsafeRead { db in
                 let statement = try db.cachedStatement(sql: sql)
@@ -22,8 +22,7 @@ extension SQLiteStore {
         var rows: [ManagedObjectID: StoredRow] = [:]
         rows.reserveCapacity(ids.count)
         for (entityName, ids) in Dictionary(grouping: ids, by: \.entityName) {
-            let mapping = try self.mapping(of: entityName)
-            let code = managedObjectModel.entity(named: entityName)?.entityCode ?? -1
+            let entity = try entityPlan(named: entityName)
             // Chunks keep each statement under SQLite's parameter limit; their SQL differs
             // only in the last chunk's length, so statements are reused from GRDB's cache.
             var start = 0
@@ -31,7 +30,7 @@ extension SQLiteStore {
                 let chunk = ids[start..<min(start + Self.rowsByIDChunk, ids.count)]
                 start += chunk.count
                 let sql =
-                    "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK IN (\(repeatElement("?", count: chunk.count).joined(separator: ", "))) AND Z_ENT = \(code)"
+                    "SELECT \(entity.selectList) FROM \(entity.mapping.table) WHERE Z_PK IN (\(repeatElement("?", count: chunk.count).joined(separator: ", "))) AND Z_ENT = \(entity.code)"
                 try storeOperation(.read, "read \(chunk.count) \(entityName) objects") {
                     try writer.unsafeRead { db in
                         let statement = try db.cachedStatement(sql: sql)
@@ -56,7 +55,7 @@ extension SQLiteStore {
     static let rowsByIDChunk = 500
 
     func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
-        let (sql, arguments) = try query(request) { table in selectList(table, alias: "t0") }
+        let (sql, arguments) = try query(request) { table in plan.aliasedSelectLists[table] ?? "t0.*" }
         return try storeOperation(.read, "fetch \(request.entity) objects") {
             try writer.unsafeRead { db in
                 let statement = try db.cachedStatement(sql: sql)
@@ -104,7 +103,7 @@ extension SQLiteStore {
     }
 
     func dictionaries(matching request: FetchDescriptor, properties: [String], distinct: Bool) throws -> [[String: Value]] {
-        guard let entity = managedObjectModel.entity(named: request.entity), let mapping = schema.mappings[entity.name] else {
+        guard let entity = managedObjectModel.entity(named: request.entity), let mapping = plan.entity(named: entity.name)?.mapping else {
             throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(request.entity)'")
         }
         let slots = properties.map { entity.slotByName[$0]! }
@@ -140,20 +139,23 @@ extension SQLiteStore {
     }
 
     func members(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        guard let destination = relationship.destinationEntity else { return [] }
-        let table = schema.mappings[destination.name]!.table
         let sql: String
-        if !relationship.usesJoinTable, let inverse = relationship.inverseRelationship, let owner = inverse.entity {
-            let column = schema.mappings[owner.name]!.columns[inverse.slot]!
-            let order = schema.orderColumns["\(relationship.entity!.name).\(relationship.name)"].map { "\($0), " } ?? ""
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(order)Z_PK"
-        } else {
-            guard let (joinTable, isOwner) = schema.joinTable(for: relationship) else { return [] }
+        switch schema.storage(of: relationship) {
+        case .foreignKey(let table, let column, let orderColumn):
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+        case .joinTable(let joinTable, let isOwner):
             let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
             let ordered = isOwner ? joinTable.sourceOrdered : joinTable.destinationOrdered
             let order = ordered ? "j.Z_FOK_\(isOwner ? "SOURCE" : "DESTINATION"), " : ""
+            let table = isOwner ? joinTable.destinationTable : joinTable.sourceTable
             sql =
                 "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
+        case nil:
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the store at \(path ?? ":memory:") stores no members for \(relationship.entity?.name ?? "?").\(relationship.name)",
+                file: path
+            )
         }
         return try storeOperation(.read, "read \(relationship.entity?.name ?? "?").\(relationship.name) of \(id)") {
             try writer.unsafeRead { db in
@@ -170,17 +172,13 @@ extension SQLiteStore {
 
     // MARK: Helpers
 
-    /// Where the entity named `name` is stored; throws for an entity the store does not know
+    /// How the entity named `name` is stored; throws for an entity the store does not know
     /// (an ID from another model), rather than treating its objects as missing.
-    func mapping(of name: String) throws -> StoreSchema.EntityMapping {
-        guard let mapping = schema.mappings[name] else {
+    func entityPlan(named name: String) throws -> StorePlan.EntityPlan {
+        guard let entity = plan.entity(named: name) else {
             throw ObjectGraphError(.entityNotFound, "the store at \(path ?? ":memory:") has no table for entity '\(name)'")
         }
-        return mapping
-    }
-
-    func selectList(_ table: String, alias: String?) -> String {
-        tableColumns[table]!.map { column in alias.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
+        return entity
     }
 
     /// The ID in the current row of a `SELECT Z_PK, Z_ENT …` statement.
@@ -208,9 +206,9 @@ extension SQLiteStore {
     /// when it holds no integer) and `attribute(i, type)`.
     @inline(__always)
     func decode(integer: (Int) -> Int64?, attribute: (Int, AttributeType) -> Value) -> StoredRow? {
-        guard let pk = integer(0), let code = integer(1), let (name, plan) = readPlan(code: code) else { return nil }
-        var values = ContiguousArray<Value>(repeating: .null, count: plan.slotCount)
-        for item in plan.columns {
+        guard let pk = integer(0), let code = integer(1), let entity = plan.entity(code: Int(code)) else { return nil }
+        var values = ContiguousArray<Value>(repeating: .null, count: entity.read.slotCount)
+        for item in entity.read.columns {
             switch item {
             case .attribute(let slot, let index, let type):
                 values[slot] = attribute(index, type)
@@ -222,14 +220,7 @@ extension SQLiteStore {
             }
         }
         let version = integer(2) ?? 0
-        return StoredRow(id: ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk), version: version, values: values)
-    }
-
-    /// The entity name and read plan of entity code `code`.
-    @inline(__always)
-    private func readPlan(code: Int64) -> (String, RowReadPlan)? {
-        guard code >= 0, code < readPlansByCode.count, let entry = readPlansByCode[Int(code)] else { return nil }
-        return entry
+        return StoredRow(id: ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: pk), version: version, values: values)
     }
 
     /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`,

@@ -10,7 +10,9 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     static let formatVersion = 1
 
     let managedObjectModel: ManagedObjectModel
-    let schema: StoreSchema
+    /// The model's tables, columns, statements and relationship storage, computed once.
+    let plan: StorePlan
+    var schema: StoreSchema { plan.schema }
     let writer: any DatabaseWriter
     /// The store's file; `nil` in memory. Named in every error the store throws.
     let path: String?
@@ -21,17 +23,6 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     private let keys = Locked(KeyReservations())
     /// How many fetch plans the store has compiled (tests prove plans are reused with it).
     let fetchPlansCompiled = Locked(0)
-    /// Per entity: how to read a row of it from a full-table SELECT.
-    let readPlans: [String: RowReadPlan]
-    /// The same plans with their entity names, indexed by entity code (`Z_ENT`), for row decoding.
-    let readPlansByCode: [(String, RowReadPlan)?]
-    /// Per root table: the column list every row SELECT uses, in order.
-    let tableColumns: [String: [String]]
-    /// Per entity: the INSERT of a new row with every stored column, in slot order.
-    let insertSQL: [String: (sql: String, columnCount: Int)]
-    /// Per entity: for each of its `storedColumnSlots`, how many columns the INSERT writes
-    /// (0, 1, or 2 with the destination's entity code), so a save binds without lookups.
-    let insertColumnCounts: [String: (slots: [Int], counts: [UInt8])]
 
     init(
         model: ManagedObjectModel,
@@ -42,7 +33,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     ) throws {
         managedObjectModel = model
         path = url?.path
-        schema = StoreSchema(model: model)
+        plan = StorePlan(model: model)
         var configuration = Configuration()
         configuration.readonly = readOnly
         // Another process writing (a server beside a command-line tool) makes writes wait,
@@ -57,36 +48,6 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 }
             }
         }
-        var columns: [String: [String]] = [:]
-        for (name, table) in schema.tables { columns[name] = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name) }
-        tableColumns = columns
-        // Per entity, once: how to read its rows and how to insert them.
-        var plans: [String: RowReadPlan] = [:]
-        var inserts: [String: (sql: String, columnCount: Int)] = [:]
-        var counts: [String: (slots: [Int], counts: [UInt8])] = [:]
-        for entity in model.entities {
-            guard let mapping = schema.mappings[entity.name] else { continue }
-            plans[entity.name] = RowReadPlan(entity: entity, mapping: mapping, columns: columns[mapping.table]!, model: model)
-            var names = ["Z_PK", "Z_ENT", "Z_OPT"]
-            let slots = entity.storedColumnSlots
-            for slot in slots {
-                guard let column = mapping.columns[slot] else { continue }
-                names.append(column)
-                if let entityColumn = mapping.entityColumns[slot] { names.append(entityColumn) }
-            }
-            let sql =
-                "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-            inserts[entity.name] = (sql, names.count)
-            counts[entity.name] = (slots, slots.map { mapping.columns[$0] == nil ? 0 : mapping.entityColumns[$0] == nil ? 1 : 2 })
-        }
-        readPlans = plans
-        var byCode: [(String, RowReadPlan)?] = Array(repeating: nil, count: (schema.entityNames.keys.max() ?? 0) + 1)
-        for (code, name) in schema.entityNames where code >= 0 {
-            if let plan = plans[name] { byCode[code] = (name, plan) }
-        }
-        readPlansByCode = byCode
-        insertSQL = inserts
-        insertColumnCounts = counts
         do {
             if let url {
                 // Decide on a read-only connection whether this file is ours to open: a refusal
@@ -262,35 +223,4 @@ private struct KeyReservations {
     var ranges: [ObjectIdentifier: (next: Int64, end: Int64)] = [:]
     /// The size of the last range reserved (ranges grow, so an import reserves rarely).
     var reservationSize: [ObjectIdentifier: Int64] = [:]
-}
-
-/// How to turn a row of a full-table SELECT into an entity's slot values.
-struct RowReadPlan: Sendable {
-    enum Column: Sendable {
-        case attribute(slot: Int, index: Int, type: AttributeType)
-        case toOne(slot: Int, index: Int, entityIndex: Int?, destination: String)
-    }
-    let slotCount: Int
-    let columns: [Column]
-
-    init(entity: EntityDescription, mapping: StoreSchema.EntityMapping, columns tableColumns: [String], model: ManagedObjectModel) {
-        slotCount = entity.allProperties.count
-        let indexOf = Dictionary(tableColumns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        columns = mapping.columns.sorted { $0.key < $1.key }.compactMap { slot, column in
-            guard let index = indexOf[column] else { return nil }
-            switch entity.allProperties[slot] {
-            case let attribute as AttributeDescription:
-                return .attribute(slot: slot, index: index, type: attribute.attributeType)
-            case let relationship as RelationshipDescription:
-                return .toOne(
-                    slot: slot,
-                    index: index,
-                    entityIndex: mapping.entityColumns[slot].flatMap { indexOf[$0] },
-                    destination: relationship.destinationEntity!.name
-                )
-            default:
-                return nil
-            }
-        }
-    }
 }
