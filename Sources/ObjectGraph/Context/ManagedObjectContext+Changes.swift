@@ -312,5 +312,6 @@ extension ManagedObjectContext {
         for object in registeredObjectsByID.values {
             object.storage.replaceReferences(replaced)
         }
+        postObjectIDsReplaced(replaced)
     }
 }

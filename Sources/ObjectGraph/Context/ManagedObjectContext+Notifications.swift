@@ -9,6 +9,7 @@ final class ContextObservers: Sendable {
         var wantsUnregistered: Set<Int> = []
         var willSave: [Int: () -> Void] = [:]
         var didSave: [Int: @Sendable (ContextDidSave) -> Void] = [:]
+        var objectIDsReplaced: [Int: ([ManagedObjectID: ManagedObjectID]) -> Void] = [:]
 
         mutating func token() -> Int {
             nextToken += 1
@@ -42,12 +43,20 @@ final class ContextObservers: Sendable {
             return token
         }
     }
+    func add(objectIDsReplaced observer: @escaping ([ManagedObjectID: ManagedObjectID]) -> Void) -> Int {
+        registry.withLock { registry in
+            let token = registry.token()
+            registry.objectIDsReplaced[token] = observer
+            return token
+        }
+    }
     func remove(_ token: Int) {
         registry.withLock { registry in
             registry.objectsDidChange[token] = nil
             registry.wantsUnregistered.remove(token)
             registry.willSave[token] = nil
             registry.didSave[token] = nil
+            registry.objectIDsReplaced[token] = nil
         }
     }
     func objectsDidChangeObservers(unregisteredOnly: Bool) -> [(ObjectsDidChange) -> Void] {
@@ -59,6 +68,9 @@ final class ContextObservers: Sendable {
     }
     var willSaveObservers: [() -> Void] { registry.withLock { $0.willSave.sorted { $0.key < $1.key }.map(\.value) } }
     var didSaveObservers: [@Sendable (ContextDidSave) -> Void] { registry.withLock { $0.didSave.sorted { $0.key < $1.key }.map(\.value) } }
+    var objectIDsReplacedObservers: [([ManagedObjectID: ManagedObjectID]) -> Void] {
+        registry.withLock { $0.objectIDsReplaced.sorted { $0.key < $1.key }.map(\.value) }
+    }
 }
 
 extension ManagedObjectContext {
@@ -102,6 +114,18 @@ extension ManagedObjectContext {
     func addObjectsDidChangeObserverIncludingUnregistered(_ observer: @escaping (ObjectsDidChange) -> Void) -> ContextObservation {
         let token = observers.add(objectsDidChange: observer, includingUnregistered: true)
         return ContextObservation { [observers] in observers.remove(token) }
+    }
+
+    /// Calls `observer` on the context's queue when objects' temporary IDs are replaced by
+    /// permanent ones (old ID to new), so that whoever keys objects by ID (fetched results
+    /// controllers) can follow.
+    func addObjectIDsReplacedObserver(_ observer: @escaping ([ManagedObjectID: ManagedObjectID]) -> Void) -> ContextObservation {
+        let token = observers.add(objectIDsReplaced: observer)
+        return ContextObservation { [observers] in observers.remove(token) }
+    }
+
+    func postObjectIDsReplaced(_ replaced: [ManagedObjectID: ManagedObjectID]) {
+        for observer in observers.objectIDsReplacedObservers { observer(replaced) }
     }
 
     func postObjectsDidChange(_ change: ObjectsDidChange) {

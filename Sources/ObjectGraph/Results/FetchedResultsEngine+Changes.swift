@@ -32,6 +32,16 @@ extension FetchedResultsEngine {
             }
         }
         guard !(deleted.isEmpty && inserted.isEmpty && repositioned.isEmpty && kept.isEmpty) else { return }
+        try apply(deleted: deleted, inserted: inserted, repositioned: repositioned, kept: kept)
+    }
+
+    /// Changes the content by one batch and reports it to the delegate.
+    func apply(
+        deleted: [PlacedObject],
+        inserted: [PlacedObject],
+        repositioned: [(old: PlacedObject, new: PlacedObject)],
+        kept: [(old: PlacedObject, new: PlacedObject)]
+    ) throws {
 
         // Where the changed objects are, looked up before anything moves: the content is then
         // changed in place (a copy would copy every chunk the batch touches).

@@ -33,6 +33,7 @@ final class FetchedResultsEngine {
     /// Set when a change could not be applied; cleared by the next `performFetch()`.
     private(set) var isSuspended = false
     private var observation: ContextObservation?
+    private var replacementObservation: ContextObservation?
     private var flattened: [ManagedObject]?
     /// Changes whenever the content does, so views of it can cache.
     private(set) var contentVersion = 0
@@ -86,6 +87,7 @@ final class FetchedResultsEngine {
         isSuspended = false
         if observation == nil {
             observation = context.addObjectsDidChangeObserverIncludingUnregistered { [weak self] change in self?.contextDidChange(change) }
+            replacementObservation = context.addObjectIDsReplacedObserver { [weak self] replaced in self?.objectIDsReplaced(replaced) }
         }
     }
 
@@ -192,6 +194,27 @@ final class FetchedResultsEngine {
             } else {
                 try applyIncrementally(candidates, updated: updated)
             }
+        } catch {
+            isSuspended = true
+            delegate?.controller(makeDelegateView(), didFailWith: error)
+        }
+    }
+
+    /// Follows objects whose temporary IDs became permanent: each leaves under its old ID and
+    /// comes back under its new one, reported as a delete and an insert (as Core Data's
+    /// snapshots report it), so that a delegate keying rows by ID stays right.
+    private func objectIDsReplaced(_ replaced: [ManagedObjectID: ManagedObjectID]) {
+        guard hasFetched, !isSuspended else { return }
+        var deleted: [PlacedObject] = []
+        var inserted: [PlacedObject] = []
+        for (old, new) in replaced {
+            guard let placement = placements[old], let object = context.registeredObject(for: new) else { continue }
+            deleted.append(PlacedObject(object: object, id: old, keys: placement.keys, section: placement.section))
+            inserted.append(PlacedObject(object: object, id: new, keys: placement.keys, section: placement.section))
+        }
+        guard !deleted.isEmpty else { return }
+        do {
+            try apply(deleted: deleted, inserted: inserted, repositioned: [], kept: [])
         } catch {
             isSuspended = true
             delegate?.controller(makeDelegateView(), didFailWith: error)
