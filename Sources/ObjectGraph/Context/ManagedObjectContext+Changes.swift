@@ -41,7 +41,7 @@ extension ManagedObjectContext {
         }
         let id: ManagedObjectID
         do {
-            id = try store.newObjectID(for: object.entity)
+            id = try store.newObjectID(forEntity: object.entity.entityCode)
         } catch {
             // Inserting cannot throw: the save that needs the permanent ID reports the error.
             id = ManagedObjectID.temporary(storeIdentifier: store.identifier, entityName: object.entity.name)
@@ -290,7 +290,7 @@ extension ManagedObjectContext {
         // Whatever got a key keeps it, even when a later reservation throws.
         defer { if !replaced.isEmpty { replaceObjectIDs(replaced) } }
         for object in temporary {
-            replaced[object.objectID] = try store.newObjectID(for: object.entity)
+            replaced[object.objectID] = try store.newObjectID(forEntity: object.entity.entityCode)
         }
     }
 

@@ -253,7 +253,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             !relationship.isTransient
         else { return [] }
         do {
-            return try store.members(of: object.objectID, relationship: relationship)
+            return try store.members(of: object.objectID, relationship: RelationshipKey(relationship))
         } catch {
             recordStoreError(error, for: object, while: "read \(object.entity.name).\(relationship.name) of \(object.objectID)")
             return nil

@@ -9,8 +9,9 @@ protocol ObjectStore: AnyObject, Sendable {
     var managedObjectModel: ManagedObjectModel { get }
     /// The store's identifier, part of every object ID in it.
     var identifier: String { get }
-    /// A new, permanent ID for an object of `entity` (keys are reserved from the store in ranges).
-    func newObjectID(for entity: EntityDescription) throws -> ManagedObjectID
+    /// A new, permanent ID for an object of the entity with code `entityCode` (keys are
+    /// reserved from the store in ranges).
+    func newObjectID(forEntity entityCode: Int) throws -> ManagedObjectID
     /// The stored row of `id`, or `nil` when no such object exists.
     func row(for id: ManagedObjectID) throws -> StoredRow?
     /// The stored rows of `ids`, by ID, read with one query per entity (per few hundred IDs);
@@ -30,7 +31,7 @@ protocol ObjectStore: AnyObject, Sendable {
     /// The requested properties of the matching rows, as dictionaries.
     func dictionaries(matching request: FetchDescriptor, properties: [String], distinct: Bool) throws -> [[String: Value]]
     /// The members of a to-many relationship of `id`, in order for an ordered relationship.
-    func members(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
+    func members(of id: ManagedObjectID, relationship: RelationshipKey) throws -> [ManagedObjectID]
     /// Writes a context's changes, all or nothing.
     func save(_ changes: SaveChanges) throws
 }

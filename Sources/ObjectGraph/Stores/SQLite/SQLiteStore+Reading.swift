@@ -138,9 +138,9 @@ extension SQLiteStore {
         }
     }
 
-    func members(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+    func members(of id: ManagedObjectID, relationship: RelationshipKey) throws -> [ManagedObjectID] {
         let sql: String
-        switch schema.storage(of: relationship) {
+        switch schema.toMany[relationship] {
         case .foreignKey(let table, let column, let orderColumn):
             sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
         case .joinTable(let joinTable, let isOwner):
@@ -153,11 +153,11 @@ extension SQLiteStore {
         case nil:
             throw ObjectGraphError(
                 .persistentStoreOperation,
-                "the store at \(path ?? ":memory:") stores no members for \(relationship.entity?.name ?? "?").\(relationship.name)",
+                "the store at \(path ?? ":memory:") stores no members for \(relationshipName(relationship))",
                 file: path
             )
         }
-        return try storeOperation(.read, "read \(relationship.entity?.name ?? "?").\(relationship.name) of \(id)") {
+        return try storeOperation(.read, "read \(relationshipName(relationship)) of \(id)") {
             try writer.unsafeRead { db in
                 let statement = try db.cachedStatement(sql: sql)
                 let cursor = try Row.fetchCursor(statement, arguments: [id.primaryKey])

@@ -158,7 +158,7 @@ extension SQLiteStore {
     }
 
     /// "Entity.relationship", for errors.
-    private func relationshipName(_ key: RelationshipKey) -> String {
+    func relationshipName(_ key: RelationshipKey) -> String {
         guard let entity = plan.entity(code: key.entity), let model = managedObjectModel.entity(named: entity.name),
             key.slot >= 0, key.slot < model.allProperties.count
         else { return "relationship \(key.slot) of entity \(key.entity)" }

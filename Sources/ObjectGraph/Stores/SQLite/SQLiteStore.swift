@@ -191,10 +191,11 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
 
     // MARK: Keys
 
-    func newObjectID(for entity: EntityDescription) throws -> ManagedObjectID {
-        let root = entity.rootEntity
-        // The model's entities live as long as the store: their identities key the ranges.
-        let key = ObjectIdentifier(root)
+    func newObjectID(forEntity entityCode: Int) throws -> ManagedObjectID {
+        guard let entity = plan.entity(code: entityCode) else {
+            throw ObjectGraphError(.entityNotFound, "the store at \(path ?? ":memory:") has no entity with code \(entityCode)", file: path)
+        }
+        let key = entity.rootCode
         let primaryKey: Int64 = try keys.withLock { keys in
             if let range = keys.ranges[key], range.next < range.end {
                 keys.ranges[key] = (range.next + 1, range.end)
@@ -203,10 +204,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             // Reserve keys in growing ranges, so an import reserves rarely; unused keys are gaps.
             let size = min((keys.reservationSize[key] ?? 8) * 2, 65_536)
             keys.reservationSize[key] = size
-            let end: Int64 = try storeOperation(.write, "reserve keys for new \(root.name) objects") {
+            let end: Int64 = try storeOperation(.write, "reserve keys for new \(entity.rootName) objects") {
                 try writer.write { db in
-                    try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, root.entityCode])
-                    return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityCode]) ?? size
+                    try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, entity.rootCode])
+                    return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity.rootCode]) ?? size
                 }
             }
             let start = end - size + 1
@@ -220,7 +221,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
 /// Primary keys reserved from `Z_PRIMARYKEY`, per root entity.
 private struct KeyReservations {
     /// The next key to hand out and the end of the reserved range.
-    var ranges: [ObjectIdentifier: (next: Int64, end: Int64)] = [:]
+    var ranges: [Int: (next: Int64, end: Int64)] = [:]
     /// The size of the last range reserved (ranges grow, so an import reserves rarely).
-    var reservationSize: [ObjectIdentifier: Int64] = [:]
+    var reservationSize: [Int: Int64] = [:]
 }

@@ -12,6 +12,9 @@ struct StorePlan: Sendable {
     struct EntityPlan: Sendable {
         let name: String
         let code: Int
+        /// The code and name of the root of the entity's inheritance tree, whose keys it shares.
+        let rootCode: Int
+        let rootName: String
         let mapping: StoreSchema.EntityMapping
         /// How to decode a row of a full-table SELECT (`selectList`).
         let read: RowReadPlan
@@ -65,6 +68,8 @@ struct StorePlan: Sendable {
             entities[entity.entityCode] = EntityPlan(
                 name: entity.name,
                 code: entity.entityCode,
+                rootCode: entity.rootEntity.entityCode,
+                rootName: entity.rootEntity.name,
                 mapping: mapping,
                 read: RowReadPlan(entity: entity, mapping: mapping, columns: tableColumns, model: model),
                 selectList: tableColumns.joined(separator: ", "),
