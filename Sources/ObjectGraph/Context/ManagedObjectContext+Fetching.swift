@@ -28,6 +28,9 @@ extension ManagedObjectContext {
         switch request.resultType {
         case .managedObjectResultType:
             let objects = try fetchObjects(entity, descriptor, includePending: request.includesPendingChanges)
+            if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
+                try prefetchRelationships(keyPaths, of: objects)
+            }
             // Objects of the entity's own class need no cast each: check the class once (and
             // that `T` is a class reference, not an existential such as `FetchRequestResult`).
             let entityClass = entity.managedObjectClass

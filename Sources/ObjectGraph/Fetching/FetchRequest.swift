@@ -67,7 +67,13 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var propertiesToFetch: [Any]?
     /// Whether dictionary results drop duplicates.
     public var returnsDistinctResults = false
-    /// Relationships whose destinations to load with the results.
+    /// Relationship key paths whose destinations load with the results, as Core Data's
+    /// `relationshipKeyPathsForPrefetching`: `["tags", "photographer", "tags.photos"]`.
+    ///
+    /// Each step of a key path costs one query for a to-many relationship's members (per 500
+    /// sources) and one per entity for the related rows, however many objects were fetched;
+    /// walking the relationships afterwards reads nothing more. A step that is not a
+    /// relationship makes the fetch throw.
     public var relationshipKeyPathsForPrefetching: [String]?
 
     /// The compiled plan of the last fetch, kept until the entity, predicate, sort or

@@ -130,6 +130,20 @@ extension ManagedObject {
         }
     }
 
+    /// Takes the members of a to-many relationship read ahead of use (prefetching), unless
+    /// they are loaded already; changes made meanwhile are replayed on top.
+    func loadPrefetchedMembers(_ stored: [ManagedObjectID], at slot: Int) {
+        if storage.toMany[slot]?.isLoaded == true { return }
+        var state = storage.toMany[slot] ?? ToManyState()
+        state.load(stored)
+        storage.toMany[slot] = state
+    }
+
+    /// Whether a to-many relationship's members are loaded (or need no store read: inserted).
+    func hasLoadedMembers(at slot: Int) -> Bool {
+        storage.toMany[slot]?.isLoaded == true || storage.flags.contains(.inserted)
+    }
+
     /// The IDs in a to-many relationship, loading them from the store on first use.
     func toManyMembers(at slot: Int) -> [ManagedObjectID] {
         if let members = storage.toMany[slot]?.members { return members }

@@ -32,6 +32,9 @@ protocol ObjectStore: AnyObject, Sendable {
     func dictionaries(matching request: FetchDescriptor, properties: [String], distinct: Bool) throws -> [[String: Value]]
     /// The members of a to-many relationship of `id`, in order for an ordered relationship.
     func members(of id: ManagedObjectID, relationship: RelationshipKey) throws -> [ManagedObjectID]
+    /// The members of a to-many relationship of each of `ids`, read with one query per few
+    /// hundred sources (for prefetching); every source is in the result, without members as `[]`.
+    func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [ManagedObjectID: [ManagedObjectID]]
     /// Writes a context's changes, all or nothing.
     func save(_ changes: SaveChanges) throws
 }

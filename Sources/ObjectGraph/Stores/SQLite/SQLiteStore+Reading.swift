@@ -170,6 +170,66 @@ extension SQLiteStore {
         }
     }
 
+    func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        // `SELECT source, member Z_PK, member Z_ENT`, sources in an IN list, each source's
+        // members in the order `members(of:relationship:)` gives them.
+        let select: (Int) -> String
+        switch schema.toMany[relationship] {
+        case .foreignKey(let table, let column, let orderColumn):
+            select = { count in
+                "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(count))) ORDER BY \(column), \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+            }
+        case .joinTable(let joinTable, let isOwner):
+            let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
+            let ordered = isOwner ? joinTable.sourceOrdered : joinTable.destinationOrdered
+            let order = ordered ? "j.Z_FOK_\(isOwner ? "SOURCE" : "DESTINATION"), " : ""
+            let table = isOwner ? joinTable.destinationTable : joinTable.sourceTable
+            select = { count in
+                "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(Self.placeholders(count))) ORDER BY j.\(mine), \(order)d.Z_PK"
+            }
+        case nil:
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the store at \(path ?? ":memory:") stores no members for \(relationshipName(relationship))",
+                file: path
+            )
+        }
+        var members: [ManagedObjectID: [ManagedObjectID]] = [:]
+        members.reserveCapacity(ids.count)
+        var sources: [Int64: ManagedObjectID] = [:]
+        for id in ids {
+            members[id] = []
+            sources[id.primaryKey] = id
+        }
+        let keys = Array(sources.keys)
+        var start = 0
+        while start < keys.count {
+            let chunk = keys[start..<min(start + Self.rowsByIDChunk, keys.count)]
+            start += chunk.count
+            let sql = select(chunk.count)
+            try storeOperation(.read, "read \(relationshipName(relationship)) of \(chunk.count) objects") {
+                try writer.unsafeRead { db in
+                    let statement = try db.cachedStatement(sql: sql)
+                    statement.setUncheckedArguments(StatementArguments(Array(chunk)))
+                    let sqliteStatement = statement.sqliteStatement
+                    let cursor = try Row.fetchCursor(statement)
+                    while try cursor.next() != nil {
+                        guard let key = Value.integer(sqliteStatement: sqliteStatement, index: 0), let source = sources[key],
+                            let member = objectID(sqliteStatement, at: 1)
+                        else { continue }
+                        members[source, default: []].append(member)
+                    }
+                }
+            }
+        }
+        return members
+    }
+
+    /// `?, ?, …`, `count` times.
+    static func placeholders(_ count: Int) -> String {
+        repeatElement("?", count: count).joined(separator: ", ")
+    }
+
     // MARK: Helpers
 
     /// How the entity named `name` is stored; throws for an entity the store does not know
@@ -181,11 +241,12 @@ extension SQLiteStore {
         return entity
     }
 
-    /// The ID in the current row of a `SELECT Z_PK, Z_ENT …` statement.
+    /// The ID in the current row of a `SELECT Z_PK, Z_ENT …` statement (columns `index` and
+    /// `index + 1`).
     @inline(__always)
-    private func objectID(_ statement: SQLiteStatement) -> ManagedObjectID? {
-        guard let pk = Value.integer(sqliteStatement: statement, index: 0),
-            let code = Value.integer(sqliteStatement: statement, index: 1),
+    private func objectID(_ statement: SQLiteStatement, at index: Int = 0) -> ManagedObjectID? {
+        guard let pk = Value.integer(sqliteStatement: statement, index: index),
+            let code = Value.integer(sqliteStatement: statement, index: index + 1),
             let name = schema.entityNames[Int(code)]
         else { return nil }
         return ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk)
