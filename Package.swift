@@ -41,7 +41,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        // Xcode model fixtures (.xcdatamodel/.xcdatamodeld folders) are copied as they are.
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"], resources: [.copy("Fixtures")]),
 
         // MARK: Flickr — the REST client and its loopback sandbox.
         .target(
