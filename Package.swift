@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "SPoTWeb", targets: ["SPoTWeb"]),
         .executable(name: "spot", targets: ["spot"]),
         .executable(name: "flickr-sandbox", targets: ["flickr-sandbox"]),
+        .executable(name: "objectgraph-gen", targets: ["objectgraph-gen"]),
+        .library(name: "ObjectGraphGenerator", targets: ["ObjectGraphGenerator"]),
+        .plugin(name: "ObjectGraphGenPlugin", targets: ["ObjectGraphGenPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -43,6 +46,26 @@ let package = Package(
         ),
         // Xcode model fixtures (.xcdatamodel/.xcdatamodeld folders) are copied as they are.
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"], resources: [.copy("Fixtures")]),
+
+        // MARK: objectgraph-gen — typed classes from an Xcode model (mogenerator's job).
+        .target(name: "ObjectGraphGenerator", dependencies: ["ObjectGraph"]),
+        .executableTarget(
+            name: "objectgraph-gen",
+            dependencies: [
+                "ObjectGraphGenerator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .plugin(
+            name: "ObjectGraphGenPlugin",
+            capability: .command(
+                intent: .custom(verb: "objectgraph-gen", description: "Generate typed ManagedObject classes from an Xcode model"),
+                permissions: [.writeToPackageDirectory(reason: "objectgraph-gen writes the generated Swift files into the package")]
+            ),
+            dependencies: ["objectgraph-gen"]
+        ),
+        // The generator's output for two fixture models, committed and compiled here.
+        .testTarget(name: "GeneratedModelTests", dependencies: ["ObjectGraph", "ObjectGraphGenerator"]),
 
         // MARK: Flickr — the REST client and its loopback sandbox.
         .target(
