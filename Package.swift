@@ -65,7 +65,7 @@ let package = Package(
             dependencies: ["objectgraph-gen"]
         ),
         // The generator's output for two fixture models, committed and compiled here.
-        .testTarget(name: "GeneratedModelTests", dependencies: ["ObjectGraph", "ObjectGraphGenerator"]),
+        .testTarget(name: "GeneratedModelTests", dependencies: ["ObjectGraph", "ObjectGraphGenerator", "objectgraph-gen"]),
 
         // MARK: Flickr — the REST client and its loopback sandbox.
         .target(
