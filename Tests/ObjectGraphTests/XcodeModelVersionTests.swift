@@ -70,6 +70,8 @@ struct XcodeModelVersionTests {
         #expect(read.versionNames == ["Model", "Model 2", "Model 9", "Model 10"])
         #expect(read.currentVersionName == "Model 10")
         #expect(read.currentModel.importReport?.entries.first?.item == ".xccurrentversion")
+        let current = try ManagedObjectModel(contentsOf: bundle)
+        #expect(current.importReport?.entries.map(\.message) == ["the bundle has no .xccurrentversion: its last version, 'Model 10', is taken as current"])
     }
 
     @Test("a single .xcdatamodel reads as a bundle of one version")

@@ -32,6 +32,7 @@ extension ManagedObjectModel {
             let (urls, current) = try XcodeModelReader.versions(inBundle: url)
             let currentURL = urls.first { $0.deletingPathExtension().lastPathComponent == current } ?? urls[urls.count - 1]
             read = try XcodeModelReader.readVersion(at: currentURL, modelClasses: modelClasses)
+            if current == nil { XcodeModelReader.noteMissingCurrentVersion(in: read, name: currentURL.deletingPathExtension().lastPathComponent) }
         }
         self.init()
         entities = read.entities

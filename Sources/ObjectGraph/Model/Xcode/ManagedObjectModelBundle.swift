@@ -63,10 +63,7 @@ public struct ManagedObjectModelBundle: Sendable {
             } else {
                 let last = versions[versions.count - 1]
                 currentVersionName = last.name
-                last.model.importReport?.entries.insert(
-                    .init(kind: .changed, entity: nil, property: nil, item: ".xccurrentversion",
-                          message: "the bundle has no .xccurrentversion: its last version, '\(last.name)', is taken as current", line: 1),
-                    at: 0)
+                XcodeModelReader.noteMissingCurrentVersion(in: last.model, name: last.name)
             }
         }
     }

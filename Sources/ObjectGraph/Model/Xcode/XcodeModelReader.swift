@@ -102,6 +102,15 @@ enum XcodeModelReader {
         return (versions.map { url.appendingPathComponent($0) }, current.map { String($0.dropLast(".xcdatamodel".count)) })
     }
 
+    /// Records in `model`'s report that its bundle has no `.xccurrentversion`, so the version
+    /// `name` (the last) was taken as current.
+    static func noteMissingCurrentVersion(in model: ManagedObjectModel, name: String) {
+        model.importReport?.entries.insert(
+            .init(kind: .changed, entity: nil, property: nil, item: ".xccurrentversion",
+                  message: "the bundle has no .xccurrentversion: its last version, '\(name)', is taken as current", line: 1),
+            at: 0)
+    }
+
     /// Xcode's version order: by name, numbers compared as numbers, so "Model 2" < "Model 10".
     static func versionOrder(_ lhs: String, _ rhs: String) -> Bool {
         lhs.compare(rhs, options: [.numeric]) == .orderedAscending
