@@ -2,6 +2,14 @@
 import CompilerPluginSupport
 import PackageDescription
 
+// Upcoming language features, as Hummingbird enables them: `any` spelled out on existentials,
+// a file sees only the members of modules it imports, and imports are internal unless marked.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 let package = Package(
     name: "SPoT",
     platforms: [.macOS(.v14)],
@@ -32,6 +40,7 @@ let package = Package(
             name: "ObjectGraphMacros",
             dependencies: [
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
@@ -168,3 +177,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Test targets compile as a user's code would, without them, so that Core Data code ported by
+// renaming (`FetchedResultsController<FetchRequestResult>`) stays literal there.
+for target in package.targets where target.type != .plugin && target.type != .test {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

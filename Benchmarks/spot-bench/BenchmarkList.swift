@@ -31,7 +31,18 @@ struct Sizes: Sendable {
     var importNew = 10_000
 
     static let full = Sizes()
-    static let quick = Sizes(insertCount: 5_000, fetchCount: 20_000, predicateRows: 100_000, predicateQueries: 20,
-                             predicateWidth: 1_000, photos: 1_000, tagsPerPhoto: 5, tags: 200, memoryRows: 100_000, listCount: 10_000,
-                             importExisting: 10_000, importNew: 1_000)
+    static let quick = Sizes(
+        insertCount: 5_000,
+        fetchCount: 20_000,
+        predicateRows: 100_000,
+        predicateQueries: 20,
+        predicateWidth: 1_000,
+        photos: 1_000,
+        tagsPerPhoto: 5,
+        tags: 200,
+        memoryRows: 100_000,
+        listCount: 10_000,
+        importExisting: 10_000,
+        importNew: 1_000
+    )
 }

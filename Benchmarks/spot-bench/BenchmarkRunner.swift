@@ -13,8 +13,12 @@ struct BenchmarkRunner {
         print("# spot-bench: ObjectGraph vs GRDB vs raw SQLite C")
         print("")
         for line in MachineInfo.lines { print("- \(line)") }
-        print("- settings: SQLite files in a temporary directory; journal_mode=WAL and synchronous=NORMAL for every contender (GRDB DatabasePool defaults, set by hand on the raw C connection); the same table (ObjectGraph's ZITEM/ZPHOTO/ZTAG shape, index on ZA) for all")
-        print("- runs: median of \(options.runs) run(s) per contender\(options.quick ? "; --quick sizes (smoke run, not comparable with full runs)" : "")")
+        print(
+            "- settings: SQLite files in a temporary directory; journal_mode=WAL and synchronous=NORMAL for every contender (GRDB DatabasePool defaults, set by hand on the raw C connection); the same table (ObjectGraph's ZITEM/ZPHOTO/ZTAG shape, index on ZA) for all"
+        )
+        print(
+            "- runs: median of \(options.runs) run(s) per contender\(options.quick ? "; --quick sizes (smoke run, not comparable with full runs)" : "")"
+        )
         print("")
         if benchmarks.isEmpty {
             print("no benchmark matches --filter \(options.filter ?? "")")
@@ -69,7 +73,9 @@ struct BenchmarkRunner {
         var rows: [BenchmarkResult.Row] = []
         for (index, contender) in contenders.enumerated() {
             let median = Report.median(values[index])
-            print("  \(contender.name): \(Report.figure(median, benchmark.unit)) (runs: \(values[index].map { Report.figure($0, benchmark.unit) }.joined(separator: ", ")))")
+            print(
+                "  \(contender.name): \(Report.figure(median, benchmark.unit)) (runs: \(values[index].map { Report.figure($0, benchmark.unit) }.joined(separator: ", ")))"
+            )
             rows.append(.init(contender: contender.name, role: contender.role, median: median, checksum: checksums[index]))
         }
         return BenchmarkResult(name: benchmark.name, unit: benchmark.unit, runs: runs, rows: rows)

@@ -52,7 +52,9 @@ struct FetchBenchmark: Benchmark {
             Contender(name: "raw SQLite C (step loop)", role: .baseline) {
                 let connection = try RawConnection(path: url.path)
                 return try measureMilliseconds {
-                    let statement = try connection.prepare("SELECT Z_PK, Z_ENT, Z_OPT, ZA, ZB, ZC, ZD, ZE, ZF, ZG, ZH, ZI, ZJ FROM ZITEM ORDER BY Z_PK")
+                    let statement = try connection.prepare(
+                        "SELECT Z_PK, Z_ENT, Z_OPT, ZA, ZB, ZC, ZD, ZE, ZF, ZG, ZH, ZI, ZJ FROM ZITEM ORDER BY Z_PK"
+                    )
                     defer { sqlite3_finalize(statement) }
                     var sum: Int64 = 0
                     while sqlite3_step(statement) == SQLITE_ROW {

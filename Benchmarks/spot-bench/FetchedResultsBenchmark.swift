@@ -20,7 +20,7 @@ struct FetchedResultsBenchmark: Benchmark {
 
     var notes: [String] {
         [
-            "fetched results: \(count.formatted) entries in 26 sections (sorted by letter, then rank); each run a background context changes \(changes) entries' rank (some also their section) and saves (not timed); timed: mergeChanges(fromContextDidSave:) in the list's context until controllerDidChangeContent. \"× raw C\" is against the full refetch-and-diff here",
+            "fetched results: \(count.formatted) entries in 26 sections (sorted by letter, then rank); each run a background context changes \(changes) entries' rank (some also their section) and saves (not timed); timed: mergeChanges(fromContextDidSave:) in the list's context until controllerDidChangeContent. \"× raw C\" is against the full refetch-and-diff here"
         ]
     }
 
@@ -138,7 +138,9 @@ private final class ListUnderTest {
                 context.mergeChanges(fromContextDidSave: saved)
                 return Int64(controller.sections?.reduce(0) { $0 + $1.numberOfObjects } ?? 0)
             }
-            guard delegate.batches == before + 1 else { throw RawConnection.Failure(description: "the controller reported \(delegate.batches - before) batches, not 1") }
+            guard delegate.batches == before + 1 else {
+                throw RawConnection.Failure(description: "the controller reported \(delegate.batches - before) batches, not 1")
+            }
             return sample
         }
     }
@@ -147,8 +149,13 @@ private final class ListUnderTest {
 private final class BatchCounter: FetchedResultsControllerDelegate {
     var batches = 0
     var changes = 0
-    func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
-                    for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+    func controller(
+        _ controller: FetchedResultsController<any FetchRequestResult>,
+        didChange anObject: Any,
+        at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType,
+        newIndexPath: IndexPath?
+    ) {
         changes += 1
     }
     func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) { batches += 1 }
@@ -179,7 +186,12 @@ struct FetchedResultsFirstFetchBenchmark: Benchmark {
                 let context = container.newBackgroundContext()
                 return try context.performAndWait {
                     try measureMilliseconds {
-                        let controller = FetchedResultsController(fetchRequest: request(), managedObjectContext: context, sectionNameKeyPath: "letter", cacheName: nil)
+                        let controller = FetchedResultsController(
+                            fetchRequest: request(),
+                            managedObjectContext: context,
+                            sectionNameKeyPath: "letter",
+                            cacheName: nil
+                        )
                         try controller.performFetch()
                         return Int64(controller.sections?.reduce(0) { $0 + $1.numberOfObjects } ?? 0)
                     }

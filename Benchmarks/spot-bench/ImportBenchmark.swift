@@ -18,7 +18,7 @@ struct ImportBenchmark: Benchmark {
 
     var notes: [String] {
         [
-            "SPoT import: sandbox-shaped photos (the catalogue's titles, HTML descriptions, tags and 8 photographers, ids made unique), pages of \(pageSize), one transaction per page; both contenders find existing photos, spots and photographers with one query each per page, create what is missing, link spots and keep visible-photo counts. Each run starts from a copy of the same \(existing.formatted)-photo file (copy not timed). no raw C contender (the × raw C column stays empty): the GRDB upsert is the hand-written baseline",
+            "SPoT import: sandbox-shaped photos (the catalogue's titles, HTML descriptions, tags and 8 photographers, ids made unique), pages of \(pageSize), one transaction per page; both contenders find existing photos, spots and photographers with one query each per page, create what is missing, link spots and keep visible-photo counts. Each run starts from a copy of the same \(existing.formatted)-photo file (copy not timed). no raw C contender (the × raw C column stays empty): the GRDB upsert is the hand-written baseline"
         ]
     }
 
@@ -28,12 +28,20 @@ struct ImportBenchmark: Benchmark {
         return range.map { index in
             let source = catalogue[index % catalogue.count]
             return FlickrPhoto(
-                id: String(90_000_000_000 + index), owner: source.owner.nsid, secret: source.secret, server: source.server,
-                farm: source.farm, title: index % 7 == 0 ? "" : "\(source.title) \(index / catalogue.count)",
-                descriptionHTML: source.descriptionHTML, ownerName: source.owner.name, tags: source.tags,
+                id: String(90_000_000_000 + index),
+                owner: source.owner.nsid,
+                secret: source.secret,
+                server: source.server,
+                farm: source.farm,
+                title: index % 7 == 0 ? "" : "\(source.title) \(index / catalogue.count)",
+                descriptionHTML: source.descriptionHTML,
+                ownerName: source.owner.name,
+                tags: source.tags,
                 uploadDate: Date(timeIntervalSince1970: Double(source.uploaded + index)),
                 coordinate: source.latitude.map { FlickrCoordinate(latitude: $0, longitude: source.longitude ?? 0) },
-                originalSecret: source.originalSecret, originalFormat: source.originalFormat)
+                originalSecret: source.originalSecret,
+                originalFormat: source.originalFormat
+            )
         }
     }
 

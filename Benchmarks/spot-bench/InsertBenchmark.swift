@@ -53,12 +53,20 @@ struct InsertBenchmark: Benchmark {
                     try pool.write { db in
                         for row in 1...n {
                             let record = ItemRecord(
-                                id: row, entity: 1, version: 1,
-                                a: Models.value(row: row, column: 0, of: n), b: Models.value(row: row, column: 1, of: n),
-                                c: Models.value(row: row, column: 2, of: n), d: Models.value(row: row, column: 3, of: n),
-                                e: Models.value(row: row, column: 4, of: n), f: Models.value(row: row, column: 5, of: n),
-                                g: Models.value(row: row, column: 6, of: n), h: Models.value(row: row, column: 7, of: n),
-                                i: Models.value(row: row, column: 8, of: n), j: Models.value(row: row, column: 9, of: n))
+                                id: row,
+                                entity: 1,
+                                version: 1,
+                                a: Models.value(row: row, column: 0, of: n),
+                                b: Models.value(row: row, column: 1, of: n),
+                                c: Models.value(row: row, column: 2, of: n),
+                                d: Models.value(row: row, column: 3, of: n),
+                                e: Models.value(row: row, column: 4, of: n),
+                                f: Models.value(row: row, column: 5, of: n),
+                                g: Models.value(row: row, column: 6, of: n),
+                                h: Models.value(row: row, column: 7, of: n),
+                                i: Models.value(row: row, column: 8, of: n),
+                                j: Models.value(row: row, column: 9, of: n)
+                            )
                             try record.insert(db)
                         }
                     }
@@ -75,7 +83,9 @@ struct InsertBenchmark: Benchmark {
                 for statement in schema { try connection.execute(statement) }
                 var sample = try measureMilliseconds {
                     try connection.execute("BEGIN")
-                    let statement = try connection.prepare("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZA, ZB, ZC, ZD, ZE, ZF, ZG, ZH, ZI, ZJ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                    let statement = try connection.prepare(
+                        "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZA, ZB, ZC, ZD, ZE, ZF, ZG, ZH, ZI, ZJ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    )
                     for row in 1...n {
                         sqlite3_bind_int64(statement, 1, row)
                         sqlite3_bind_int64(statement, 2, 1)

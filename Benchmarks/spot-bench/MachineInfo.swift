@@ -34,8 +34,9 @@ enum MachineInfo {
     /// The process's peak resident set size (VmHWM), in kilobytes.
     static var peakResidentKilobytes: Int {
         if let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-           let kilobytes = Int(line.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") {
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        {
             return kilobytes
         }
         var usage = rusage()

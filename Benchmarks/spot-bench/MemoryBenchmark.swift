@@ -16,7 +16,9 @@ struct MemoryBenchmark: Benchmark {
     var unit: MeasurementUnit { .megabytes }
     var fixedRuns: Int? { 1 }
     var notes: [String] {
-        ["memory: VmHWM of a child process; ObjectGraph sets fetchBatchSize = \(batchSize), which it accepts but ignores today (the whole result is one array); GRDB and raw C iterate a cursor. 1 run (deterministic)"]
+        [
+            "memory: VmHWM of a child process; ObjectGraph sets fetchBatchSize = \(batchSize), which it accepts but ignores today (the whole result is one array); GRDB and raw C iterate a cursor. 1 run (deterministic)"
+        ]
     }
 
     func contenders(in workspace: Workspace) throws -> [Contender] {

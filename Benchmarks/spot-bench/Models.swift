@@ -92,8 +92,19 @@ struct ItemRecord: Codable, FetchableRecord, PersistableRecord {
     var a, b, c, d, e, f, g, h, i, j: Int64
 
     enum CodingKeys: String, CodingKey {
-        case id = "Z_PK", entity = "Z_ENT", version = "Z_OPT"
-        case a = "ZA", b = "ZB", c = "ZC", d = "ZD", e = "ZE", f = "ZF", g = "ZG", h = "ZH", i = "ZI", j = "ZJ"
+        case id = "Z_PK"
+        case entity = "Z_ENT"
+        case version = "Z_OPT"
+        case a = "ZA"
+        case b = "ZB"
+        case c = "ZC"
+        case d = "ZD"
+        case e = "ZE"
+        case f = "ZF"
+        case g = "ZG"
+        case h = "ZH"
+        case i = "ZI"
+        case j = "ZJ"
     }
 
     var sum: Int64 { a &+ b &+ c &+ d &+ e &+ f &+ g &+ h &+ i &+ j }

@@ -20,7 +20,9 @@ struct Options {
         while let argument = rest.popFirst() {
             switch argument {
             case "--runs":
-                guard let text = rest.popFirst(), let value = Int(text), value > 0 else { throw OptionsError(message: "--runs needs a positive number") }
+                guard let text = rest.popFirst(), let value = Int(text), value > 0 else {
+                    throw OptionsError(message: "--runs needs a positive number")
+                }
                 runs = value
             case "--filter":
                 guard let text = rest.popFirst() else { throw OptionsError(message: "--filter needs a text") }

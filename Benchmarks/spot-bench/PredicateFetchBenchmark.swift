@@ -12,7 +12,9 @@ struct PredicateFetchBenchmark: Benchmark {
 
     var name: String { "predicate fetch: \(queries) × ~\(width.formatted) of \(rows.formatted)" }
     var notes: [String] {
-        ["predicate: FetchPredicate(format: \"a >= %@ AND a < %@\") parsed per query vs `SELECT … WHERE ZA >= ? AND ZA < ? ORDER BY Z_PK` (ObjectGraph orders by primary key too)"]
+        [
+            "predicate: FetchPredicate(format: \"a >= %@ AND a < %@\") parsed per query vs `SELECT … WHERE ZA >= ? AND ZA < ? ORDER BY Z_PK` (ObjectGraph orders by primary key too)"
+        ]
     }
 
     /// The lower bound of query `k`.

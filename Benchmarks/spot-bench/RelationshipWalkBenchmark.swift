@@ -11,7 +11,9 @@ struct RelationshipWalkBenchmark: Benchmark {
 
     var name: String { "relationship walk: \(photos.formatted) photos × \(tagsPerPhoto) tags" }
     var notes: [String] {
-        ["walk: ObjectGraph WITHOUT prefetching (it has none yet): one query per photo's tags, one per tag fault; GRDB uses including(all:) (2 queries), raw C one JOIN"]
+        [
+            "walk: ObjectGraph WITHOUT prefetching (it has none yet): one query per photo's tags, one per tag fault; GRDB uses including(all:) (2 queries), raw C one JOIN"
+        ]
     }
 
     func contenders(in workspace: Workspace) throws -> [Contender] {
@@ -36,7 +38,9 @@ struct RelationshipWalkBenchmark: Benchmark {
             },
             Contender(name: "GRDB association (including(all:))", role: .grdb) {
                 let photoTags = PhotoRecord.hasMany(PhotoTagRecord.self, using: ForeignKey(["Z_SOURCE"], to: ["Z_PK"]))
-                let request = PhotoRecord.including(all: PhotoRecord.hasMany(TagRecord.self, through: photoTags, using: PhotoTagRecord.tag, key: "tags"))
+                let request = PhotoRecord.including(
+                    all: PhotoRecord.hasMany(TagRecord.self, through: photoTags, using: PhotoTagRecord.tag, key: "tags")
+                )
                 return try measureMilliseconds {
                     try pool.read { db in
                         var sum: Int64 = 0
@@ -51,7 +55,9 @@ struct RelationshipWalkBenchmark: Benchmark {
             Contender(name: "raw SQLite C (one JOIN)", role: .baseline) {
                 let connection = try RawConnection(path: store.url.path)
                 return try measureMilliseconds {
-                    let statement = try connection.prepare("SELECT p.Z_PK, p.ZTITLE, t.ZNAME FROM ZPHOTO p LEFT JOIN \(join) j ON j.Z_SOURCE = p.Z_PK LEFT JOIN ZTAG t ON t.Z_PK = j.Z_DESTINATION ORDER BY p.Z_PK")
+                    let statement = try connection.prepare(
+                        "SELECT p.Z_PK, p.ZTITLE, t.ZNAME FROM ZPHOTO p LEFT JOIN \(join) j ON j.Z_SOURCE = p.Z_PK LEFT JOIN ZTAG t ON t.Z_PK = j.Z_DESTINATION ORDER BY p.Z_PK"
+                    )
                     defer { sqlite3_finalize(statement) }
                     var sum: Int64 = 0
                     var previous: Int64 = -1
@@ -77,7 +83,8 @@ struct PhotoRecord: Decodable, FetchableRecord, TableRecord {
     var title: String?
 
     enum CodingKeys: String, CodingKey {
-        case id = "Z_PK", title = "ZTITLE"
+        case id = "Z_PK"
+        case title = "ZTITLE"
     }
 }
 
@@ -88,7 +95,8 @@ struct TagRecord: Decodable, FetchableRecord, TableRecord {
     var name: String?
 
     enum CodingKeys: String, CodingKey {
-        case id = "Z_PK", name = "ZNAME"
+        case id = "Z_PK"
+        case name = "ZNAME"
     }
 }
 

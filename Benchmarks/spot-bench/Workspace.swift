@@ -65,7 +65,9 @@ final class Workspace {
         let connection = try RawConnection(path: url.path)
         let code = try connection.int("SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Item'")
         try connection.execute("BEGIN")
-        let statement = try connection.prepare("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZA, ZB, ZC, ZD, ZE, ZF, ZG, ZH, ZI, ZJ) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let statement = try connection.prepare(
+            "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZA, ZB, ZC, ZD, ZE, ZF, ZG, ZH, ZI, ZJ) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
         defer { sqlite3_finalize(statement) }
         let n = Int64(rows)
         for row in 1...n {

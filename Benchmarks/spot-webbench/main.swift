@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import SPoTKit
 import SPoTWeb
+import ServiceLifecycle
 
 // spot-webbench: the web server under load, with wrk on loopback.
 //
@@ -99,12 +100,20 @@ func photos(_ range: Range<Int>, tags: [String]?) -> [FlickrPhoto] {
     return range.map { index in
         let source = catalogue[index % catalogue.count]
         return FlickrPhoto(
-            id: String(80_000_000_000 + index), owner: source.owner.nsid, secret: source.secret, server: source.server,
-            farm: source.farm, title: "\(source.title) \(index)", descriptionHTML: source.descriptionHTML,
-            ownerName: source.owner.name, tags: tags ?? source.tags,
+            id: String(80_000_000_000 + index),
+            owner: source.owner.nsid,
+            secret: source.secret,
+            server: source.server,
+            farm: source.farm,
+            title: "\(source.title) \(index)",
+            descriptionHTML: source.descriptionHTML,
+            ownerName: source.owner.name,
+            tags: tags ?? source.tags,
             uploadDate: Date(timeIntervalSince1970: Double(source.uploaded + index)),
             coordinate: source.latitude.map { FlickrCoordinate(latitude: $0, longitude: source.longitude ?? 0) },
-            originalSecret: source.originalSecret, originalFormat: source.originalFormat)
+            originalSecret: source.originalSecret,
+            originalFormat: source.originalFormat
+        )
     }
 }
 
@@ -158,11 +167,14 @@ func benchmark() async throws {
             let ratio = result.p99 / idle.p99
             print(
                 "| \(name) | \(label) | \(String(format: "%.0f", result.requestsPerSecond)) | \(String(format: "%.2f", result.p50)) | "
-                    + "\(String(format: "%.2f", result.p99)) | \(String(format: "%.2f×", ratio)) |")
+                    + "\(String(format: "%.2f", result.p99)) | \(String(format: "%.2f×", ratio)) |"
+            )
             if let errors = result.errors { print("|  | \(errors) | | | | |") }
         }
     }
-    print("\nwrk -t\(options.threads) -c\(options.connections) -d\(options.seconds)s --latency; \(ProcessInfo.processInfo.activeProcessorCount) cores; debug builds are slower: use -c release.")
+    print(
+        "\nwrk -t\(options.threads) -c\(options.connections) -d\(options.seconds)s --latency; \(ProcessInfo.processInfo.activeProcessorCount) cores; debug builds are slower: use -c release."
+    )
     server.cancel()
     await web.closeLiveLists()
     await spot.close()

@@ -1,4 +1,4 @@
-import Flickr
+public import Flickr
 import Foundation
 
 extension FlickrSandbox {

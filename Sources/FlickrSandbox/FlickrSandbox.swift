@@ -1,6 +1,6 @@
 import Flickr
-import Foundation
-import Hummingbird
+public import Foundation
+package import Hummingbird
 import Logging
 import NIOCore
 
@@ -43,8 +43,11 @@ public final class FlickrSandbox: Sendable {
     package func buildRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         SandboxRoutes(
-            state: state, images: images, clock: ClockBox(configuration.clock),
-            acceptedAPIKeys: configuration.acceptedAPIKeys, logger: configuration.logger
+            state: state,
+            images: images,
+            clock: ClockBox(configuration.clock),
+            acceptedAPIKeys: configuration.acceptedAPIKeys,
+            logger: configuration.logger
         ).register(on: router)
         return router
     }
@@ -93,10 +96,12 @@ public final class FlickrSandbox: Sendable {
 
     /// Stops listening; requests in flight are cut off. Does nothing when not running.
     public func stop() async {
-        guard let current = running.withLock({ state -> Running? in
-            defer { state = nil }
-            return state
-        }) else { return }
+        guard
+            let current = running.withLock({ state -> Running? in
+                defer { state = nil }
+                return state
+            })
+        else { return }
         current.task.cancel()
         await current.task.value
     }

@@ -1,7 +1,8 @@
 import SwiftCompilerPlugin
 import SwiftDiagnostics
-import SwiftSyntax
-import SwiftSyntaxMacros
+public import SwiftSyntax
+import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
 
 /// Expands `@Managed var title: String?` into accessors that read and write the managed
 /// object's storage under the key `"title"`, so a property's name is typed once;
@@ -13,10 +14,10 @@ public struct ManagedMacro: AccessorMacro {
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
         guard let variable = declaration.as(VariableDeclSyntax.self),
-              variable.bindingSpecifier.tokenKind == .keyword(.var),
-              variable.bindings.count == 1,
-              let binding = variable.bindings.first,
-              let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
+            variable.bindingSpecifier.tokenKind == .keyword(.var),
+            variable.bindings.count == 1,
+            let binding = variable.bindings.first,
+            let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
         else {
             throw MacroExpansionErrorMessage("@Managed applies to a single stored `var` of a ManagedObject subclass")
         }
@@ -30,10 +31,12 @@ public struct ManagedMacro: AccessorMacro {
         let key: String
         if let argument = node.arguments?.as(LabeledExprListSyntax.self)?.first {
             guard let literal = argument.expression.as(StringLiteralExprSyntax.self),
-                  literal.segments.count == 1,
-                  case .stringSegment(let segment)? = literal.segments.first
+                literal.segments.count == 1,
+                case .stringSegment(let segment)? = literal.segments.first
             else {
-                throw MacroExpansionErrorMessage("@Managed takes the model's property name as a plain string literal, e.g. `@Managed(\"type\") var kind: String?`")
+                throw MacroExpansionErrorMessage(
+                    "@Managed takes the model's property name as a plain string literal, e.g. `@Managed(\"type\") var kind: String?`"
+                )
             }
             key = segment.content.text
         } else {

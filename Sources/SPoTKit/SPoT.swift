@@ -1,6 +1,6 @@
-import Flickr
+public import Flickr
 import Foundation
-import Logging
+public import Logging
 
 /// The Stanford photo tour: the database, Flickr, the refresher, thumbnails and the image
 /// cache, wired together. What the `spot` command and the web server run on.
@@ -41,8 +41,13 @@ public final class SPoT: Sendable {
         }
         client = FlickrClient(configuration: configuration.flickr, logger: logger)
         refresher = Refresher(
-            store: store, client: client, perPage: configuration.perPage, interval: configuration.refreshInterval,
-            clock: configuration.clock, logger: logger)
+            store: store,
+            client: client,
+            perPage: configuration.perPage,
+            interval: configuration.refreshInterval,
+            clock: configuration.clock,
+            logger: logger
+        )
         thumbnails = ThumbnailStore(store: store, client: client)
     }
 
@@ -82,8 +87,12 @@ public final class SPoT: Sendable {
             total + Self.fileSize(configuration.databaseURL.path + suffix)
         }
         return SPoTStatistics(
-            counts: counts, databaseBytes: database, imageCacheBytes: await imageCache.totalSize,
-            imageCacheFiles: await imageCache.count, imageCacheLimit: await imageCache.sizeLimit)
+            counts: counts,
+            databaseBytes: database,
+            imageCacheBytes: await imageCache.totalSize,
+            imageCacheFiles: await imageCache.count,
+            imageCacheLimit: await imageCache.sizeLimit
+        )
     }
 
     private static func fileSize(_ path: String) -> Int {

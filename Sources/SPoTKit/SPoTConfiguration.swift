@@ -1,5 +1,5 @@
-import Flickr
-import Foundation
+public import Flickr
+public import Foundation
 
 /// How SPoT runs: where its data lives, which Flickr it talks to, how often it refreshes.
 public struct SPoTConfiguration: Sendable {
@@ -38,7 +38,8 @@ public struct SPoTConfiguration: Sendable {
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("spot", isDirectory: true)
         }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appendingPathComponent(".local/share/spot", isDirectory: true)
     }

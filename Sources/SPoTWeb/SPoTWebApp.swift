@@ -1,7 +1,7 @@
 import Foundation
-import Hummingbird
-import Logging
-import SPoTKit
+public import Hummingbird
+public import Logging
+public import SPoTKit
 import ServiceLifecycle
 
 /// The Stanford photo tour in the browser: pages, the JSON API, live updates, images and
@@ -56,14 +56,17 @@ public final class SPoTWebApp: Sendable {
     /// The server on `host:port`, with a service that, on shutdown, ends every live event
     /// stream and stops refreshing (the page being saved is finished first).
     public func application(
-        host: String = "127.0.0.1", port: Int = 8080, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
             router: buildRouter(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "SPoT"),
             services: [LifecycleService(web: self)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
-            logger: logger)
+            logger: logger
+        )
     }
 
     /// Ends every live event stream and closes the lists.

@@ -24,8 +24,10 @@ func photoCells(_ section: String, _ photo: PhotoRow) -> [String] {
 /// `spot tags`
 struct TagsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tags", abstract: "List the spots with their photo counts, \"All\" first.",
-        discussion: "Columns: spot, photos, and the name to pass to `spot photos --tag`.")
+        commandName: "tags",
+        abstract: "List the spots with their photo counts, \"All\" first.",
+        discussion: "Columns: spot, photos, and the name to pass to `spot photos --tag`."
+    )
 
     @OptionGroup var options: SpotOptions
 
@@ -42,11 +44,13 @@ struct TagsCommand: AsyncParsableCommand {
 /// `spot photos --tag NAME`
 struct PhotosCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "photos", abstract: "List a spot's photos, in sections.",
+        commandName: "photos",
+        abstract: "List a spot's photos, in sections.",
         discussion: """
             A spot's photos are in alphabetical sections; "All" (--tag all) is sectioned by spot, each photo \
             under its first spot. Columns: section, id, title, photographer, description.
-            """)
+            """
+    )
 
     @OptionGroup var options: SpotOptions
 
@@ -75,7 +79,9 @@ struct PhotosCommand: AsyncParsableCommand {
 /// `spot recents`
 struct RecentsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "recents", abstract: "List recently viewed photos, most recent first (up to 20).")
+        commandName: "recents",
+        abstract: "List recently viewed photos, most recent first (up to 20)."
+    )
 
     @OptionGroup var options: SpotOptions
 
@@ -85,8 +91,10 @@ struct RecentsCommand: AsyncParsableCommand {
             let rows = await currentContent(list).rows
             let formatter = ISO8601DateFormatter()
             Terminal.printRows(
-                ["VIEWED", "ID", "TITLE"], rows.map { [formatter.string(from: $0.lastViewed), $0.photo.id, $0.photo.title] },
-                table: options.format.isTable)
+                ["VIEWED", "ID", "TITLE"],
+                rows.map { [formatter.string(from: $0.lastViewed), $0.photo.id, $0.photo.title] },
+                table: options.format.isTable
+            )
         }
     }
 }
@@ -94,8 +102,10 @@ struct RecentsCommand: AsyncParsableCommand {
 /// `spot photographers`
 struct PhotographersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "photographers", abstract: "List photographers with their photo counts.",
-        discussion: "See one photographer's photos with `spot photos --photographer ID`.")
+        commandName: "photographers",
+        abstract: "List photographers with their photo counts.",
+        discussion: "See one photographer's photos with `spot photos --photographer ID`."
+    )
 
     @OptionGroup var options: SpotOptions
 
@@ -104,7 +114,11 @@ struct PhotographersCommand: AsyncParsableCommand {
             try await ensurePhotos(spot)
             let list = try await spot.store.photographerList()
             let rows = await currentContent(list).rows
-            Terminal.printRows(["PHOTOGRAPHER", "PHOTOS", "ID"], rows.map { [$0.name, String($0.photoCount), $0.id] }, table: options.format.isTable)
+            Terminal.printRows(
+                ["PHOTOGRAPHER", "PHOTOS", "ID"],
+                rows.map { [$0.name, String($0.photoCount), $0.id] },
+                table: options.format.isTable
+            )
         }
     }
 }
@@ -112,8 +126,10 @@ struct PhotographersCommand: AsyncParsableCommand {
 /// `spot search TEXT`
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "search", abstract: "Find spots by name and photos by title or description.",
-        discussion: "Case and accents are ignored: `cafe` finds \"Café\".")
+        commandName: "search",
+        abstract: "Find spots by name and photos by title or description.",
+        discussion: "Case and accents are ignored: `cafe` finds \"Café\"."
+    )
 
     @OptionGroup var options: SpotOptions
 

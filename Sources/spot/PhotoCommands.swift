@@ -5,7 +5,9 @@ import SPoTKit
 /// `spot view ID`
 struct ViewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "view", abstract: "Show a photo's details and make it the most recent.")
+        commandName: "view",
+        abstract: "Show a photo's details and make it the most recent."
+    )
 
     @OptionGroup var options: SpotOptions
 
@@ -29,8 +31,10 @@ struct ViewCommand: AsyncParsableCommand {
 /// `spot hide ID`
 struct HideCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "hide", abstract: "Hide a photo from every list and count; refreshes keep it hidden.",
-        discussion: "Undo with `spot unhide ID`.")
+        commandName: "hide",
+        abstract: "Hide a photo from every list and count; refreshes keep it hidden.",
+        discussion: "Undo with `spot unhide ID`."
+    )
 
     @OptionGroup var options: SpotOptions
 
@@ -45,7 +49,9 @@ struct HideCommand: AsyncParsableCommand {
 /// `spot unhide ID`
 struct UnhideCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "unhide", abstract: "Show a hidden photo again.")
+        commandName: "unhide",
+        abstract: "Show a hidden photo again."
+    )
 
     @OptionGroup var options: SpotOptions
 
@@ -69,7 +75,9 @@ private func setHidden(_ hidden: Bool, photo id: String, options: SpotOptions) a
 /// `spot stats`
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "stats", abstract: "Show counts and the sizes of the database and the image cache.")
+        commandName: "stats",
+        abstract: "Show counts and the sizes of the database and the image cache."
+    )
 
     @OptionGroup var options: SpotOptions
 

@@ -7,7 +7,8 @@ struct RefreshCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refresh",
         abstract: "Fetch SPoT's photos from Flickr into the database.",
-        discussion: "Imports every page of Flickr's cs193pspot photos, one save per page; a photo you hid stays hidden.")
+        discussion: "Imports every page of Flickr's cs193pspot photos, one save per page; a photo you hid stays hidden."
+    )
 
     @OptionGroup var options: SpotOptions
 

@@ -5,8 +5,10 @@ import Foundation
 /// `spot sandbox --port N`
 struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sandbox", abstract: "Run the built-in Flickr sandbox on its own, until interrupted.",
-        discussion: "A Flickr-compatible server on 127.0.0.1 with the bundled Stanford catalogue; stats at /__sandbox/stats.")
+        commandName: "sandbox",
+        abstract: "Run the built-in Flickr sandbox on its own, until interrupted.",
+        discussion: "A Flickr-compatible server on 127.0.0.1 with the bundled Stanford catalogue; stats at /__sandbox/stats."
+    )
 
     @Option(help: "The port to listen on (0 picks a free one).")
     var port: Int = 8090

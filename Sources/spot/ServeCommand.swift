@@ -14,7 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
             Starts a web server (127.0.0.1:8080 by default) over the database in --data-dir. Without a \
             Flickr API key it uses the built-in Flickr sandbox. Refreshes at once when the database is empty, \
             then every --refresh-minutes. Ctrl-C or SIGTERM finishes the page being saved and exits.
-            """)
+            """
+    )
 
     @OptionGroup var options: SpotOptions
 
@@ -43,7 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
                 let shown = host == "0.0.0.0" ? "127.0.0.1" : host
                 // Written unbuffered: a script waiting for this line must not wait for a buffer.
                 FileHandle.standardOutput.write(
-                    Data("SPoT is serving the tour at http://\(shown):\(boundPort)/ — open it in a browser. Ctrl-C stops.\n".utf8))
+                    Data("SPoT is serving the tour at http://\(shown):\(boundPort)/ — open it in a browser. Ctrl-C stops.\n".utf8)
+                )
             }
             do {
                 try await app.runService()

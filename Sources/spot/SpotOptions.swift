@@ -6,17 +6,32 @@ import SPoTKit
 
 /// Options every command that opens the database shares.
 struct SpotOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-        "Where the database and image cache live.", discussion: "Default: $SPOT_DATA_DIR, else $XDG_DATA_HOME/spot, else ~/.local/share/spot.",
-        valueName: "path"))
+    @Option(
+        name: .customLong("data-dir"),
+        help: ArgumentHelp(
+            "Where the database and image cache live.",
+            discussion: "Default: $SPOT_DATA_DIR, else $XDG_DATA_HOME/spot, else ~/.local/share/spot.",
+            valueName: "path"
+        )
+    )
     var dataDirectory: String?
 
-    @Option(name: .customLong("flickr-api-key"), help: ArgumentHelp(
-        "A Flickr API key (also $FLICKR_API_KEY); without one the built-in sandbox is used.", valueName: "key"))
+    @Option(
+        name: .customLong("flickr-api-key"),
+        help: ArgumentHelp(
+            "A Flickr API key (also $FLICKR_API_KEY); without one the built-in sandbox is used.",
+            valueName: "key"
+        )
+    )
     var flickrAPIKey: String?
 
-    @Option(name: .customLong("sandbox-epoch"), help: ArgumentHelp(
-        "Without an API key: the sandbox timeline step to serve (0 is the catalogue as first seen).", valueName: "n"))
+    @Option(
+        name: .customLong("sandbox-epoch"),
+        help: ArgumentHelp(
+            "Without an API key: the sandbox timeline step to serve (0 is the catalogue as first seen).",
+            valueName: "n"
+        )
+    )
     var sandboxEpoch: Int = 0
 
     @Option(help: "Output: table, tsv, or auto (a table on a terminal, tab-separated when piped).")

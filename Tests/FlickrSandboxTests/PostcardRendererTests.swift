@@ -8,8 +8,13 @@ import Testing
 struct PostcardRendererTests {
     /// A typical catalogue entry.
     static let tower = PostcardScene(
-        spotName: "Hoover Tower", kind: .tower, sky: RGB(120, 170, 225), ground: RGB(110, 150, 80),
-        accent: RGB(214, 184, 140), seed: 42)
+        spotName: "Hoover Tower",
+        kind: .tower,
+        sky: RGB(120, 170, 225),
+        ground: RGB(110, 150, 80),
+        accent: RGB(214, 184, 140),
+        seed: 42
+    )
 
     /// One JPEG marker segment before the entropy-coded data.
     struct Segment {
@@ -77,7 +82,8 @@ struct PostcardRendererTests {
         arguments: [
             (75, 75), (150, 150), (100, 75), (240, 180), (320, 240), (400, 300), (500, 375), (640, 480),
             (800, 600), (1024, 768), (2048, 1536), (375, 500), (240, 320), (768, 1024), (1, 1), (17, 9),
-        ])
+        ]
+    )
     func sizes(width: Int, height: Int) throws {
         let jpeg = PostcardRenderer.jpeg(Self.tower, width: width, height: height)
         let size = try Self.frameSize(jpeg)
@@ -92,8 +98,13 @@ struct PostcardRendererTests {
         let second = PostcardRenderer.jpeg(Self.tower, width: 240, height: 180)
         #expect(first == second)
         let copy = PostcardScene(
-            spotName: "Hoover Tower", kind: .tower, sky: RGB(120, 170, 225), ground: RGB(110, 150, 80),
-            accent: RGB(214, 184, 140), seed: 42)
+            spotName: "Hoover Tower",
+            kind: .tower,
+            sky: RGB(120, 170, 225),
+            ground: RGB(110, 150, 80),
+            accent: RGB(214, 184, 140),
+            seed: 42
+        )
         #expect(PostcardRenderer.jpeg(copy, width: 240, height: 180) == first)
     }
 

@@ -1,6 +1,7 @@
-@testable import FlickrSandbox
 import Flickr
 import Testing
+
+@testable import FlickrSandbox
 
 /// The bundled catalogue is big, varied and awkward enough to exercise the app.
 @Suite struct SandboxCatalogueTests {

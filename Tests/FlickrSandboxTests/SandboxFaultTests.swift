@@ -31,7 +31,8 @@ import Testing
 
     @Test func scriptedFaultsComeFirstInOrderAndOnlyWhereTheyApply() async throws {
         let sandbox = FlickrSandbox(
-            configuration: SandboxConfiguration(behavior: SandboxBehavior(nextFaults: [.truncatedImage, .serviceUnavailable, .http503])))
+            configuration: SandboxConfiguration(behavior: SandboxBehavior(nextFaults: [.truncatedImage, .serviceUnavailable, .http503]))
+        )
         try await Application(router: sandbox.buildRouter()).test(.router) { client in
             let first = try await client.execute(uri: Self.echo, method: .get)
             #expect(String(buffer: first.body) == #"{"stat":"fail","code":105,"message":"Service currently unavailable"}"#)

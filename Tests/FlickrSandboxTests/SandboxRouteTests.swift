@@ -24,7 +24,9 @@ import Testing
     @Test func searchAnswerHasTheShapeOfFlickrsDocumentedExample() async throws {
         try await withApp { client in
             let response = try await client.execute(
-                uri: Self.rest + "&method=flickr.photos.search&tags=hoovertower&per_page=5&extras=\(Self.extras)", method: .get)
+                uri: Self.rest + "&method=flickr.photos.search&tags=hoovertower&per_page=5&extras=\(Self.extras)",
+                method: .get
+            )
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "application/json; charset=utf-8")
             let actual = try JSONShape(json: text(response))
@@ -36,7 +38,9 @@ import Testing
     @Test func photoWithoutPlaceHasFlickrsZeroCoordinates() async throws {
         try await withApp { client in
             let response = try await client.execute(
-                uri: Self.rest + "&method=flickr.photos.search&tags=greenlibrary&extras=geo&per_page=100", method: .get)
+                uri: Self.rest + "&method=flickr.photos.search&tags=greenlibrary&extras=geo&per_page=100",
+                method: .get
+            )
             let object = try #require(try JSONSerialization.jsonObject(with: Data(text(response).utf8)) as? [String: Any])
             let photos = try #require((object["photos"] as? [String: Any])?["photo"] as? [[String: Any]])
             let placeless = try #require(photos.first { $0["title"] as? String == "Bücherregale" })
@@ -44,7 +48,10 @@ import Testing
             let documented = try JSONShape(json: SandboxFixtures.searchWithoutPlace)
             guard case .object(let root) = documented, case .object(let page)? = root["photos"],
                 case .array(let element?)? = page["photo"]
-            else { Issue.record("fixture has no photo"); return }
+            else {
+                Issue.record("fixture has no photo")
+                return
+            }
             #expect(element.mismatches(in: JSONShape(placeless)) == [])
             #expect(placeless["latitude"] as? Int == 0)
             #expect(placed["latitude"] as? String != nil, "geotagged photos carry string coordinates")
@@ -66,7 +73,10 @@ import Testing
                 ("/services/rest/?method=flickr.test.echo&format=json&nojsoncallback=1", 100, "Invalid API Key (Key has invalid format)"),
                 (Self.rest + "&method=flickr.test.echo", 100, "Invalid API Key (Key not found)"),
                 ("/services/rest/?method=flickr.test.echo&api_key=good&format=xmlrpc&nojsoncallback=1", 111, #"Format "xmlrpc" not found"#),
-                ("/services/rest/?method=flickr.photos.doesNotExist&api_key=good&format=json&nojsoncallback=1", 112, #"Method "flickr.photos.doesNotExist" not found"#),
+                (
+                    "/services/rest/?method=flickr.photos.doesNotExist&api_key=good&format=json&nojsoncallback=1", 112,
+                    #"Method "flickr.photos.doesNotExist" not found"#
+                ),
             ]
             for (uri, code, message) in expectations {
                 let response = try await client.execute(uri: uri, method: .get)
@@ -87,7 +97,9 @@ import Testing
             #expect(text(wrapped).hasSuffix("})"))
             #expect(wrapped.headers[.contentType] == "text/javascript; charset=utf-8")
             let named = try await client.execute(
-                uri: "/services/rest/?method=flickr.test.echo&api_key=k&format=json&jsoncallback=onEcho", method: .get)
+                uri: "/services/rest/?method=flickr.test.echo&api_key=k&format=json&jsoncallback=onEcho",
+                method: .get
+            )
             #expect(text(named).hasPrefix("onEcho({"))
         }
     }
@@ -95,7 +107,9 @@ import Testing
     @Test func textIsEscapedAsFlickrEscapesIt() async throws {
         try await withApp { client in
             let response = try await client.execute(
-                uri: Self.rest + "&method=flickr.photos.search&tags=hoovertower&extras=description,owner_name&per_page=10", method: .get)
+                uri: Self.rest + "&method=flickr.photos.search&tags=hoovertower&extras=description,owner_name&per_page=10",
+                method: .get
+            )
             let body = text(response)
             #expect(body.contains(#"\u30d5\u30fc\u30d0\u30fc"#), "non-ASCII as \\u escapes")
             #expect(body.contains(#"\ud83c\udf09"#), "emoji as a surrogate pair")
@@ -121,10 +135,14 @@ import Testing
 
     @Test func imagePathsNeedTheRightServerSecretAndSize() async throws {
         try await withApp { client in
-            let response = try await client.execute(uri: Self.rest + "&method=flickr.photos.search&tags=dish&per_page=1&extras=original_format", method: .get)
+            let response = try await client.execute(
+                uri: Self.rest + "&method=flickr.photos.search&tags=dish&per_page=1&extras=original_format",
+                method: .get
+            )
             let object = try #require(try JSONSerialization.jsonObject(with: Data(text(response).utf8)) as? [String: Any])
             let photo = try #require(((object["photos"] as? [String: Any])?["photo"] as? [[String: Any]])?.first)
-            let id = try #require(photo["id"] as? String), secret = try #require(photo["secret"] as? String)
+            let id = try #require(photo["id"] as? String)
+            let secret = try #require(photo["secret"] as? String)
             let server = try #require(photo["server"] as? String)
             let original = try #require(photo["originalsecret"] as? String)
             for bad in [
@@ -146,7 +164,11 @@ import Testing
         try await withApp { client in
             let body = ByteBuffer(string: #"{"seed": 9, "http503Rate": 0.25, "nextFaults": ["http500"]}"#)
             let foreign = try await client.execute(
-                uri: "/__sandbox/behavior", method: .post, headers: [.origin: "https://evil.example"], body: body)
+                uri: "/__sandbox/behavior",
+                method: .post,
+                headers: [.origin: "https://evil.example"],
+                body: body
+            )
             #expect(foreign.status == .forbidden)
             let set = try await client.execute(uri: "/__sandbox/behavior", method: .post, headers: [.origin: "http://127.0.0.1:8090"], body: body)
             #expect(set.status == .ok)
@@ -165,7 +187,9 @@ import Testing
             _ = try await client.execute(uri: Self.rest + "&method=flickr.test.echo", method: .get)
             _ = try await client.execute(uri: "/65535/123_abc_q.jpg", method: .get)
             let stats = try JSONDecoder().decode(
-                SandboxStats.self, from: Data(text(try await client.execute(uri: "/__sandbox/stats", method: .get)).utf8))
+                SandboxStats.self,
+                from: Data(text(try await client.execute(uri: "/__sandbox/stats", method: .get)).utf8)
+            )
             #expect(stats.requests == 3)
             #expect(stats.restCalls("flickr.test.echo") == 2)
             #expect(stats.routes["image q"] == 1)

@@ -32,7 +32,9 @@ import Testing
         // The echo body carries the key back; cutting it in half makes it the error's excerpt.
         let behavior = SandboxBehavior(nextFaults: [.http503, .malformedJSON])
         try await SandboxHarness.run(
-            behavior: behavior, apiKey: FlickrAPIKey(Self.secretKey), retryPolicy: FlickrRetryPolicy(maxAttempts: 2),
+            behavior: behavior,
+            apiKey: FlickrAPIKey(Self.secretKey),
+            retryPolicy: FlickrRetryPolicy(maxAttempts: 2),
             logger: capture.logger()
         ) { harness in
             let call = Task { try await harness.client.echo(["padding": String(repeating: "x", count: 40)]) }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Flickr
 import FlickrSandbox
 import Foundation
+import NIOCore
 import Testing
 
 /// The client reads the sandbox's Flickr JSON over real loopback HTTP, quirks and all.
@@ -40,7 +41,9 @@ import Testing
             #expect(try photo(titled: "حديقة الصبار").ownerName == "Маша Ковалёва")
 
             let link = try photo(titled: "Quad in the rain ☔")
-            #expect(link.descriptionHTML?.contains(#"<a href="https://en.wikipedia.org/wiki/Main_Quad_(Stanford_University)" rel="nofollow">"#) == true)
+            #expect(
+                link.descriptionHTML?.contains(#"<a href="https://en.wikipedia.org/wiki/Main_Quad_(Stanford_University)" rel="nofollow">"#) == true
+            )
 
             let untitled = photos.filter { $0.title.isEmpty }
             #expect(untitled.count >= 3)
@@ -62,7 +65,8 @@ import Testing
 
     @Test func jsonpAnswerFromTheSandboxDecodesThroughTheSameDecoder() async throws {
         try await SandboxHarness.run { harness in
-            let url = harness.baseURL.appendingPathComponent("services/rest/").absoluteString
+            let url =
+                harness.baseURL.appendingPathComponent("services/rest/").absoluteString
                 + "?method=flickr.photos.search&api_key=k&format=json&tags=cs193pspot&per_page=5&extras=tags,geo,date_upload"
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
             let body = Array(try await response.body.collect(upTo: 1 << 20).readableBytesView)

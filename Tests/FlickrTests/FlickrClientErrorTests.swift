@@ -87,7 +87,8 @@ import Testing
 
     @Test func slowAnswerTimesOutOnTheClientsClock() async throws {
         try await SandboxHarness.run(
-            behavior: SandboxBehavior(restLatencyMilliseconds: 60_000), requestTimeout: .seconds(10)
+            behavior: SandboxBehavior(restLatencyMilliseconds: 60_000),
+            requestTimeout: .seconds(10)
         ) { harness in
             let call = Task { try await harness.client.echo() }
             await harness.sandboxClock.waitForSleepers(count: 1)  // the request reached the sandbox

@@ -5,8 +5,14 @@ import Testing
 /// Image URLs for every size, and no URL when a secret is missing.
 @Suite struct FlickrPhotoURLTests {
     let photo = FlickrPhoto(
-        id: "53325959773", owner: "48247111@N07", secret: "a1b2c3d4e5", server: "65535", farm: 66,
-        originalSecret: "0f9e8d7c6b", originalFormat: "png")
+        id: "53325959773",
+        owner: "48247111@N07",
+        secret: "a1b2c3d4e5",
+        server: "65535",
+        farm: 66,
+        originalSecret: "0f9e8d7c6b",
+        originalFormat: "png"
+    )
 
     @Test(arguments: [
         (FlickrPhotoFormat.square75, "53325959773_a1b2c3d4e5_s.jpg"),

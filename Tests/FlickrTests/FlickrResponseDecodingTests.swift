@@ -72,7 +72,8 @@ import Testing
     }
 
     @Test func numbersAsStringsAndStringsAsNumbersDecode() throws {
-        let body = #"{"photos":{"page":"1","pages":"1","perpage":"100","total":1,"photo":[{"id":12345,"owner":"1@N01","secret":"abc","server":7,"farm":"5","title":2011,"dateupload":1300000000,"latitude":37.4,"longitude":"-122.1","accuracy":16}]},"stat":"ok"}"#
+        let body =
+            #"{"photos":{"page":"1","pages":"1","perpage":"100","total":1,"photo":[{"id":12345,"owner":"1@N01","secret":"abc","server":7,"farm":"5","title":2011,"dateupload":1300000000,"latitude":37.4,"longitude":"-122.1","accuracy":16}]},"stat":"ok"}"#
         let page = try decoder.photoPage(from: Array(body.utf8), method: "flickr.photos.search")
         let photo = try #require(page.photos.first)
         #expect(page.total == 1)

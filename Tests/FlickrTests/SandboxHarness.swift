@@ -30,8 +30,12 @@ struct SandboxHarness {
         let sandboxClock = ManualClock()
         let sandbox = FlickrSandbox(
             configuration: SandboxConfiguration(
-                behavior: behavior, clock: sandboxClock, acceptedAPIKeys: acceptedAPIKeys,
-                logger: Logger(label: "test.sandbox") { _ in SwiftLogNoOpLogHandler() }))
+                behavior: behavior,
+                clock: sandboxClock,
+                acceptedAPIKeys: acceptedAPIKeys,
+                logger: Logger(label: "test.sandbox") { _ in SwiftLogNoOpLogHandler() }
+            )
+        )
         let baseURL = try await sandbox.start(port: 0)
         let clientClock = ManualClock()
         var configuration = FlickrConfiguration.sandbox(baseURL: baseURL, apiKey: apiKey)
@@ -42,8 +46,13 @@ struct SandboxHarness {
         configuration.clock = clientClock
         configuration.makeRandomNumberGenerator = { SplitMix64(seed: seed) }
         let harness = SandboxHarness(
-            sandbox: sandbox, baseURL: baseURL, sandboxClock: sandboxClock, clientClock: clientClock,
-            client: FlickrClient(configuration: configuration, logger: logger), configuration: configuration)
+            sandbox: sandbox,
+            baseURL: baseURL,
+            sandboxClock: sandboxClock,
+            clientClock: clientClock,
+            client: FlickrClient(configuration: configuration, logger: logger),
+            configuration: configuration
+        )
         do {
             let value = try await body(harness)
             await sandbox.stop()

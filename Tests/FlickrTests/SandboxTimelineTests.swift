@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Flickr
 import FlickrSandbox
 import Foundation
+import NIOCore
+import NIOHTTP1
 import Testing
 
 /// Stepping the sandbox's timeline changes what the client sees: new photos, an edited

@@ -20,8 +20,12 @@ struct FetchedResultsControllerTests {
         return (stack, context)
     }
 
-    private func controller(_ context: ManagedObjectContext, predicate: String? = nil, sorts: [FetchSortDescriptor] = [FetchSortDescriptor(key: "group", ascending: true), FetchSortDescriptor(key: "name", ascending: true)],
-                            section: String? = "group") -> FetchedResultsController<Item> {
+    private func controller(
+        _ context: ManagedObjectContext,
+        predicate: String? = nil,
+        sorts: [FetchSortDescriptor] = [FetchSortDescriptor(key: "group", ascending: true), FetchSortDescriptor(key: "name", ascending: true)],
+        section: String? = "group"
+    ) -> FetchedResultsController<Item> {
         let request = Item.fetchRequest()
         request.predicate = predicate.map { FetchPredicate(format: $0) }
         request.sortDescriptors = sorts
@@ -130,7 +134,7 @@ struct FetchedResultsControllerTests {
         try context.performAndWait {
             let frc = controller(context, sorts: [FetchSortDescriptor(key: "name", ascending: true)])
             let recorder = try observe(frc)
-            try item(named: "a", in: context).group = "Y"     // Y, X, Y in name order
+            try item(named: "a", in: context).group = "Y"  // Y, X, Y in name order
             context.processPendingChanges()
             #expect(recorder.errors.count == 1)
             #expect((recorder.errors.first as? ObjectGraphError)?.code == .sectionsNotContiguous)
@@ -149,7 +153,7 @@ struct FetchedResultsControllerTests {
             let recorder = try observe(frc)
             try item(named: "b", in: context).note = "seen"
             context.processPendingChanges()
-            try item(named: "b", in: context).name = "b2"     // a sort key, same position
+            try item(named: "b", in: context).name = "b2"  // a sort key, same position
             context.processPendingChanges()
             let batches = recorder.drain()
             #expect(batches.map(\.objects.count) == [1, 1])
@@ -188,7 +192,10 @@ struct FetchedResultsControllerTests {
             let batch = try #require(recorder.drain().first)
             #expect(batch.sections == [.init(name: "A", index: 0, type: .delete), .init(name: "C", index: 1, type: .insert)])
             #expect(batch.objects.map(\.type) == [.delete, .insert])
-            #expect(try SectionsModel([("A", [item(named: "a", in: context).objectID]), ("B", [item(named: "b", in: context).objectID])]).applying(batch) == SectionsModel(frc))
+            #expect(
+                try SectionsModel([("A", [item(named: "a", in: context).objectID]), ("B", [item(named: "b", in: context).objectID])]).applying(batch)
+                    == SectionsModel(frc)
+            )
             #expect(frc.sections?.map(\.name) == ["B", "C"])
             let difference = try #require(batch.difference)
             #expect(difference.before.sectionIdentifiers == ["A", "B"])
@@ -248,7 +255,7 @@ struct FetchedResultsControllerTests {
             let frc = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
             let recorder = try observe(frc)
             #expect(frc.fetchedObjects?.map(\.title) == ["oval", "quad", "hoover"])
-            recents[0].lastViewed = Date(timeIntervalSinceReferenceDate: 100)   // view hoover again
+            recents[0].lastViewed = Date(timeIntervalSinceReferenceDate: 100)  // view hoover again
             context.processPendingChanges()
             #expect(frc.fetchedObjects?.map(\.title) == ["hoover", "oval", "quad"])
             let batch = try #require(recorder.drain().first)
@@ -284,7 +291,12 @@ struct FetchedResultsControllerTests {
             try context.save()
             let request = FetchRequest<ManagedObject>(entityName: "Note")
             request.sortDescriptors = [FetchSortDescriptor(key: "folder.name", ascending: true)]
-            let frc = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "folder.name", cacheName: nil)
+            let frc = FetchedResultsController(
+                fetchRequest: request,
+                managedObjectContext: context,
+                sectionNameKeyPath: "folder.name",
+                cacheName: nil
+            )
             let recorder = try observe(frc)
             #expect(frc.fetchedObjects?.map { $0.value(forKey: "title") as? String } == ["n2", "n1"])
             folders[1].setValue("c", forKey: "name")
@@ -390,7 +402,10 @@ struct FetchedResultsControllerTests {
     @Test("the delegate's index titles replace the default")
     func delegateIndexTitles() throws {
         final class Titles: FetchedResultsControllerDelegate {
-            func controller(_ controller: FetchedResultsController<any FetchRequestResult>, sectionIndexTitleForSectionName sectionName: String) -> String? {
+            func controller(
+                _ controller: FetchedResultsController<any FetchRequestResult>,
+                sectionIndexTitleForSectionName sectionName: String
+            ) -> String? {
                 "#" + sectionName.lowercased()
             }
         }
@@ -411,8 +426,12 @@ struct FetchedResultsControllerTests {
         try context.performAndWait {
             let request = FetchRequest<FetchRequestResult>(entityName: "Item")
             request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
-            let frc = FetchedResultsController<FetchRequestResult>(fetchRequest: request, managedObjectContext: context,
-                                                                   sectionNameKeyPath: nil, cacheName: nil)
+            let frc = FetchedResultsController<FetchRequestResult>(
+                fetchRequest: request,
+                managedObjectContext: context,
+                sectionNameKeyPath: nil,
+                cacheName: nil
+            )
             try frc.performFetch()
             let first = frc.object(at: IndexPath(row: 0, section: 0)) as? Item
             #expect(first?.name == "a")
@@ -426,12 +445,21 @@ struct FetchedResultsControllerTests {
         final class TableController: FetchedResultsControllerDelegate {
             var log: [String] = []
             func controllerWillChangeContent(_ controller: FetchedResultsController<FetchRequestResult>) { log.append("begin") }
-            func controller(_ controller: FetchedResultsController<FetchRequestResult>, didChange sectionInfo: FetchedResultsSectionInfo,
-                            atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {
+            func controller(
+                _ controller: FetchedResultsController<FetchRequestResult>,
+                didChange sectionInfo: FetchedResultsSectionInfo,
+                atSectionIndex sectionIndex: Int,
+                for type: FetchedResultsChangeType
+            ) {
                 log.append("section \(type) \(sectionIndex)")
             }
-            func controller(_ controller: FetchedResultsController<FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
-                            for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+            func controller(
+                _ controller: FetchedResultsController<FetchRequestResult>,
+                didChange anObject: Any,
+                at indexPath: IndexPath?,
+                for type: FetchedResultsChangeType,
+                newIndexPath: IndexPath?
+            ) {
                 switch type {
                 case .insert: log.append("insert \(newIndexPath!.section).\(newIndexPath!.row)")
                 case .delete: log.append("delete \(indexPath!.section).\(indexPath!.row)")

@@ -36,8 +36,21 @@ struct FetchedResultsPropertyTests {
         FetchedResultsScenario(seed: 268, configuration: 0, initialItems: 6, steps: [.insert(42), .setRank(15, 99), .insert(57), .setName(23, 19)]),
         FetchedResultsScenario(seed: 1609, configuration: 2, initialItems: 0, steps: [.insert(27), .setRank(89, 13)]),
         // A background save deletes the owner an unsaved local insert points at.
-        FetchedResultsScenario(seed: 543, configuration: 4, initialItems: 6, steps: [.insert(58), .background([.insert(6), .deleteOwner(34), .setRank(54, 42)])]),
-        FetchedResultsScenario(seed: 187, configuration: 4, initialItems: 6, steps: [.setOwner(40, 9), .insert(79), .background([.insert(10), .delete(3), .insert(65)]), .background([.delete(59), .setOwnerLevel(94, 32)]), .delete(10)]),
+        FetchedResultsScenario(
+            seed: 543,
+            configuration: 4,
+            initialItems: 6,
+            steps: [.insert(58), .background([.insert(6), .deleteOwner(34), .setRank(54, 42)])]
+        ),
+        FetchedResultsScenario(
+            seed: 187,
+            configuration: 4,
+            initialItems: 6,
+            steps: [
+                .setOwner(40, 9), .insert(79), .background([.insert(10), .delete(3), .insert(65)]),
+                .background([.delete(59), .setOwnerLevel(94, 32)]), .delete(10),
+            ]
+        ),
         // A background insert links to an owner deleted here, unsaved; the save must not leave
         // the item pointing at a removed row.
         FetchedResultsScenario(seed: 1392, configuration: 4, initialItems: 0, steps: [.deleteOwner(82), .background([.insert(91)]), .save]),

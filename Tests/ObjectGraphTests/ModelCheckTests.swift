@@ -6,22 +6,38 @@ import Testing
 struct ModelCheckTests {
     @Test("the Core Data way of building a model works unchanged")
     func coreDataSpelling() throws {
-        let tag = EntityDescription(); tag.name = "Tag"
-        let name = AttributeDescription(); name.name = "name"; name.attributeType = .stringAttributeType
+        let tag = EntityDescription()
+        tag.name = "Tag"
+        let name = AttributeDescription()
+        name.name = "name"
+        name.attributeType = .stringAttributeType
         name.isOptional = false
-        let photo = EntityDescription(); photo.name = "Photo"
-        let title = AttributeDescription(); title.name = "title"; title.attributeType = .string
+        let photo = EntityDescription()
+        photo.name = "Photo"
+        let title = AttributeDescription()
+        title.name = "title"
+        title.attributeType = .string
         title.isOptional = true
-        let views = AttributeDescription(); views.name = "views"; views.attributeType = .integer64
-        let tags = RelationshipDescription(); tags.name = "tags"
-        let photos = RelationshipDescription(); photos.name = "photos"
-        tags.destinationEntity = tag; tags.inverseRelationship = photos
-        tags.minCount = 0; tags.maxCount = 0
+        let views = AttributeDescription()
+        views.name = "views"
+        views.attributeType = .integer64
+        let tags = RelationshipDescription()
+        tags.name = "tags"
+        let photos = RelationshipDescription()
+        photos.name = "photos"
+        tags.destinationEntity = tag
+        tags.inverseRelationship = photos
+        tags.minCount = 0
+        tags.maxCount = 0
         tags.deleteRule = .nullifyDeleteRule
-        photos.destinationEntity = photo; photos.inverseRelationship = tags; photos.maxCount = 0
-        photo.properties = [title, views, tags]; tag.properties = [name, photos]
+        photos.destinationEntity = photo
+        photos.inverseRelationship = tags
+        photos.maxCount = 0
+        photo.properties = [title, views, tags]
+        tag.properties = [name, photos]
         tag.uniquenessConstraints = [["name"]]
-        let model = ManagedObjectModel(); model.entities = [photo, tag]
+        let model = ManagedObjectModel()
+        model.entities = [photo, tag]
         let stack = try TestStack(inMemory: true, model: model)
         let context = stack.container.viewContext
         try context.performAndWait {
@@ -57,7 +73,10 @@ struct ModelCheckTests {
             }
         }
         let error = try #require(throws: ManagedObjectModelError.self) { try model.validate() }
-        let duplicate = ManagedObjectModel { EntityDescription("Tag") {}; EntityDescription("Tag") {} }
+        let duplicate = ManagedObjectModel {
+            EntityDescription("Tag") {}
+            EntityDescription("Tag") {}
+        }
         let duplicateError = try #require(throws: ManagedObjectModelError.self) { try duplicate.validate() }
         let text = error.issues.map(\.description) + duplicateError.issues.map(\.description)
         #expect(text.contains { $0.hasPrefix("Photo.description:") && $0.contains("clashes") })
@@ -73,7 +92,9 @@ struct ModelCheckTests {
             EntityDescription("Photo") { RelationshipDescription("cover", to: "Photo", inverse: nil) }
         }
         try model.validate()
-        #expect(model.warnings.map(\.description) == ["Photo.cover: has no inverse relationship; the object graph cannot keep the other side in step"])
+        #expect(
+            model.warnings.map(\.description) == ["Photo.cover: has no inverse relationship; the object graph cannot keep the other side in step"]
+        )
     }
 
     @Test("changing a loaded model traps")

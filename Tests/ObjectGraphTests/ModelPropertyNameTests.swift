@@ -142,8 +142,10 @@ struct ModelPropertyNameTests {
 
     @Test("Core Data's reserved names are still refused, each named")
     func reservedNames() throws {
-        let reserved = ["description", "entity", "objectID", "isDeleted", "deleted", "hash", "class",
-                        "managedObjectContext", "isFault", "hasChanges", "self", "superclass"]
+        let reserved = [
+            "description", "entity", "objectID", "isDeleted", "deleted", "hash", "class",
+            "managedObjectContext", "isFault", "hasChanges", "self", "superclass",
+        ]
         let thing = EntityDescription("Thing")
         thing.properties = (reserved + Self.commonWords).map { AttributeDescription($0, .string) }
         let model = ManagedObjectModel { thing }

@@ -210,7 +210,10 @@ struct PredicateEvaluationTests {
         expectPredicate("SUBQUERY(tags, $t, $t.name IN {'a', 'c'}).@sum.views == 4", on: photo, is: true)
         let nested: [String: Any] = ["groups": [["members": [1, 5, 7]], ["members": [2]]]]
         expectPredicate(
-            "SUBQUERY(groups, $g, SUBQUERY($g.members, $m, $m > 4).@count > 0).@count == 1", on: nested, is: true)
+            "SUBQUERY(groups, $g, SUBQUERY($g.members, $m, $m > 4).@count > 0).@count == 1",
+            on: nested,
+            is: true
+        )
         let result = try? FetchPredicate(format: "SUBQUERY(tags, $t, $t.views > $min).@count == 1")
             .evaluate(with: photo, substitutionVariables: ["min": 4])
         #expect(result == true)
@@ -223,8 +226,12 @@ struct PredicateEvaluationTests {
         expectPredicate("SELF BEGINSWITH 'a'", on: "abc", is: true)
         expectPredicate("ANY SELF == 2", on: [1, 2], is: true)
         expectPredicate("SELF CONTAINS 2", on: [1, 2], is: true)
-        expectPredicate("SELF == %@", [UUID(uuidString: "00000000-0000-0000-0000-000000000001")!],
-            on: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, is: true)
+        expectPredicate(
+            "SELF == %@",
+            [UUID(uuidString: "00000000-0000-0000-0000-000000000001")!],
+            on: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!,
+            is: true
+        )
     }
 
     @Test func objectsCompareByIdentity() {
@@ -232,7 +239,9 @@ struct PredicateEvaluationTests {
         let other = PredicateTestObject(2, entity: "Person", ["name": .value(.string("Bob"))])
         let tag = PredicateTestObject(3, entity: "Tag", ["name": .value(.string("quad"))])
         let photo = PredicateTestObject(
-            10, ["author": .object(author), "editor": .value(.null), "tags": .collection([.object(tag)])])
+            10,
+            ["author": .object(author), "editor": .value(.null), "tags": .collection([.object(tag)])]
+        )
         expectPredicate("SELF == %@", [photo], on: photo, is: true)
         expectPredicate("SELF == %@", [photo.id], on: photo, is: true)
         expectPredicate("SELF != %@", [author], on: photo, is: true)
@@ -318,7 +327,10 @@ final class PredicateTestObject: PredicateEvaluable, PredicateArgumentConvertibl
 
 /// Expects `format` (with `arguments`) to evaluate to `expected` on `object`.
 func expectPredicate(
-    _ format: String, _ arguments: [Any?] = [], on object: Any?, is expected: Bool,
+    _ format: String,
+    _ arguments: [Any?] = [],
+    on object: Any?,
+    is expected: Bool,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let predicate = FetchPredicate(format: format, argumentArray: arguments)

@@ -99,10 +99,12 @@ struct PredicateFuzzTests {
         return String(view)
     }
 
-    static var sample: [String: Any] { [
-        "a": 1, "x": "Zoë", "title": "quad", "views": [1, 2, 3], "tags": [["name": "a", "views": 2]],
-        "name": "straße", "date": Date(timeIntervalSinceReferenceDate: 50),
-    ] }
+    static var sample: [String: Any] {
+        [
+            "a": 1, "x": "Zoë", "title": "quad", "views": [1, 2, 3], "tags": [["name": "a", "views": 2]],
+            "name": "straße", "date": Date(timeIntervalSinceReferenceDate: 50),
+        ]
+    }
 
     @Test func twentyThousandFormats() throws {
         var rng = Generator(state: 0x5EED_2026)

@@ -16,7 +16,10 @@ struct PredicateParseErrorTests {
     }
 
     static func c(
-        _ format: String, _ kind: FetchPredicateError.Kind = .syntax, at position: Int, _ token: String,
+        _ format: String,
+        _ kind: FetchPredicateError.Kind = .syntax,
+        at position: Int,
+        _ token: String,
         _ headline: String
     ) -> Case {
         Case(format: format, kind: kind, position: position, token: token, headline: headline)
@@ -80,7 +83,8 @@ struct PredicateParseErrorTests {
         let error = FetchPredicate(format: "title == AND views > 3").parseError
         #expect(
             error?.message
-                == #"Unexpected token 'AND' at position 9 (column 10) in "title == AND views > 3": expected a value"#)
+                == #"Unexpected token 'AND' at position 9 (column 10) in "title == AND views > 3": expected a value"#
+        )
         #expect(error?.description == error?.message)
     }
 

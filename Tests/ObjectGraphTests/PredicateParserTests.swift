@@ -41,8 +41,10 @@ struct PredicateParserTests {
         c("ALL children.age > 12"),
         c("SOME children.age > 12", "ANY children.age > 12"),
         c("NONE children.age > 12"),
-        c(#"SUBQUERY(residents, $x, $x.firstname == "Jane" && $x.lastname == "Doe").@count != 0"#,
-          #"SUBQUERY(residents, $x, $x.firstname == "Jane" AND $x.lastname == "Doe").@count != 0"#),
+        c(
+            #"SUBQUERY(residents, $x, $x.firstname == "Jane" && $x.lastname == "Doe").@count != 0"#,
+            #"SUBQUERY(residents, $x, $x.firstname == "Jane" AND $x.lastname == "Doe").@count != 0"#
+        ),
         c("SUBQUERY(employees, $e, $e.salary > 5000).@count > 0"),
         c("expenses.@avg.doubleValue < 200"),
         c("(lastName like[cd] $LAST_NAME) AND (birthDate > $DATE)", "lastName LIKE[cd] $LAST_NAME AND birthDate > $DATE"),

@@ -52,11 +52,13 @@ struct PredicateSQLPropertyTests {
         #expect(report.selective * 3 >= report.cases, "only \(report.selective) of \(report.cases) predicates were selective")
         #expect(report.ordered * 4 >= report.cases, "only \(report.ordered) of \(report.cases) fetches were sorted")
         let elapsed = clock.now - started
-        print("""
+        print(
+            """
             PredicateSQLProperty[\(inMemory ? "in-memory" : "SQLite file")]: \(report.cases) predicates on \(report.datasets) data sets, \
             \(report.checks) checks, \(report.compiledToSQL) compiled to SQL, \(report.selective) selective, \
             \(report.ordered) sorted, \(report.failures.count) failures, \(elapsed)
-            """)
+            """
+        )
     }
 }
 
@@ -103,12 +105,19 @@ struct PropertyRun {
         var cases: [Case] = []
         try context.performAndWait {
             let universe = try PropertyData.universe(in: context)
-            var generator = PredicateGenerator(rng: rng, photos: universe["Photo"]!, tags: universe["Tag"]!,
-                                               photographers: universe["Photographer"]!)
+            var generator = PredicateGenerator(
+                rng: rng,
+                photos: universe["Photo"]!,
+                tags: universe["Tag"]!,
+                photographers: universe["Photographer"]!
+            )
             for _ in 0..<count {
                 let entity = generator.pick(["Photo", "Photo", "Photo", "Photo", "Tag", "Photographer"])
-                var testCase = Case(entity: entity, predicate: generator.predicate(for: entity, depth: generator.pick([1, 2, 2, 3])),
-                                    sorts: generator.sorts(for: entity))
+                var testCase = Case(
+                    entity: entity,
+                    predicate: generator.predicate(for: entity, depth: generator.pick([1, 2, 2, 3])),
+                    sorts: generator.sorts(for: entity)
+                )
                 if generator.chance(0.15) {
                     testCase.limit = generator.int(0...5)
                     testCase.offset = generator.int(0...3)
@@ -157,8 +166,14 @@ struct PropertyRun {
     /// Whether the store compiles the predicate and sort to SQL (rather than falling back).
     private func compilesToSQL(_ predicate: FetchPredicate, _ testCase: Case, _ store: SQLiteStore) -> Bool {
         guard let node = predicate.node else { return false }
-        let descriptor = FetchDescriptor(entity: testCase.entity, predicate: node, sortDescriptors: testCase.sorts,
-                                         fetchLimit: 0, fetchOffset: 0, includesSubentities: true)
+        let descriptor = FetchDescriptor(
+            entity: testCase.entity,
+            predicate: node,
+            sortDescriptors: testCase.sorts,
+            fetchLimit: 0,
+            fetchOffset: 0,
+            includesSubentities: true
+        )
         do {
             _ = try store.count(matching: descriptor)
             return true
@@ -277,13 +292,19 @@ struct PropertyRun {
         if !agrees(fetched.map(\.objectID)) {
             let missing = expected.filter { object in !fetched.contains { $0 === object } }
             let extra = fetched.filter { object in !expected.contains { $0 === object } }
-            problems.append("""
+            problems.append(
+                """
                 fetch returned \(fetched.count): \(PropertyData.describe(fetched))
                   memory expects \(expected.count): \(PropertyData.describe(expected))
                   missing: \(PropertyData.describe(missing)); unexpected: \(PropertyData.describe(extra))
-                """)
+                """
+            )
         }
-        if !agrees(ids) { problems.append("ID fetch returned \(ids.count) IDs, \(ids == fetched.map(\.objectID) ? "as the object fetch" : "unlike the object fetch")") }
+        if !agrees(ids) {
+            problems.append(
+                "ID fetch returned \(ids.count) IDs, \(ids == fetched.map(\.objectID) ? "as the object fetch" : "unlike the object fetch")"
+            )
+        }
         if count != expected.count { problems.append("count(for:) is \(count), memory expects \(expected.count)") }
         return problems.isEmpty ? nil : problems.joined(separator: "\n  ")
     }
@@ -352,7 +373,8 @@ enum PropertyData {
         photo.uploaded = Int.random(in: 0..<10, using: &rng) < 3 ? nil : dates.randomElement(using: &rng)!
         let tagCount = Int.random(in: 0..<10, using: &rng) < 3 ? 0 : Int.random(in: 1...3, using: &rng)
         photo.tags = Set(tags.shuffled(using: &rng).prefix(tagCount))
-        photo.photographer = photographers.isEmpty || Int.random(in: 0..<4, using: &rng) == 0
+        photo.photographer =
+            photographers.isEmpty || Int.random(in: 0..<4, using: &rng) == 0
             ? nil : photographers.randomElement(using: &rng)!
     }
 
@@ -485,8 +507,10 @@ enum PropertyOrder {
     static func compareStrings(_ x: String, _ y: String, _ selector: FetchSortDescriptor.Selector) -> ComparisonResult {
         switch selector {
         case .caseInsensitiveCompare:
-            return scalarOrder(x.folding(options: .caseInsensitive, locale: nil).precomposedStringWithCanonicalMapping,
-                               y.folding(options: .caseInsensitive, locale: nil).precomposedStringWithCanonicalMapping)
+            return scalarOrder(
+                x.folding(options: .caseInsensitive, locale: nil).precomposedStringWithCanonicalMapping,
+                y.folding(options: .caseInsensitive, locale: nil).precomposedStringWithCanonicalMapping
+            )
         case .localizedStandardCompare: return x.localizedStandardCompare(y)
         case .localizedCaseInsensitiveCompare: return x.localizedCaseInsensitiveCompare(y)
         case .localizedCompare: return x.localizedCompare(y)
@@ -571,11 +595,15 @@ struct PredicateGenerator {
         case 0...3: return string(pick(["title", "title", "subtitle", "unique", "photographer.name", "recent.photo.title"]))
         case 4, 5: return number(pick(["views", "views", "rating", "recent.photo.views"]))
         case 6: return date(pick(["uploaded", "uploaded", "recent.lastViewed"]))
-        case 7: return .leaf(pick([
-            "title == nil", "title != nil", "nil == subtitle", "subtitle != nil", "uploaded == nil", "uploaded != nil",
-            "photographer == nil", "photographer != nil", "recent == nil", "recent != nil", "photographer.name == nil",
-            "recent.lastViewed != nil", "nil != photographer", "title < nil", "NOT title != nil",
-        ]), [])
+        case 7:
+            return .leaf(
+                pick([
+                    "title == nil", "title != nil", "nil == subtitle", "subtitle != nil", "uploaded == nil", "uploaded != nil",
+                    "photographer == nil", "photographer != nil", "recent == nil", "recent != nil", "photographer.name == nil",
+                    "recent.lastViewed != nil", "nil != photographer", "title < nil", "NOT title != nil",
+                ]),
+                []
+            )
         case 8: return keyToKey()
         case 9: return photoObjects()
         case 10, 11: return string("tags.name", modifier: pick(["ANY ", "ALL ", "NONE ", "", "SOME "]))
@@ -588,13 +616,17 @@ struct PredicateGenerator {
             case 3: return string("photographer.photos.title", modifier: modifier)
             default: return date("tags.photos.uploaded", modifier: modifier)
             }
-        case 13, 14: return aggregate(
-            counts: ["tags.@count", "tags.name.@count", "tags.photos.@count", "photographer.photos.@count", "tags.photos.photographer.@count"],
-            numbers: ["photographer.photos.@sum.views", "photographer.photos.@avg.rating", "photographer.photos.@avg.views",
-                      "photographer.photos.@max.views", "photographer.photos.@min.rating", "tags.photos.@sum.views",
-                      "tags.photos.@max.rating", "tags.photos.@sum.rating", "tags.photos.@min.views"],
-            strings: ["tags.@max.name", "tags.@min.name", "photographer.photos.@max.title", "photographer.photos.@min.subtitle"],
-            dates: ["photographer.photos.@max.uploaded", "tags.photos.@min.uploaded"])
+        case 13, 14:
+            return aggregate(
+                counts: ["tags.@count", "tags.name.@count", "tags.photos.@count", "photographer.photos.@count", "tags.photos.photographer.@count"],
+                numbers: [
+                    "photographer.photos.@sum.views", "photographer.photos.@avg.rating", "photographer.photos.@avg.views",
+                    "photographer.photos.@max.views", "photographer.photos.@min.rating", "tags.photos.@sum.views",
+                    "tags.photos.@max.rating", "tags.photos.@sum.rating", "tags.photos.@min.views",
+                ],
+                strings: ["tags.@max.name", "tags.@min.name", "photographer.photos.@max.title", "photographer.photos.@min.subtitle"],
+                dates: ["photographer.photos.@max.uploaded", "tags.photos.@min.uploaded"]
+            )
         case 15, 16: return photoSubquery()
         case 17: return .leaf(pick(["TRUEPREDICATE", "FALSEPREDICATE"]), [])
         case 18: return .leaf("%@ == title", [stringConstant()])
@@ -614,10 +646,13 @@ struct PredicateGenerator {
         case 3: return number("photos.views", modifier: pick(["ANY ", "ALL ", "NONE ", ""]))
         case 4: return string(pick(["photos.title", "photos.photographer.name", "photos.tags.name"]), modifier: pick(["ANY ", "ALL ", "NONE ", ""]))
         case 5: return date(pick(["photos.uploaded", "photos.recent.lastViewed"]), modifier: pick(["ANY ", "ALL ", "NONE "]))
-        case 6, 7: return aggregate(
-            counts: ["photos.@count", "photos.photographer.@count", "photos.tags.@count", "photos.title.@count"],
-            numbers: ["photos.@sum.views", "photos.@avg.rating", "photos.@max.views", "photos.@min.rating", "photos.@avg.views"],
-            strings: ["photos.@max.title", "photos.@min.title"], dates: ["photos.@max.uploaded"])
+        case 6, 7:
+            return aggregate(
+                counts: ["photos.@count", "photos.photographer.@count", "photos.tags.@count", "photos.title.@count"],
+                numbers: ["photos.@sum.views", "photos.@avg.rating", "photos.@max.views", "photos.@min.rating", "photos.@avg.views"],
+                strings: ["photos.@max.title", "photos.@min.title"],
+                dates: ["photos.@max.uploaded"]
+            )
         case 8:
             let photo = pick(photos)
             return .leaf(pick(["ANY photos == %@", "photos CONTAINS %@", "%@ IN photos", "NONE photos == %@", "ALL photos != %@"]), [photo])
@@ -637,14 +672,19 @@ struct PredicateGenerator {
         case 0...2: return string("name")
         case 3: return number(pick(["photos.views", "photos.rating"]), modifier: pick(["ANY ", "ALL ", "NONE ", ""]))
         case 4: return string(pick(["photos.title", "photos.tags.name", "photos.subtitle"]), modifier: pick(["ANY ", "ALL ", "NONE ", ""]))
-        case 5, 6: return aggregate(
-            counts: ["photos.@count", "photos.tags.@count", "photos.recent.@count"],
-            numbers: ["photos.@sum.views", "photos.@avg.rating", "photos.@max.views", "photos.@min.views", "photos.@sum.rating"],
-            strings: ["photos.@max.title", "photos.@min.subtitle"], dates: ["photos.@min.uploaded", "photos.@max.uploaded"])
+        case 5, 6:
+            return aggregate(
+                counts: ["photos.@count", "photos.tags.@count", "photos.recent.@count"],
+                numbers: ["photos.@sum.views", "photos.@avg.rating", "photos.@max.views", "photos.@min.views", "photos.@sum.rating"],
+                strings: ["photos.@max.title", "photos.@min.subtitle"],
+                dates: ["photos.@min.uploaded", "photos.@max.uploaded"]
+            )
         case 7:
             let photo = pick(photos)
-            return .leaf(pick(["ANY photos == %@", "photos CONTAINS %@", "%@ IN photos", "NONE photos == %@", "SELF IN %@"]),
-                         [photo])
+            return .leaf(
+                pick(["ANY photos == %@", "photos CONTAINS %@", "%@ IN photos", "NONE photos == %@", "SELF IN %@"]),
+                [photo]
+            )
         case 8:
             return .leaf(pick(["SELF == %@", "SELF != %@", "SELF IN %@"]), [pick(photographers)])
         default:
@@ -726,12 +766,27 @@ struct PredicateGenerator {
         case 4: return .leaf("views \(pick(["==", "<", ">"])) photographer.photos.@count", [])
         case 5: return .leaf("uploaded \(pick(["==", "!=", "<", ">"])) recent.lastViewed", [])
         case 6: return .leaf("\(pick(["ANY ", "ALL ", "NONE ", ""]))tags.name \(pick(["==", "!=", "<", "BEGINSWITH"]))\(options) title", [])
-        case 7: return .leaf(pick(["recent.photo == SELF", "SELF == recent.photo", "recent.photo != SELF", "ANY tags.photos == SELF",
-                                   "NONE tags.photos == SELF", "ANY photographer.photos != SELF"]), [])
+        case 7:
+            return .leaf(
+                pick([
+                    "recent.photo == SELF", "SELF == recent.photo", "recent.photo != SELF", "ANY tags.photos == SELF",
+                    "NONE tags.photos == SELF", "ANY photographer.photos != SELF",
+                ]),
+                []
+            )
         case 8:
-            if chance(0.5) { return .leaf("\(pick(["title", "subtitle", "photographer.name"])) IN\(options) \(pick(["tags.name", "photographer.photos.title"]))", []) }
+            if chance(0.5) {
+                return .leaf(
+                    "\(pick(["title", "subtitle", "photographer.name"])) IN\(options) \(pick(["tags.name", "photographer.photos.title"]))",
+                    []
+                )
+            }
             return .leaf("ANY photographer.photos.title \(pick(["==", "!=", ">"]))\(options) subtitle", [])
-        default: return .leaf("\(pick(["rating", "views"])) \(pick(["==", "<", ">="])) \(pick(["photographer.photos.@avg.rating", "photographer.photos.@sum.views", "tags.photos.@max.views", "tags.@count"]))", [])
+        default:
+            return .leaf(
+                "\(pick(["rating", "views"])) \(pick(["==", "<", ">="])) \(pick(["photographer.photos.@avg.rating", "photographer.photos.@sum.views", "tags.photos.@max.views", "tags.@count"]))",
+                []
+            )
         }
     }
 
@@ -869,8 +924,10 @@ struct PredicateGenerator {
         case 5: return pick(PropertyData.ratings)
         case 6: return Double(pick(Array(PropertyData.views[..<14]))) + pick([0, 0.5, -0.5])
         case 7:
-            let decimals = ["2.5", "3", "-0.5", "0.1", "9007199254740993", "9007199254740992.5", "0.3333333333333333",
-                            "0.333333333333333248", "4.75", "1e30"]
+            let decimals = [
+                "2.5", "3", "-0.5", "0.1", "9007199254740993", "9007199254740992.5", "0.3333333333333333",
+                "0.333333333333333248", "4.75", "1e30",
+            ]
             return Decimal(string: pick(decimals))!
         case 8: return pick([true, false])
         case 9: return pick([9_007_199_254_740_992.0, 9.223372036854775807e18, -9_007_199_254_740_992.0, 4.611686018427388e18])
@@ -887,15 +944,17 @@ struct PredicateGenerator {
     // MARK: Sorts
 
     mutating func sorts(for entity: String) -> [FetchSortDescriptor] {
-        let keys: [String] = switch entity {
-        case "Photo": ["title", "subtitle", "unique", "views", "rating", "uploaded", "photographer.name", "recent.lastViewed", "title"]
-        default: ["name"]
-        }
+        let keys: [String] =
+            switch entity {
+            case "Photo": ["title", "subtitle", "unique", "views", "rating", "uploaded", "photographer.name", "recent.lastViewed", "title"]
+            default: ["name"]
+            }
         let stringKeys: Set<String> = ["title", "subtitle", "unique", "photographer.name", "name"]
         var result: [FetchSortDescriptor] = []
         for _ in 0..<pick([0, 0, 1, 1, 1, 2, 2]) {
             let key = pick(keys)
-            let selector: FetchSortDescriptor.Selector = stringKeys.contains(key)
+            let selector: FetchSortDescriptor.Selector =
+                stringKeys.contains(key)
                 ? pick([.compare, .compare, .caseInsensitiveCompare, .localizedStandardCompare, .localizedCaseInsensitiveCompare])
                 : .compare
             result.append(FetchSortDescriptor(key: key, ascending: chance(0.6), selector: selector))
@@ -933,13 +992,15 @@ struct PredicateSQLRegressionTests {
                 photo.title = seed.unique
                 photo.views = seed.views
                 photo.rating = seed.rating
-                photo.tags = Set(seed.tags.map { name in
-                    if let tag = tags[name] { return tag }
-                    let tag = Tag(context: context)
-                    tag.name = name
-                    tags[name] = tag
-                    return tag
-                })
+                photo.tags = Set(
+                    seed.tags.map { name in
+                        if let tag = tags[name] { return tag }
+                        let tag = Tag(context: context)
+                        tag.name = name
+                        tags[name] = tag
+                        return tag
+                    }
+                )
                 photo.photographer = seed.photographer.map { name in
                     if let photographer = photographers[name] { return photographer }
                     let photographer = Photographer(context: context)
@@ -958,9 +1019,15 @@ struct PredicateSQLRegressionTests {
     }
 
     /// `fetch`, `count(for:)` and `evaluate(with:)` on every object all give `expected`.
-    static func expect(_ context: ManagedObjectContext, entity: String = "Photo", _ format: String, _ arguments: Any?...,
-                       sortedBy sorts: [FetchSortDescriptor] = [], gives expected: [String],
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expect(
+        _ context: ManagedObjectContext,
+        entity: String = "Photo",
+        _ format: String,
+        _ arguments: Any?...,
+        sortedBy sorts: [FetchSortDescriptor] = [],
+        gives expected: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let predicate = try FetchPredicate(parsing: format, argumentArray: arguments)
         let request = FetchRequest<ManagedObject>(entityName: entity)
         request.predicate = predicate
@@ -984,8 +1051,13 @@ struct PredicateSQLRegressionTests {
 
     @Test("@sum beyond Int64 is a double, not SQLite's integer overflow error", arguments: TestStack.kinds)
     func sumOverflow(inMemory: Bool) throws {
-        let stack = try Self.seed([Seed(unique: "max", views: .max, photographer: "P"), Seed(unique: "one", views: 1, photographer: "P"),
-                                   Seed(unique: "two", views: 2, photographer: "Q")], inMemory: inMemory)
+        let stack = try Self.seed(
+            [
+                Seed(unique: "max", views: .max, photographer: "P"), Seed(unique: "one", views: 1, photographer: "P"),
+                Seed(unique: "two", views: 2, photographer: "Q"),
+            ],
+            inMemory: inMemory
+        )
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             try Self.load(context)
@@ -1010,8 +1082,10 @@ struct PredicateSQLRegressionTests {
 
     @Test("fractional decimals compare with integer and double columns as in memory", arguments: TestStack.kinds)
     func fractionalDecimals(inMemory: Bool) throws {
-        let stack = try Self.seed([Seed(unique: "big", views: 9_007_199_254_740_992, rating: 1.0 / 3.0), Seed(unique: "small", views: 1, rating: 0.1)],
-                                  inMemory: inMemory)
+        let stack = try Self.seed(
+            [Seed(unique: "big", views: 9_007_199_254_740_992, rating: 1.0 / 3.0), Seed(unique: "small", views: 1, rating: 0.1)],
+            inMemory: inMemory
+        )
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             try Self.load(context)
@@ -1051,8 +1125,10 @@ struct PredicateSQLRegressionTests {
 
     @Test("an unsaved change to a related object changes which unchanged objects match", arguments: TestStack.kinds)
     func relatedPendingChanges(inMemory: Bool) throws {
-        let stack = try Self.seed([Seed(unique: "p1", tags: ["quad"], photographer: "Ansel"), Seed(unique: "p2", tags: ["hoover"], photographer: "Berenice")],
-                                  inMemory: inMemory)
+        let stack = try Self.seed(
+            [Seed(unique: "p1", tags: ["quad"], photographer: "Ansel"), Seed(unique: "p2", tags: ["hoover"], photographer: "Berenice")],
+            inMemory: inMemory
+        )
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             try Self.load(context)
@@ -1068,8 +1144,12 @@ struct PredicateSQLRegressionTests {
             try Self.expect(context, "ANY tags.name == 'zzz'", gives: ["p1"])
             try Self.expect(context, "ANY tags.name == 'quad'", gives: [])
             try Self.expect(context, "photographer.photos.@count == 2", gives: ["p2", "p3"])
-            try Self.expect(context, "photographer != nil", sortedBy: [FetchSortDescriptor(key: "photographer.name", ascending: true)],
-                            gives: ["p2", "p3", "p1"])
+            try Self.expect(
+                context,
+                "photographer != nil",
+                sortedBy: [FetchSortDescriptor(key: "photographer.name", ascending: true)],
+                gives: ["p2", "p3", "p1"]
+            )
             try Self.expect(context, entity: "Tag", "ANY photos.photographer.name == 'Zed'", gives: ["zzz"])
         }
     }
@@ -1080,13 +1160,21 @@ struct PredicateSQLRegressionTests {
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             let photo = try #require(try context.fetch(Photo.fetchRequest()).first)
-            for format in ["TRUEPREDICATE OR title MATCHES ''", "photographer.name MATCHES '('", "SUBQUERY(tags, $t, $t.name MATCHES '[').@count == 0"] {
+            for format in [
+                "TRUEPREDICATE OR title MATCHES ''", "photographer.name MATCHES '('", "SUBQUERY(tags, $t, $t.name MATCHES '[').@count == 0",
+            ] {
                 let predicate = FetchPredicate(format: format)
                 let request = Photo.fetchRequest()
                 request.predicate = predicate
                 #expect(performing: { try context.fetch(request) }, throws: { ($0 as? FetchPredicateError)?.kind == .invalidRegularExpression })
-                #expect(performing: { try predicate.evaluate(with: photo) }, throws: { ($0 as? FetchPredicateError)?.kind == .invalidRegularExpression })
-                #expect(performing: { try predicate.evaluate(with: nil) }, throws: { ($0 as? FetchPredicateError)?.kind == .invalidRegularExpression })
+                #expect(
+                    performing: { try predicate.evaluate(with: photo) },
+                    throws: { ($0 as? FetchPredicateError)?.kind == .invalidRegularExpression }
+                )
+                #expect(
+                    performing: { try predicate.evaluate(with: nil) },
+                    throws: { ($0 as? FetchPredicateError)?.kind == .invalidRegularExpression }
+                )
             }
         }
     }

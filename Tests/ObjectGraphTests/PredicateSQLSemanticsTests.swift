@@ -102,7 +102,12 @@ struct PredicateSQLSemanticsTests {
         Row(format: "views == '5'", expected: [], rule: "a number never equals a string"),
         Row(format: "views != '5'", expected: ["p1", "p2", "p3", "p4", "p5"], rule: "so != a string always holds"),
         Row(format: "views < '5'", expected: [], rule: "numbers and strings do not order"),
-        Row(format: "rating >= 2.5 AND rating <= %@", arguments: [.decimal("4.75")], expected: ["p1", "p3"], rule: "decimal arguments compare as numbers"),
+        Row(
+            format: "rating >= 2.5 AND rating <= %@",
+            arguments: [.decimal("4.75")],
+            expected: ["p1", "p3"],
+            rule: "decimal arguments compare as numbers"
+        ),
         Row(format: "views == YES", expected: [], rule: "YES is 1"),
         Row(format: "rating == %@", arguments: [.decimal("2.5")], expected: ["p1"], rule: "a decimal equals the same double"),
         Row(format: "views < %@", arguments: [.decimal("-2.5")], expected: ["p3"], rule: "integers against a fractional decimal"),
@@ -126,16 +131,27 @@ struct PredicateSQLSemanticsTests {
         Row(format: "tags.name CONTAINS 'qua'", expected: [], rule: "not a substring search"),
         Row(format: "%@ IN tags", arguments: [.object("#quad")], expected: ["p1", "p3"], rule: "an object IN a to-many"),
         Row(format: "ANY tags IN %@", arguments: [.objects(["#hoover", "#empty"])], expected: ["p1", "p4"], rule: "ANY to-many IN objects"),
-        Row(format: "SUBQUERY(tags, $t, $t.name BEGINSWITH 'q' OR $t.name BEGINSWITH 'h').@count == 2", expected: ["p1"], rule: "SUBQUERY counts the members that match"),
-        Row(format: "SUBQUERY(tags, $t, $t.name ==[cd] title).@count > 0", expected: ["p3"], rule: "inside SUBQUERY a bare key is the evaluated object's"),
+        Row(
+            format: "SUBQUERY(tags, $t, $t.name BEGINSWITH 'q' OR $t.name BEGINSWITH 'h').@count == 2",
+            expected: ["p1"],
+            rule: "SUBQUERY counts the members that match"
+        ),
+        Row(
+            format: "SUBQUERY(tags, $t, $t.name ==[cd] title).@count > 0",
+            expected: ["p3"],
+            rule: "inside SUBQUERY a bare key is the evaluated object's"
+        ),
         Row(format: "SUBQUERY(tags, $t, $t.photos.@count > 1).@count == 0", expected: ["p2"], rule: "nested aggregates in SUBQUERY"),
 
         // Through relationships: a nil to-one has no properties; aggregates over its to-many.
         Row(format: "photographer.name == 'Ansel'", expected: ["p1", "p4"], rule: "a key path through a to-one"),
         Row(format: "photographer.name != 'Ansel'", expected: ["p2", "p3", "p5"], rule: "a nil to-one's key is nil, so != holds"),
         Row(format: "photographer == nil", expected: ["p2", "p5"], rule: "a nil to-one"),
-        Row(format: "photographer.photos.title != 'Hoover Tower'", expected: ["p1", "p3", "p4"],
-            rule: "through a nil to-one a to-many is empty, so != (meaning ANY) is false"),
+        Row(
+            format: "photographer.photos.title != 'Hoover Tower'",
+            expected: ["p1", "p3", "p4"],
+            rule: "through a nil to-one a to-many is empty, so != (meaning ANY) is false"
+        ),
         Row(format: "photographer.photos.title == nil", expected: [], rule: "and == nil is false too"),
         Row(format: "NONE photographer.photos.title == 'Hoover Tower'", expected: ["p2", "p3", "p5"], rule: "NONE holds on it"),
         Row(format: "photographer IN %@", arguments: [.objects(["@Imogen", nil])], expected: ["p2", "p3", "p5"], rule: "IN objects and nil"),
@@ -181,8 +197,14 @@ struct PredicateSQLSemanticsTests {
             #expect(inMemory == row.expected, "evaluate(with:)")
 
             let store = try #require(try context.store() as? SQLiteStore)
-            let descriptor = FetchDescriptor(entity: row.entity, predicate: predicate.node, sortDescriptors: [],
-                                             fetchLimit: 0, fetchOffset: 0, includesSubentities: true)
+            let descriptor = FetchDescriptor(
+                entity: row.entity,
+                predicate: predicate.node,
+                sortDescriptors: [],
+                fetchLimit: 0,
+                fetchOffset: 0,
+                includesSubentities: true
+            )
             #expect(throws: Never.self, "compiles to SQL") { _ = try store.count(matching: descriptor) }
             let request = FetchRequest<ManagedObject>(entityName: row.entity)
             request.predicate = predicate
@@ -201,21 +223,42 @@ struct PredicateSQLSemanticsTests {
     }
 
     static let sortRows: [SortRow] = [
-        SortRow(sorts: [FetchSortDescriptor(key: "title", ascending: true)], expected: ["p2", "p5", "p1", "p3", "p4"],
-                rule: "nil first, then Unicode scalar order: \"\", H, Z, s"),
-        SortRow(sorts: [FetchSortDescriptor(key: "title", ascending: false)], expected: ["p4", "p3", "p1", "p5", "p2"],
-                rule: "descending puts nil last"),
-        SortRow(sorts: [FetchSortDescriptor(key: "title", ascending: true, selector: .caseInsensitiveCompare)],
-                expected: ["p2", "p5", "p1", "p4", "p3"], rule: "caseInsensitiveCompare: hoover < strasse < zoë"),
-        SortRow(sorts: [FetchSortDescriptor(key: "subtitle", ascending: true, selector: .caseInsensitiveCompare)],
-                expected: ["p1", "p5", "p2", "p4", "p3"], rule: "\"\" < quad < strasse < zoe"),
-        SortRow(sorts: [FetchSortDescriptor(key: "photographer.name", ascending: true), FetchSortDescriptor(key: "views", ascending: false)],
-                expected: ["p5", "p2", "p4", "p1", "p3"], rule: "a to-one key path, nil first; ties by the next descriptor"),
+        SortRow(
+            sorts: [FetchSortDescriptor(key: "title", ascending: true)],
+            expected: ["p2", "p5", "p1", "p3", "p4"],
+            rule: "nil first, then Unicode scalar order: \"\", H, Z, s"
+        ),
+        SortRow(
+            sorts: [FetchSortDescriptor(key: "title", ascending: false)],
+            expected: ["p4", "p3", "p1", "p5", "p2"],
+            rule: "descending puts nil last"
+        ),
+        SortRow(
+            sorts: [FetchSortDescriptor(key: "title", ascending: true, selector: .caseInsensitiveCompare)],
+            expected: ["p2", "p5", "p1", "p4", "p3"],
+            rule: "caseInsensitiveCompare: hoover < strasse < zoë"
+        ),
+        SortRow(
+            sorts: [FetchSortDescriptor(key: "subtitle", ascending: true, selector: .caseInsensitiveCompare)],
+            expected: ["p1", "p5", "p2", "p4", "p3"],
+            rule: "\"\" < quad < strasse < zoe"
+        ),
+        SortRow(
+            sorts: [FetchSortDescriptor(key: "photographer.name", ascending: true), FetchSortDescriptor(key: "views", ascending: false)],
+            expected: ["p5", "p2", "p4", "p1", "p3"],
+            rule: "a to-one key path, nil first; ties by the next descriptor"
+        ),
         SortRow(sorts: [FetchSortDescriptor(key: "rating", ascending: true)], expected: ["p2", "p4", "p1", "p3", "p5"], rule: "doubles"),
-        SortRow(sorts: [FetchSortDescriptor(key: "uploaded", ascending: true)], expected: ["p2", "p1", "p5", "p3", "p4"],
-                rule: "dates, nil first, ties by primary key"),
-        SortRow(sorts: [FetchSortDescriptor(key: "views", ascending: false)], expected: ["p4", "p5", "p1", "p2", "p3"],
-                rule: "integers beyond 2^53"),
+        SortRow(
+            sorts: [FetchSortDescriptor(key: "uploaded", ascending: true)],
+            expected: ["p2", "p1", "p5", "p3", "p4"],
+            rule: "dates, nil first, ties by primary key"
+        ),
+        SortRow(
+            sorts: [FetchSortDescriptor(key: "views", ascending: false)],
+            expected: ["p4", "p5", "p1", "p2", "p3"],
+            rule: "integers beyond 2^53"
+        ),
     ]
 
     @Test("sorting through SQL and in memory give the documented order", arguments: sortRows, TestStack.kinds)
@@ -296,8 +339,10 @@ struct PredicateSQLSemanticsTests {
         let stack = try TestStack(inMemory: inMemory, model: Self.ledgerModel())
         let seeding = stack.container.newBackgroundContext()
         try seeding.performAndWait {
-            for (name, balance, amounts) in [("A", "10", ["9.5", "10"]), ("B", "9.5", ["100.25", "-3"]), ("C", nil, []),
-                                             ("D", "100", ["0.1", "0.2"])] {
+            for (name, balance, amounts) in [
+                ("A", "10", ["9.5", "10"]), ("B", "9.5", ["100.25", "-3"]), ("C", nil, []),
+                ("D", "100", ["0.1", "0.2"]),
+            ] {
                 let account = try seeding.insertObject(entityName: "Account")
                 account.setValue(name, forKey: "name")
                 account.setValue(balance.flatMap { Decimal(string: $0) }, forKey: "balance")
@@ -342,17 +387,28 @@ struct PredicateSQLSemanticsTests {
                     tag.name = name
                     return tag
                 }
-                let quad = tag("quad"), hoover = tag("hoover"), zoe = tag("Zoë")
+                let quad = tag("quad")
+                let hoover = tag("hoover")
+                let zoe = tag("Zoë")
                 _ = tag("empty")
                 func photographer(_ name: String) -> Photographer {
                     let photographer = Photographer(context: context)
                     photographer.name = name
                     return photographer
                 }
-                let ansel = photographer("Ansel"), imogen = photographer("Imogen")
+                let ansel = photographer("Ansel")
+                let imogen = photographer("Imogen")
                 _ = photographer("Dorothea")
-                func photo(_ unique: String, _ title: String?, _ subtitle: String?, _ views: Int64, _ rating: Double,
-                           _ day: Double?, _ tags: Set<Tag>, _ by: Photographer?) -> Photo {
+                func photo(
+                    _ unique: String,
+                    _ title: String?,
+                    _ subtitle: String?,
+                    _ views: Int64,
+                    _ rating: Double,
+                    _ day: Double?,
+                    _ tags: Set<Tag>,
+                    _ by: Photographer?
+                ) -> Photo {
                     let photo = Photo(context: context)
                     photo.unique = unique
                     photo.title = title

@@ -96,8 +96,10 @@ struct PredicateSubstitutionTests {
         #expect(FetchPredicate(format: "%K > 1", "tags.@sum.views").predicateFormat == "tags.@sum.views > 1")
         #expect(FetchPredicate(format: "%K == 1", "IN").predicateFormat == "#IN == 1")
         #expect(FetchPredicate(format: "%K == 1", "author.name").predicateFormat == "author.name == 1")
-        #expect(FetchPredicate(format: "ANY %K BEGINSWITH[c] %@", "tags.name", "q").predicateFormat
-            == #"ANY tags.name BEGINSWITH[c] "q""#)
+        #expect(
+            FetchPredicate(format: "ANY %K BEGINSWITH[c] %@", "tags.name", "q").predicateFormat
+                == #"ANY tags.name BEGINSWITH[c] "q""#
+        )
         expectPredicate("%K == %@", ["title", "x"], on: ["title": "x"], is: true)
         expectPredicate("%K like '%@'", ["title"], on: ["title": "%@"], is: true)
         #expect(try FetchPredicate(parsing: "%K == 1", "title") == FetchPredicate(parsing: "title == 1"))

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ObjectGraph
 import Testing
+
+@testable import ObjectGraph
 
 /// What SQL a context runs, recorded statement by statement: the proof of batching.
 @Suite("SQL a context runs")

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import ObjectGraph
 import Testing
+
+@testable import ObjectGraph
 
 /// A store error never makes data silently change: a failed read is thrown or reported and
 /// the object keeps its identity and state; a failed write throws and the context keeps its

@@ -180,8 +180,10 @@ struct StoreFileRefusalTests {
         #expect(after == before, "before: \(before); after: \(after)")
     }
 
-    @Test("a damaged main file beside a -wal of writes is refused and left as it was",
-          arguments: [WALState.nonEmptyWithSHM, .nonEmptyWithoutSHM])
+    @Test(
+        "a damaged main file beside a -wal of writes is refused and left as it was",
+        arguments: [WALState.nonEmptyWithSHM, .nonEmptyWithoutSHM]
+    )
     func damagedFileWithWAL(_ state: WALState) throws {
         // A real -wal (and -shm) of a store beside a main file that is no longer SQLite.
         let url = try Self.spotStore(state)

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import ObjectGraph
 import Testing
+
+@testable import ObjectGraph
 
 /// Inserting never crashes when the store cannot reserve primary keys (another connection
 /// holds it locked, or it is open read-only): the object gets a temporary ID and stays usable,
@@ -92,7 +93,7 @@ struct StoreKeyReservationTests {
         }
     }
 
-    @Test("a fetched-results controller and an object whose temporary ID turns permanent at save (known issue)")
+    @Test("a fetched-results controller follows an object whose temporary ID turns permanent at save")
     func controllerFollowsTheNewID() throws {
         let (url, coordinator, _) = try Self.storeFile()
         var configuration = Configuration()
@@ -104,24 +105,34 @@ struct StoreKeyReservationTests {
             let request = Photographer.fetchRequest()
             request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
             let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            let recorder = ChangeRecorder()
+            controller.delegate = recorder
             try controller.performFetch()
             try other.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE TRANSACTION") }
             let photographer = Photographer(context: context)
             photographer.name = "Ansel"
             context.processPendingChanges()
-            #expect(photographer.objectID.isTemporaryID)
+            let temporaryID = photographer.objectID
+            #expect(temporaryID.isTemporaryID)
             #expect(controller.fetchedObjects == [photographer])
             try other.inDatabase { db in try db.execute(sql: "ROLLBACK") }
             try context.save()
             #expect(!photographer.objectID.isTemporaryID)
+            // Reported as Core Data's snapshots report it: the temporary ID leaves, the
+            // permanent one arrives, at the same place.
+            let batch = try #require(recorder.batches.last)
+            #expect(batch.objects.map(\.type) == [.delete, .insert])
+            #expect(batch.objects.map(\.indexPath) == [IndexPath(row: 0, section: 0), nil])
+            #expect(batch.objects.map(\.newIndexPath) == [nil, IndexPath(row: 0, section: 0)])
+            #expect(batch.difference?.deletedItemIdentifiers == [temporaryID])
+            #expect(batch.difference?.insertedItemIdentifiers == [photographer.objectID])
+            #expect(batch.difference?.after.itemIdentifiers == [photographer.objectID])
             photographer.name = "Dorothea"
             context.processPendingChanges()
-            // Not yet: the controller's placements are keyed by the temporary ID, so the
-            // object shows twice after the save gives it its permanent one.
-            withKnownIssue("a controller is not told of IDs made permanent at save") {
-                #expect(controller.fetchedObjects == [photographer])
-                #expect(controller.indexPath(forObject: photographer) == IndexPath(row: 0, section: 0))
-            }
+            // The controller follows the new ID: the object is listed once, where it was.
+            #expect(controller.fetchedObjects == [photographer])
+            #expect(controller.indexPath(forObject: photographer) == IndexPath(row: 0, section: 0))
+            #expect(controller.fetchedObjects?.map(\.objectID) == [photographer.objectID])
         }
     }
 

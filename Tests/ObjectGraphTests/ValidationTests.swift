@@ -24,7 +24,7 @@ struct ValidationTests {
             #expect(error.failures[0].entityName == "Photo")
             #expect(error.failures[0].message.contains("Int64"))
             #expect(error.description.contains("noSuchKey"))
-            #expect(try context.count(for: Photo.fetchRequest()) == 1) // pending insert, not saved
+            #expect(try context.count(for: Photo.fetchRequest()) == 1)  // pending insert, not saved
             context.rollback()
             #expect(try context.count(for: Photo.fetchRequest()) == 0)
         }
@@ -52,9 +52,9 @@ struct ValidationTests {
         let stack = try TestStack(inMemory: true)
         let context = stack.container.newBackgroundContext()
         context.performAndWait {
-            _ = Photo(context: context)            // unique missing
-            _ = Tag(context: context)              // name missing
-            _ = Recent(context: context)           // lastViewed and photo missing
+            _ = Photo(context: context)  // unique missing
+            _ = Tag(context: context)  // name missing
+            _ = Recent(context: context)  // lastViewed and photo missing
             do {
                 try context.save()
                 Issue.record("the save should fail")

@@ -1,6 +1,7 @@
 import Flickr
 import Foundation
 import Testing
+
 @testable import SPoTKit
 
 @Suite("Import rules: titles, subtitles, sections, spots")

@@ -3,6 +3,7 @@ import FlickrSandbox
 import Foundation
 import ObjectGraph
 import Testing
+
 @testable import SPoTKit
 
 @Suite("Importing Flickr's photos into the store")
@@ -41,7 +42,14 @@ struct ImportTests {
             let rules = ImportRules()
             for source in fixture.catalogue {
                 let detail = try await spot.store.photo(source.id)
-                let flickr = FlickrPhoto(id: source.id, owner: "", secret: "", server: "", title: source.title, descriptionHTML: source.descriptionHTML)
+                let flickr = FlickrPhoto(
+                    id: source.id,
+                    owner: "",
+                    secret: "",
+                    server: "",
+                    title: source.title,
+                    descriptionHTML: source.descriptionHTML
+                )
                 #expect(detail.row.title == rules.title(of: flickr))
                 #expect(detail.row.subtitle == rules.subtitle(of: flickr))
                 #expect(detail.row.sectionTitle == rules.sectionTitle(ofTitle: detail.row.title))
@@ -128,8 +136,14 @@ struct ImportTests {
             func page(_ range: Range<Int>, suffix: String = "") -> [FlickrPhoto] {
                 range.map { number in
                     FlickrPhoto(
-                        id: "\(number)", owner: "owner\(number % 7)", secret: "s", server: "1", title: "Photo \(number)\(suffix)",
-                        ownerName: "Owner \(number % 7)", tags: ["cs193pspot", "spot\(number % 11)", "extra\(number % 3)"])
+                        id: "\(number)",
+                        owner: "owner\(number % 7)",
+                        secret: "s",
+                        server: "1",
+                        title: "Photo \(number)\(suffix)",
+                        ownerName: "Owner \(number % 7)",
+                        tags: ["cs193pspot", "spot\(number % 11)", "extra\(number % 3)"]
+                    )
                 }
             }
             for (photos, expectedCounts) in [

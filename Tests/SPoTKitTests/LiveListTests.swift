@@ -2,6 +2,7 @@ import Flickr
 import FlickrSandbox
 import Foundation
 import Testing
+
 @testable import SPoTKit
 
 @Suite("Live lists: sections, rows and change sets")
@@ -9,7 +10,9 @@ struct LiveListTests {
     /// Waits for the next change set and checks that applying it to `sections` gives the
     /// list's new content; returns the change set and the new sections.
     func nextChange<Row>(
-        _ iterator: inout AsyncStream<LiveChangeSet<Row>>.Iterator, list: LiveList<Row>, after sections: [LiveSection<Row>]
+        _ iterator: inout AsyncStream<LiveChangeSet<Row>>.Iterator,
+        list: LiveList<Row>,
+        after sections: [LiveSection<Row>]
     ) async throws -> (LiveChangeSet<Row>, [LiveSection<Row>]) {
         let changes = try #require(await iterator.next())
         let applied = try changes.apply(to: sections)
@@ -64,7 +67,8 @@ struct LiveListTests {
             while !seen {
                 let (change, applied) = try await nextChange(&iterator, list: list, after: sections)
                 sections = applied
-                seen = change.movedRows.contains { $0.row.id == retitled.id }
+                seen =
+                    change.movedRows.contains { $0.row.id == retitled.id }
                     || change.insertedRows.contains { $0.row.id == retitled.id }
             }
             #expect(sections.first { $0.rows.contains { $0.id == retitled.id } }?.name == "M")
@@ -172,7 +176,13 @@ struct LiveListTests {
         change.insertedSections = [.init(index: 1, name: "C", indexTitle: "C")]
         change.insertedRows = [.init(position: RowPosition(section: 1, row: 0), newPosition: nil, row: row("c1"))]
         change.movedRows = [.init(from: RowPosition(section: 1, row: 0), to: RowPosition(section: 0, row: 0), row: row("b1"))]
-        change.updatedRows = [.init(position: RowPosition(section: 0, row: 1), newPosition: RowPosition(section: 0, row: 1), row: SpotRow(id: "a2", name: "new", photoCount: 5))]
+        change.updatedRows = [
+            .init(
+                position: RowPosition(section: 0, row: 1),
+                newPosition: RowPosition(section: 0, row: 1),
+                row: SpotRow(id: "a2", name: "new", photoCount: 5)
+            )
+        ]
         let applied = try change.apply(to: sections)
         #expect(applied.map(\.name) == ["A", "C"])
         #expect(applied[0].rows.map(\.id) == ["b1", "a2"])

@@ -2,6 +2,7 @@ import Flickr
 import FlickrSandbox
 import Foundation
 import Testing
+
 @testable import SPoTKit
 
 @Suite("Refresher: one at a time, on a schedule, faults reported")
@@ -70,7 +71,8 @@ struct RefresherTests {
         let sandboxClock = ManualClock()
         try await TemporaryDirectory.with { directory in
             let sandbox = FlickrSandbox(
-                configuration: SandboxConfiguration(clock: sandboxClock, logger: SPoTFixture.silent))
+                configuration: SandboxConfiguration(clock: sandboxClock, logger: SPoTFixture.silent)
+            )
             var flickr = FlickrConfiguration.sandbox(baseURL: try await sandbox.start())
             flickr.retryPolicy = .none
             var configuration = SPoTConfiguration(dataDirectory: directory.url, flickr: flickr)
@@ -131,8 +133,13 @@ struct RefresherStopTests {
         try await TemporaryDirectory.with { directory in
             // Every REST answer waits for this clock, so the test decides when each page arrives.
             let clock = ManualClock()
-            let sandbox = FlickrSandbox(configuration: SandboxConfiguration(
-                behavior: SandboxBehavior(restLatencyMilliseconds: 100), clock: clock, logger: SPoTFixture.silent))
+            let sandbox = FlickrSandbox(
+                configuration: SandboxConfiguration(
+                    behavior: SandboxBehavior(restLatencyMilliseconds: 100),
+                    clock: clock,
+                    logger: SPoTFixture.silent
+                )
+            )
             var flickr = FlickrConfiguration.sandbox(baseURL: try await sandbox.start())
             flickr.retryPolicy = .none
             var configuration = SPoTConfiguration(dataDirectory: directory.url, flickr: flickr)

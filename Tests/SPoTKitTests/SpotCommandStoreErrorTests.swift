@@ -1,7 +1,8 @@
-import Foundation
 import FlickrSandbox
+import Foundation
 import GRDB
 import Testing
+
 @testable import SPoTKit
 
 /// The `spot` command against databases it must not touch: locked by another program, or
@@ -25,7 +26,8 @@ struct SpotCommandStoreErrorTests {
             #expect(hide.stderr.contains("locked"), "\(hide.stderr)")
             // Opening waits for the lock as long as the store's timeout, then says so by name.
             let tags = try SpotCommand.run(["tags", "--format", "tsv", "--data-dir", directory.url.path])
-            let readOrSaidWhy = tags.status == 0
+            let readOrSaidWhy =
+                tags.status == 0
                 ? tags.lines.first?.hasPrefix("All\t") == true
                 : tags.stderr.contains(file.path) && tags.stderr.contains("locked")
             #expect(readOrSaidWhy, "status \(tags.status): \(tags.stdout) \(tags.stderr)")
@@ -57,7 +59,10 @@ struct SpotCommandStoreErrorTests {
     }
 
     @Test func theDataDirectoryDefaultsFollowTheEnvironment() {
-        #expect(SPoTConfiguration.defaultDataDirectory(environment: ["SPOT_DATA_DIR": "/srv/spot", "XDG_DATA_HOME": "/x", "HOME": "/h"]).path == "/srv/spot")
+        #expect(
+            SPoTConfiguration.defaultDataDirectory(environment: ["SPOT_DATA_DIR": "/srv/spot", "XDG_DATA_HOME": "/x", "HOME": "/h"]).path
+                == "/srv/spot"
+        )
         #expect(SPoTConfiguration.defaultDataDirectory(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]).path == "/x/spot")
         #expect(SPoTConfiguration.defaultDataDirectory(environment: ["HOME": "/h"]).path == "/h/.local/share/spot")
         #expect(SPoTConfiguration.defaultDataDirectory(environment: ["SPOT_DATA_DIR": "", "HOME": "/h"]).path == "/h/.local/share/spot")

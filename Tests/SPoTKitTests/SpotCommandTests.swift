@@ -1,6 +1,7 @@
 import FlickrSandbox
 import Foundation
 import Testing
+
 @testable import SPoTKit
 
 /// The `spot` executable, run as a user runs it, its output asserted exactly.
@@ -30,10 +31,12 @@ struct SpotCommandTests {
             #expect(refresh.status == 0, "\(refresh.stderr)")
             let spots = expectedTags.count - 1
             let photographers = Set(catalogue.map(\.owner.nsid)).count
-            #expect(refresh.lines == [
-                "page 1 of 1: \(catalogue.count) new, 0 updated",
-                "Refreshed: \(catalogue.count) new, 0 updated. \(catalogue.count) photos in \(spots) spots by \(photographers) photographers.",
-            ])
+            #expect(
+                refresh.lines == [
+                    "page 1 of 1: \(catalogue.count) new, 0 updated",
+                    "Refreshed: \(catalogue.count) new, 0 updated. \(catalogue.count) photos in \(spots) spots by \(photographers) photographers.",
+                ]
+            )
             #expect(refresh.stderr == "")
 
             let tags = try spot("tags", "--format", "tsv", in: directory)
@@ -121,10 +124,12 @@ struct SpotCommandTests {
             #expect(hiddenTags.lines.first == "All\t\(catalogue.count - 1)\tall")
             #expect(try spot("recents", "--format", "tsv", in: directory).lines == [])
             let stats = try spot("stats", "--format", "tsv", in: directory)
-            #expect(stats.lines.prefix(6) == [
-                "photos\t\(catalogue.count)", "hidden photos\t1", "spots\t\(expectedTags.count - 1 - lonelySpots(of: photo))",
-                "photographers\t\(Set(catalogue.map(\.owner.nsid)).count)", "recents\t1", "thumbnails\t0",
-            ])
+            #expect(
+                stats.lines.prefix(6) == [
+                    "photos\t\(catalogue.count)", "hidden photos\t1", "spots\t\(expectedTags.count - 1 - lonelySpots(of: photo))",
+                    "photographers\t\(Set(catalogue.map(\.owner.nsid)).count)", "recents\t1", "thumbnails\t0",
+                ]
+            )
             #expect(stats.lines.contains("data directory\t\(directory.url.path)"))
             #expect(stats.lines.contains { $0.hasPrefix("database bytes\t") && Int($0.split(separator: "\t")[1])! > 0 })
             #expect(stats.lines.contains("image cache limit\t\(ImageFileCache.defaultSizeLimit)"))
@@ -187,11 +192,13 @@ struct SpotCommandTests {
             #expect(refresh.status == 0)
             let count = SandboxCatalogue.stanford.spotPhotos(atEpoch: 1).count
             let spots = Set(SandboxCatalogue.stanford.spotPhotos(atEpoch: 1).flatMap { rules.spotNames(of: $0.tags) }).count
-            #expect(refresh.stdout == """
-                \r[####################]  1/1 pages  \(count) new  0 updated
-                Refreshed: \(count) new, 0 updated. \(count) photos in \(spots) spots by 8 photographers.
+            #expect(
+                refresh.stdout == """
+                    \r[####################]  1/1 pages  \(count) new  0 updated
+                    Refreshed: \(count) new, 0 updated. \(count) photos in \(spots) spots by 8 photographers.
 
-                """)
+                    """
+            )
         }
     }
 

@@ -2,6 +2,7 @@ import Flickr
 import FlickrSandbox
 import Foundation
 import Testing
+
 @testable import SPoTKit
 
 @Suite("Thumbnails: from the database, or downloaded once")

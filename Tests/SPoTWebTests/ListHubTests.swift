@@ -1,5 +1,7 @@
 import Foundation
+import SPoTKit
 import Testing
+
 @testable import SPoTWeb
 
 @Suite("The server's open lists")

@@ -2,7 +2,9 @@ import FlickrSandbox
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import SPoTKit
 import Testing
+
 @testable import SPoTWeb
 
 @Suite("Live updates over server-sent events, on a real server")

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import SPoTWeb
 
 @Suite("Pages: what each screen renders, in memory")

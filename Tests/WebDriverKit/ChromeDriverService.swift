@@ -1,5 +1,6 @@
-import Foundation
+public import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -47,8 +48,13 @@ public final class ChromeDriverService: Sendable {
     private let profiles = Mutex<Set<URL>>([])
 
     private init(
-        chromium: String, chromedriver: String, port: Int, processGroupID: Int32, logFile: URL,
-        lifeline: Int32, exited: ExitSignal
+        chromium: String,
+        chromedriver: String,
+        port: Int,
+        processGroupID: Int32,
+        logFile: URL,
+        lifeline: Int32,
+        exited: ExitSignal
     ) {
         self.chromiumPath = chromium
         self.chromedriverPath = chromedriver
@@ -78,7 +84,8 @@ public final class ChromeDriverService: Sendable {
         throw WebDriverError(
             code: WebDriverError.Code.executableNotFound,
             message: "\(missing) not found on PATH; install with: \(ProcessSupport.installHint)",
-            command: "locate executables")
+            command: "locate executables"
+        )
     }
 
     /// Starts a private chromedriver and waits until `GET /status` reports ready.
@@ -119,8 +126,14 @@ public final class ChromeDriverService: Sendable {
         let command = "start \(chromedriver) --port=\(port)"
         LiveDriverGroups.insert(pid, logFile: logFile.path)
         let service = ChromeDriverService(
-            chromium: chromium, chromedriver: chromedriver, port: port, processGroupID: pid, logFile: logFile,
-            lifeline: lifeline, exited: exited)
+            chromium: chromium,
+            chromedriver: chromedriver,
+            port: port,
+            processGroupID: pid,
+            logFile: logFile,
+            lifeline: lifeline,
+            exited: exited
+        )
         do {
             try await service.waitUntilReady(timeout: timeout, command: command)
         } catch {
@@ -162,7 +175,12 @@ public final class ChromeDriverService: Sendable {
     /// been sent SIGKILL (the browsers finish exiting a moment later); also removes the log
     /// file and the profiles of sessions that were not quit.
     public func stop() async {
-        guard let fd = lifeline.withLock({ fd in defer { fd = nil }; return fd }) else { return }
+        guard
+            let fd = lifeline.withLock({ fd in
+                defer { fd = nil }
+                return fd
+            })
+        else { return }
         if !exited.hasFired {
             _ = try? await client.send(.get, "/shutdown", timeout: 5)
         }

@@ -61,7 +61,8 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The value if this is a `.number` holding an exact integer.
     public var intValue: Int? {
         guard case .number(let value) = self, value.rounded() == value,
-              let exact = Int(exactly: value) else { return nil }
+            let exact = Int(exactly: value)
+        else { return nil }
         return exact
     }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -30,9 +31,11 @@ enum LoopbackHTTP {
     static func request(port: Int, method: String, path: String, body: Data?, timeout: TimeInterval) async throws -> Response {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result {
-                    try sendBlocking(port: port, method: method, path: path, body: body, timeout: timeout)
-                })
+                continuation.resume(
+                    with: Result {
+                        try sendBlocking(port: port, method: method, path: path, body: body, timeout: timeout)
+                    }
+                )
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -123,7 +124,8 @@ enum ProcessSupport {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), allSignals = sigset_t()
+        var noSignals = sigset_t()
+        var allSignals = sigset_t()
         sigemptyset(&noSignals)
         sigfillset(&allSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
@@ -184,7 +186,8 @@ enum TemporaryFiles {
         for name in names where name.hasPrefix(prefix) {
             let parts = name.dropFirst(prefix.count).split(separator: "-")
             guard parts.count >= 3, kinds.contains(String(parts[0])),
-                  let pid = Int32(parts[1]), pid != getpid() else { continue }
+                let pid = Int32(parts[1]), pid != getpid()
+            else { continue }
             if kill(pid, 0) == -1 && errno == ESRCH {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             }

@@ -49,8 +49,8 @@ public enum Viewport: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-private extension Double {
-    func formatted() -> String {
+extension Double {
+    fileprivate func formatted() -> String {
         rounded() == self ? String(Int(self)) : String(self)
     }
 }

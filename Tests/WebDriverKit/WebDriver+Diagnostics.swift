@@ -1,11 +1,16 @@
-import Foundation
+public import Foundation
+import Synchronization
 
 extension WebDriverSession {
     /// A PNG of the viewport.
     public func screenshot() async throws -> Data {
         let value = try await command(.get, "/screenshot")
         guard let base64 = value.stringValue, let data = Data(base64Encoded: base64) else {
-            throw WebDriverError(code: WebDriverError.Code.invalidResponse, message: "screenshot is not base64", command: "GET /session/\(id)/screenshot")
+            throw WebDriverError(
+                code: WebDriverError.Code.invalidResponse,
+                message: "screenshot is not base64",
+                command: "GET /session/\(id)/screenshot"
+            )
         }
         return data
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A DOM element found by a ``WebDriverSession``.
 public struct Element: Sendable, Hashable {
@@ -75,7 +75,11 @@ public struct Element: Sendable, Hashable {
     public func screenshot() async throws -> Data {
         let value = try await command(.get, "/screenshot")
         guard let data = value.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
-            throw WebDriverError(code: WebDriverError.Code.invalidResponse, message: "screenshot is not base64", command: "GET /element/\(id)/screenshot")
+            throw WebDriverError(
+                code: WebDriverError.Code.invalidResponse,
+                message: "screenshot is not base64",
+                command: "GET /element/\(id)/screenshot"
+            )
         }
         return data
     }

@@ -66,9 +66,13 @@ extension WebDriverSession {
 
     private func performKeyActions(_ actions: [JSONValue]) async throws {
         guard !actions.isEmpty else { return }
-        try await command(.post, "/actions", [
-            "actions": [["type": "key", "id": "webdriverkit-keyboard", "actions": .array(actions)]],
-        ])
+        try await command(
+            .post,
+            "/actions",
+            [
+                "actions": [["type": "key", "id": "webdriverkit-keyboard", "actions": .array(actions)]]
+            ]
+        )
         try await command(.delete, "/actions")
     }
 }

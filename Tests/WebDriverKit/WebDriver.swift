@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// One browser (a fresh headless chromium) driven over W3C WebDriver.
@@ -40,7 +40,9 @@ public final class WebDriverSession: Sendable {
     ///   - service: The chromedriver to use; `nil` means ``ChromeDriverService/shared()``.
     ///   - extraArguments: More chromium command-line switches.
     public static func create(
-        on service: ChromeDriverService? = nil, viewport: Viewport = .desktop, extraArguments: [String] = []
+        on service: ChromeDriverService? = nil,
+        viewport: Viewport = .desktop,
+        extraArguments: [String] = []
     ) async throws -> WebDriverSession {
         let service = if let service { service } else { try await ChromeDriverService.shared() }
         let profile = TemporaryFiles.make("profile")
@@ -55,17 +57,23 @@ public final class WebDriverSession: Sendable {
         case .window(let width, let height):
             arguments.append(.string("--window-size=\(width),\(height)"))
         case .device(let width, let height, let ratio, let touch):
-            chromeOptions["mobileEmulation"] = ["deviceMetrics": [
-                "width": .number(Double(width)), "height": .number(Double(height)),
-                "pixelRatio": .number(ratio), "touch": .bool(touch),
-            ]]
+            chromeOptions["mobileEmulation"] = [
+                "deviceMetrics": [
+                    "width": .number(Double(width)), "height": .number(Double(height)),
+                    "pixelRatio": .number(ratio), "touch": .bool(touch),
+                ]
+            ]
         }
         chromeOptions["args"] = .array(arguments + extraArguments.map(JSONValue.string))
-        let capabilities: JSONValue = ["capabilities": ["alwaysMatch": [
-            "browserName": "chrome",
-            "goog:loggingPrefs": ["browser": "ALL"],
-            "goog:chromeOptions": .object(chromeOptions),
-        ]]]
+        let capabilities: JSONValue = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "goog:loggingPrefs": ["browser": "ALL"],
+                    "goog:chromeOptions": .object(chromeOptions),
+                ]
+            ]
+        ]
         let reply: JSONValue
         do {
             reply = try await service.client.send(.post, "/session", body: capabilities)
@@ -92,7 +100,8 @@ public final class WebDriverSession: Sendable {
 
     /// Runs `body` with a new session and always quits it afterwards.
     public static func withSession<T>(
-        on service: ChromeDriverService? = nil, viewport: Viewport = .desktop,
+        on service: ChromeDriverService? = nil,
+        viewport: Viewport = .desktop,
         _ body: (WebDriverSession) async throws -> T
     ) async throws -> T {
         let session = try await create(on: service, viewport: viewport)
@@ -115,12 +124,18 @@ public final class WebDriverSession: Sendable {
     /// Resizes the window so `innerWidth` × `innerHeight` is exactly `width` × `height`.
     private func resizeInnerViewport(width: Int, height: Int) async throws {
         let chrome = try await executeScript(
-            "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]")
-        let extraWidth = chrome[0]?.intValue ?? 0, extraHeight = chrome[1]?.intValue ?? 0
+            "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]"
+        )
+        let extraWidth = chrome[0]?.intValue ?? 0
+        let extraHeight = chrome[1]?.intValue ?? 0
         if extraWidth == 0 && extraHeight == 0 { return }
-        try await command(.post, "/window/rect", [
-            "width": .number(Double(width + extraWidth)), "height": .number(Double(height + extraHeight)),
-        ])
+        try await command(
+            .post,
+            "/window/rect",
+            [
+                "width": .number(Double(width + extraWidth)), "height": .number(Double(height + extraHeight)),
+            ]
+        )
     }
 
     // MARK: Navigation
@@ -198,7 +213,8 @@ public final class WebDriverSession: Sendable {
     /// and the last one is reported if time runs out. The timeout error has code
     /// `"timeout"` and a message naming `description`.
     public func waitUntil(
-        timeout: Duration = .seconds(10), _ description: String,
+        timeout: Duration = .seconds(10),
+        _ description: String,
         _ condition: () async throws -> Bool
     ) async throws {
         try await WebDriverSession.waitUntil(timeout: timeout, description, condition)
@@ -206,7 +222,8 @@ public final class WebDriverSession: Sendable {
 
     /// The session-free form of ``waitUntil(timeout:_:_:)``.
     public static func waitUntil(
-        timeout: Duration = .seconds(10), _ description: String,
+        timeout: Duration = .seconds(10),
+        _ description: String,
         _ condition: () async throws -> Bool
     ) async throws {
         let clock = ContinuousClock()
@@ -226,7 +243,8 @@ public final class WebDriverSession: Sendable {
                 throw WebDriverError(
                     code: WebDriverError.Code.timeout,
                     message: "timed out after \(timeout) waiting for \(description)\(detail)",
-                    command: "waitUntil")
+                    command: "waitUntil"
+                )
             }
             try await Task.sleep(for: min(pause, timeout - elapsed))
             pause = min(pause * 2, .milliseconds(100))
@@ -237,7 +255,12 @@ public final class WebDriverSession: Sendable {
 
     /// Closes the browser (`DELETE /session/{id}`) and removes its profile. Idempotent.
     public func quit() async throws {
-        guard hasQuit.withLock({ old in defer { old = true }; return !old }) else { return }
+        guard
+            hasQuit.withLock({ old in
+                defer { old = true }
+                return !old
+            })
+        else { return }
         defer { service.forgetProfile(userDataDirectory) }
         try await client.send(.delete, "/session/\(id)")
     }

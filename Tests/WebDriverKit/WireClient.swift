@@ -2,7 +2,9 @@ import Foundation
 
 /// The HTTP method of a WebDriver command.
 enum HTTPMethod: String, Sendable {
-    case get = "GET", post = "POST", delete = "DELETE"
+    case get = "GET"
+    case post = "POST"
+    case delete = "DELETE"
 }
 
 /// Sends W3C WebDriver commands (JSON over HTTP) to one chromedriver and unwraps
@@ -29,27 +31,36 @@ struct WireClient: Sendable {
     ///   - timeout: Per-request timeout overriding the default.
     @discardableResult
     func send(
-        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, timeout: TimeInterval? = nil
+        _ method: HTTPMethod,
+        _ path: String,
+        body: JSONValue? = nil,
+        timeout: TimeInterval? = nil
     ) async throws -> JSONValue {
         let command = "\(method.rawValue) \(path)"
         let payload: Data? = method == .post ? try JSONEncoder().encode(body ?? .object([:])) : nil
         let response: LoopbackHTTP.Response
         do {
             response = try await LoopbackHTTP.request(
-                port: port, method: method.rawValue, path: path, body: payload,
-                timeout: timeout ?? requestTimeout)
+                port: port,
+                method: method.rawValue,
+                path: path,
+                body: payload,
+                timeout: timeout ?? requestTimeout
+            )
         } catch {
             throw WebDriverError(code: WebDriverError.Code.transport, message: "\(error)", command: command)
         }
         let status = response.status
         let data = response.body
         guard let envelope = try? JSONDecoder().decode(JSONValue.self, from: data),
-              let value = envelope["value"]
+            let value = envelope["value"]
         else {
             let text = String(decoding: data.prefix(500), as: UTF8.self)
             throw WebDriverError(
                 code: WebDriverError.Code.transport,
-                message: "HTTP \(status), not a WebDriver reply: \(text)", command: command)
+                message: "HTTP \(status), not a WebDriver reply: \(text)",
+                command: command
+            )
         }
         if let code = value["error"]?.stringValue {
             let message = value["message"]?.stringValue ?? "(no message)"
@@ -57,7 +68,10 @@ struct WireClient: Sendable {
         }
         guard (200..<300).contains(status) else {
             throw WebDriverError(
-                code: "unknown error", message: "HTTP \(status): \(value)", command: command)
+                code: "unknown error",
+                message: "HTTP \(status): \(value)",
+                command: command
+            )
         }
         return value
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A Flickr API key: sent with every REST call, never shown.
 ///
@@ -56,5 +56,6 @@ public struct FlickrAPIKey: Sendable, Hashable, CustomStringConvertible, CustomD
 extension CharacterSet {
     /// RFC 3986 unreserved characters: everything else in a query value is percent-encoded.
     package static let flickrQueryValueAllowed = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+    )
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension FlickrClient {
     /// Downloads `photo` at `format` from the configured photo host.
@@ -13,8 +13,11 @@ extension FlickrClient {
     public func imageData(for photo: FlickrPhoto, format: FlickrPhotoFormat) async throws -> [UInt8] {
         guard let url = url(for: photo, format: format) else {
             throw FlickrError(
-                kind: .formatUnavailable, request: "photo \(photo.id) size \(format.suffix.isEmpty ? "-" : format.suffix)",
-                detail: "the photo lacks the secret this size needs", redacting: configuration.apiKey)
+                kind: .formatUnavailable,
+                request: "photo \(photo.id) size \(format.suffix.isEmpty ? "-" : format.suffix)",
+                detail: "the photo lacks the secret this size needs",
+                redacting: configuration.apiKey
+            )
         }
         return try await imageData(at: url)
     }
@@ -34,13 +37,21 @@ extension FlickrClient {
             let response = try await send(url: url, request: label, maxBytes: configuration.maxImageBytes, expectImage: true)
             guard response.status == 200 else {
                 throw FlickrError(
-                    kind: .httpStatus, httpStatus: response.status, body: String(decoding: response.body, as: UTF8.self),
-                    request: label, redacting: configuration.apiKey)
+                    kind: .httpStatus,
+                    httpStatus: response.status,
+                    body: String(decoding: response.body, as: UTF8.self),
+                    request: label,
+                    redacting: configuration.apiKey
+                )
             }
             if response.contentType?.lowercased().hasPrefix("image/jpeg") == true, !Self.isCompleteJPEG(response.body) {
                 throw FlickrError(
-                    kind: .truncatedImage, httpStatus: response.status, request: label,
-                    detail: "\(response.body.count) bytes without the JPEG end marker", redacting: configuration.apiKey)
+                    kind: .truncatedImage,
+                    httpStatus: response.status,
+                    request: label,
+                    detail: "\(response.body.count) bytes without the JPEG end marker",
+                    redacting: configuration.apiKey
+                )
             }
             return response.body
         }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// An HTTP answer read to the end (or to the size cap).
 struct FlickrHTTPResponse: Sendable {
@@ -17,7 +18,10 @@ extension FlickrClient {
     /// One REST call: rate limited, retried, decoded by `decode` (whose `stat: fail` errors
     /// take part in retrying, so code 105 is retried).
     func callREST<Value>(
-        url: URL, method: String, page: Int?, decode: ([UInt8]) throws -> Value
+        url: URL,
+        method: String,
+        page: Int?,
+        decode: ([UInt8]) throws -> Value
     ) async throws -> Value {
         try await withRetries(request: method, page: page) {
             if let rateLimiter { try await rateLimiter.acquire() }
@@ -30,8 +34,12 @@ extension FlickrClient {
                     throw error
                 } catch {}
                 throw FlickrError(
-                    kind: .httpStatus, httpStatus: response.status, body: String(decoding: response.body, as: UTF8.self),
-                    request: method, redacting: configuration.apiKey)
+                    kind: .httpStatus,
+                    httpStatus: response.status,
+                    body: String(decoding: response.body, as: UTF8.self),
+                    request: method,
+                    redacting: configuration.apiKey
+                )
             }
             return try decode(response.body)
         }
@@ -40,14 +48,17 @@ extension FlickrClient {
     /// Runs `attempt` until it succeeds, fails for good, or the policy's attempts run out,
     /// sleeping the backoff delay (on the configured clock) between attempts.
     func withRetries<Value>(
-        request: String, page: Int?, _ attempt: () async throws -> Value
+        request: String,
+        page: Int?,
+        _ attempt: () async throws -> Value
     ) async throws -> Value {
         let policy = configuration.retryPolicy
         var attemptNumber = 1
         while true {
             logger.debug(
                 "Flickr request",
-                metadata: ["flickr.request": "\(request)", "flickr.page": "\(page.map(String.init) ?? "-")", "flickr.attempt": "\(attemptNumber)"])
+                metadata: ["flickr.request": "\(request)", "flickr.page": "\(page.map(String.init) ?? "-")", "flickr.attempt": "\(attemptNumber)"]
+            )
             do {
                 return try await attempt()
             } catch var error as FlickrError {
@@ -59,7 +70,8 @@ extension FlickrClient {
                 let delay = policy.delay(beforeRetry: attemptNumber, using: &randomNumberGenerator)
                 logger.notice(
                     "Flickr request will be retried",
-                    metadata: ["flickr.error": "\(error)", "flickr.retry.delay": "\(delay)"])
+                    metadata: ["flickr.error": "\(error)", "flickr.retry.delay": "\(delay)"]
+                )
                 try await clock.sleep(for: delay)
                 attemptNumber += 1
             }
@@ -72,7 +84,13 @@ extension FlickrClient {
         let key = configuration.apiKey
         let exchange: @Sendable () async throws -> FlickrHTTPResponse = {
             try await Self.exchange(
-                httpClient: httpClient, url: url, request: request, maxBytes: maxBytes, expectImage: expectImage, key: key)
+                httpClient: httpClient,
+                url: url,
+                request: request,
+                maxBytes: maxBytes,
+                expectImage: expectImage,
+                key: key
+            )
         }
         guard let timeout = configuration.requestTimeout else { return try await exchange() }
         let clock = self.clock
@@ -91,7 +109,12 @@ extension FlickrClient {
     }
 
     private static func exchange(
-        httpClient: HTTPClient, url: URL, request: String, maxBytes: Int, expectImage: Bool, key: FlickrAPIKey
+        httpClient: HTTPClient,
+        url: URL,
+        request: String,
+        maxBytes: Int,
+        expectImage: Bool,
+        key: FlickrAPIKey
     ) async throws -> FlickrHTTPResponse {
         var httpRequest = HTTPClientRequest(url: url.absoluteString)
         httpRequest.method = .GET
@@ -104,23 +127,35 @@ extension FlickrClient {
             if expectImage && success {
                 guard let contentType, contentType.lowercased().hasPrefix("image/") else {
                     throw FlickrError(
-                        kind: .unexpectedContentType, httpStatus: status, request: request,
-                        detail: "content type \(contentType ?? "none")", redacting: key)
+                        kind: .unexpectedContentType,
+                        httpStatus: status,
+                        request: request,
+                        detail: "content type \(contentType ?? "none")",
+                        redacting: key
+                    )
                 }
             }
             let limit = success ? maxBytes : 4096
             if success, let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
                 throw FlickrError(
-                    kind: .tooLarge, httpStatus: status, request: request,
-                    detail: "\(length) bytes announced, limit \(limit)", redacting: key)
+                    kind: .tooLarge,
+                    httpStatus: status,
+                    request: request,
+                    detail: "\(length) bytes announced, limit \(limit)",
+                    redacting: key
+                )
             }
             var body: [UInt8] = []
             for try await buffer in response.body {
                 if body.count + buffer.readableBytes > limit {
                     if !success { break }
                     throw FlickrError(
-                        kind: .tooLarge, httpStatus: status, request: request,
-                        detail: "more than \(limit) bytes", redacting: key)
+                        kind: .tooLarge,
+                        httpStatus: status,
+                        request: request,
+                        detail: "more than \(limit) bytes",
+                        redacting: key
+                    )
                 }
                 body.append(contentsOf: buffer.readableBytesView)
             }

@@ -1,6 +1,6 @@
-import AsyncHTTPClient
-import Foundation
-import Logging
+public import AsyncHTTPClient
+public import Foundation
+public import Logging
 
 /// Speaks Flickr's REST protocol: searches with paging, `flickr.test.echo`, image downloads.
 ///
@@ -33,7 +33,8 @@ public actor FlickrClient {
     ///   - httpClient: the AsyncHTTPClient to use; `HTTPClient.shared` by default.
     ///   - logger: where requests, retries and failures are logged (never with the key).
     public init(
-        configuration: FlickrConfiguration, httpClient: HTTPClient = .shared,
+        configuration: FlickrConfiguration,
+        httpClient: HTTPClient = .shared,
         logger: Logger = Logger(label: "spot.flickr")
     ) {
         self.configuration = configuration

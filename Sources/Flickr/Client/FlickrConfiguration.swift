@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Everything a ``FlickrClient`` needs: the key, where Flickr lives, and how to behave when
 /// it misbehaves.

@@ -68,8 +68,14 @@ public struct FlickrError: Error, Sendable, CustomStringConvertible {
     public static let excerptLimit = 200
 
     package init(
-        kind: Kind, flickrCode: Int? = nil, flickrMessage: String? = nil, httpStatus: Int? = nil,
-        body: String? = nil, request: String? = nil, detail: String? = nil, attempts: Int = 1,
+        kind: Kind,
+        flickrCode: Int? = nil,
+        flickrMessage: String? = nil,
+        httpStatus: Int? = nil,
+        body: String? = nil,
+        request: String? = nil,
+        detail: String? = nil,
+        attempts: Int = 1,
         redacting key: FlickrAPIKey?
     ) {
         func clean(_ text: String?) -> String? { text.map { key?.redact($0) ?? $0 } }

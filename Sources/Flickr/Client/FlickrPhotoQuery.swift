@@ -42,7 +42,8 @@ public struct FlickrPhotoQuery: Sendable, Hashable {
             parameters: [
                 "has_geo": "1", "sort": "date-posted-desc", "license": "1,2,4,7",
                 "extras": "original_format,description,geo,date_upload,owner_name",
-            ])
+            ]
+        )
     }
 
     /// `perPage` clamped to Flickr's range, 1...500.

@@ -60,8 +60,13 @@ package struct FlickrResponseDecoder: Sendable {
             return json
         case "fail":
             throw FlickrError(
-                kind: .api, flickrCode: status.code, flickrMessage: status.message, httpStatus: httpStatus,
-                request: method, redacting: apiKey)
+                kind: .api,
+                flickrCode: status.code,
+                flickrMessage: status.message,
+                httpStatus: httpStatus,
+                request: method,
+                redacting: apiKey
+            )
         default:
             throw malformed(body, method: method, httpStatus: httpStatus, detail: "no \"stat\"")
         }
@@ -96,7 +101,12 @@ package struct FlickrResponseDecoder: Sendable {
 
     private func malformed(_ body: [UInt8], method: String, httpStatus: Int?, detail: String) -> FlickrError {
         FlickrError(
-            kind: .malformedResponse, httpStatus: httpStatus, body: String(decoding: body, as: UTF8.self),
-            request: method, detail: detail, redacting: apiKey)
+            kind: .malformedResponse,
+            httpStatus: httpStatus,
+            body: String(decoding: body, as: UTF8.self),
+            request: method,
+            detail: detail,
+            redacting: apiKey
+        )
     }
 }

@@ -23,8 +23,11 @@ public struct FlickrRetryPolicy: Sendable, Hashable {
 
     /// Creates a policy; out-of-range values are clamped (at least 1 attempt, jitter in 0...1).
     public init(
-        maxAttempts: Int = 4, initialDelay: Duration = .milliseconds(500), multiplier: Double = 2,
-        maxDelay: Duration = .seconds(20), jitter: Double = 0.5
+        maxAttempts: Int = 4,
+        initialDelay: Duration = .milliseconds(500),
+        multiplier: Double = 2,
+        maxDelay: Duration = .seconds(20),
+        jitter: Double = 0.5
     ) {
         self.maxAttempts = max(1, maxAttempts)
         self.initialDelay = max(.zero, initialDelay)

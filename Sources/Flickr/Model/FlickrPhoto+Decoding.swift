@@ -4,7 +4,8 @@ extension FlickrPhoto: Decodable {
     private enum CodingKeys: String, CodingKey {
         case id, owner, secret, server, farm, title, description, ownername, tags, dateupload
         case latitude, longitude, accuracy, originalsecret, originalformat
-        case urlH = "url_h", urlK = "url_k"
+        case urlH = "url_h"
+        case urlK = "url_k"
     }
 
     /// Decodes one element of a standard photos response's `photo` array, surviving Flickr's

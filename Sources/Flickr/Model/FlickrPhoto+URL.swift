@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension FlickrPhoto {
     /// The default image host, `https://live.staticflickr.com`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One photo as a Flickr search returns it: identity, owner, text, tags, date and place.
 ///
@@ -38,10 +38,19 @@ public struct FlickrPhoto: Sendable, Hashable, Identifiable {
 
     /// Creates a photo; every extra defaults to absent.
     public init(
-        id: String, owner: String, secret: String, server: String, farm: Int? = nil,
-        title: String = "", descriptionHTML: String? = nil, ownerName: String? = nil,
-        tags: [String] = [], uploadDate: Date? = nil, coordinate: FlickrCoordinate? = nil,
-        originalSecret: String? = nil, originalFormat: String? = nil,
+        id: String,
+        owner: String,
+        secret: String,
+        server: String,
+        farm: Int? = nil,
+        title: String = "",
+        descriptionHTML: String? = nil,
+        ownerName: String? = nil,
+        tags: [String] = [],
+        uploadDate: Date? = nil,
+        coordinate: FlickrCoordinate? = nil,
+        originalSecret: String? = nil,
+        originalFormat: String? = nil,
         sizeSecrets: [FlickrPhotoFormat: String] = [:]
     ) {
         self.id = id

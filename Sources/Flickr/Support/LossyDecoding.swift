@@ -45,7 +45,9 @@ package struct FlickrContent: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard let content = container.lossyString(forKey: .content) else {
             throw DecodingError.keyNotFound(
-                CodingKeys.content, .init(codingPath: decoder.codingPath, debugDescription: "no _content"))
+                CodingKeys.content,
+                .init(codingPath: decoder.codingPath, debugDescription: "no _content")
+            )
         }
         self.content = content
     }

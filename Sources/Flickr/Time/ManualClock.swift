@@ -93,7 +93,10 @@ public final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Outcome { case sleeping([CheckedContinuation<Void, Never>]), done, cancelled }
+                enum Outcome {
+                    case sleeping([CheckedContinuation<Void, Never>])
+                    case done, cancelled
+                }
                 let outcome = state.withLock { state -> Outcome in
                     if state.cancelledBeforeRegistering.remove(id) != nil { return .cancelled }
                     if deadline <= state.now { return .done }
@@ -101,7 +104,8 @@ public final class ManualClock: Clock, Sendable {
                     return .sleeping(state.readyWaiters())
                 }
                 switch outcome {
-                case .sleeping(let waiters): waiters.forEach { $0.resume() }
+                case .sleeping(let waiters):
+                    for waiter in waiters { waiter.resume() }
                 case .done: continuation.resume()
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 }
@@ -129,7 +133,7 @@ public final class ManualClock: Clock, Sendable {
             for id in due.keys { state.sleepers[id] = nil }
             return due.sorted { $0.value.deadline < $1.value.deadline }.map(\.value.continuation)
         }
-        woken.forEach { $0.resume() }
+        for continuation in woken { continuation.resume() }
     }
 
     /// How long each current sleeper still has to sleep, shortest first.

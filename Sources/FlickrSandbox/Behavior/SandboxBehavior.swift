@@ -34,9 +34,16 @@ public struct SandboxBehavior: Sendable, Hashable, Codable {
 
     /// A well-behaved sandbox unless told otherwise.
     public init(
-        seed: UInt64 = 0, restLatencyMilliseconds: Int = 0, imageLatencyMilliseconds: Int = 0,
-        http500Rate: Double = 0, http503Rate: Double = 0, statFailRate: Double = 0, malformedJSONRate: Double = 0,
-        truncatedImageRate: Double = 0, dropConnectionRate: Double = 0, nextFaults: [SandboxFault] = []
+        seed: UInt64 = 0,
+        restLatencyMilliseconds: Int = 0,
+        imageLatencyMilliseconds: Int = 0,
+        http500Rate: Double = 0,
+        http503Rate: Double = 0,
+        statFailRate: Double = 0,
+        malformedJSONRate: Double = 0,
+        truncatedImageRate: Double = 0,
+        dropConnectionRate: Double = 0,
+        nextFaults: [SandboxFault] = []
     ) {
         self.seed = seed
         self.restLatencyMilliseconds = restLatencyMilliseconds
@@ -68,7 +75,8 @@ public struct SandboxBehavior: Sendable, Hashable, Codable {
             malformedJSONRate: try c.decodeIfPresent(Double.self, forKey: .malformedJSONRate) ?? 0,
             truncatedImageRate: try c.decodeIfPresent(Double.self, forKey: .truncatedImageRate) ?? 0,
             dropConnectionRate: try c.decodeIfPresent(Double.self, forKey: .dropConnectionRate) ?? 0,
-            nextFaults: try c.decodeIfPresent([SandboxFault].self, forKey: .nextFaults) ?? [])
+            nextFaults: try c.decodeIfPresent([SandboxFault].self, forKey: .nextFaults) ?? []
+        )
     }
 
     /// The rate of `fault` in this behaviour.

@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 /// How a ``FlickrSandbox`` starts: its behaviour, clock, accepted keys and timeline position.
 public struct SandboxConfiguration: Sendable {
@@ -19,8 +19,11 @@ public struct SandboxConfiguration: Sendable {
 
     /// Creates a configuration.
     public init(
-        behavior: SandboxBehavior = SandboxBehavior(), clock: any Clock<Duration> = ContinuousClock(),
-        acceptedAPIKeys: Set<String>? = nil, epoch: Int = 0, prerenderThumbnails: Bool = false,
+        behavior: SandboxBehavior = SandboxBehavior(),
+        clock: any Clock<Duration> = ContinuousClock(),
+        acceptedAPIKeys: Set<String>? = nil,
+        epoch: Int = 0,
+        prerenderThumbnails: Bool = false,
         logger: Logger = Logger(label: "spot.flickr-sandbox")
     ) {
         self.behavior = behavior

@@ -16,7 +16,8 @@ final class SandboxState: Sendable {
     init(behavior: SandboxBehavior, epoch: Int, catalogue: SandboxCatalogue) {
         self.catalogue = catalogue
         self.values = Locked(
-            Values(behavior: behavior, random: SplitMix64(seed: behavior.seed), epoch: Self.clamp(epoch, catalogue)))
+            Values(behavior: behavior, random: SplitMix64(seed: behavior.seed), epoch: Self.clamp(epoch, catalogue))
+        )
     }
 
     private static func clamp(_ epoch: Int, _ catalogue: SandboxCatalogue) -> Int {

@@ -114,13 +114,24 @@ extension SandboxCatalogue {
         let jitterLatitude = (Double(random.next() % 1000) / 1000 - 0.5) * 0.0012
         let jitterLongitude = (Double(random.next() % 1000) / 1000 - 0.5) * 0.0012
         return SandboxPhoto(
-            id: id, owner: entry.owner, secret: secret, server: server, farm: farm,
-            originalSecret: entry.original ? originalSecret : nil, originalFormat: entry.original ? "jpg" : nil,
-            sizeSecrets: sizeSecrets, title: entry.title, descriptionHTML: entry.description, tags: tags,
+            id: id,
+            owner: entry.owner,
+            secret: secret,
+            server: server,
+            farm: farm,
+            originalSecret: entry.original ? originalSecret : nil,
+            originalFormat: entry.original ? "jpg" : nil,
+            sizeSecrets: sizeSecrets,
+            title: entry.title,
+            descriptionHTML: entry.description,
+            tags: tags,
             uploaded: uploaded,
             latitude: entry.geotagged ? (place.latitude + jitterLatitude).rounded(toPlaces: 6) : nil,
             longitude: entry.geotagged ? (place.longitude + jitterLongitude).rounded(toPlaces: 6) : nil,
-            spots: photoSpots, seed: random.next(), isPortrait: entry.portrait)
+            spots: photoSpots,
+            seed: random.next(),
+            isPortrait: entry.portrait
+        )
     }
 
     /// Seconds since 1970 of `yyyy-MM-dd HH:mm` in UTC.

@@ -1,4 +1,4 @@
-import Flickr
+package import Flickr
 
 /// One photo of the sandbox's catalogue, with everything Flickr would say about it.
 package struct SandboxPhoto: Sendable, Hashable, Identifiable {

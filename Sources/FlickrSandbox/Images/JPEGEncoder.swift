@@ -37,13 +37,21 @@ enum JPEGEncoder {
             zigZag.deallocate()
         }
         let lumaCoder = BlockCoder(
-            divisors: lumaDivisors, dc: HuffmanCode(JPEGTables.luminanceDCCounts, JPEGTables.luminanceDCSymbols),
+            divisors: lumaDivisors,
+            dc: HuffmanCode(JPEGTables.luminanceDCCounts, JPEGTables.luminanceDCSymbols),
             ac: HuffmanCode(JPEGTables.luminanceACCounts, JPEGTables.luminanceACSymbols),
-            block: scratch, coefficients: coefficients, zigZag: zigZag)
+            block: scratch,
+            coefficients: coefficients,
+            zigZag: zigZag
+        )
         let chromaCoder = BlockCoder(
-            divisors: chromaDivisors, dc: HuffmanCode(JPEGTables.chrominanceDCCounts, JPEGTables.chrominanceDCSymbols),
+            divisors: chromaDivisors,
+            dc: HuffmanCode(JPEGTables.chrominanceDCCounts, JPEGTables.chrominanceDCSymbols),
             ac: HuffmanCode(JPEGTables.chrominanceACCounts, JPEGTables.chrominanceACSymbols),
-            block: scratch, coefficients: coefficients, zigZag: zigZag)
+            block: scratch,
+            coefficients: coefficients,
+            zigZag: zigZag
+        )
 
         var writer = BitWriter(output: out)
         var dc = (y: 0, cb: 0, cr: 0)

@@ -58,7 +58,15 @@ struct LandmarkPen {
     }
 
     /// The canvas outline of an ellipse centred at a design point.
-    func ellipseShape(_ cx: Float, _ cy: Float, _ rx: Float, _ ry: Float, rotation: Float = 0, start: Float = 0, end: Float = 2 * .pi)
+    func ellipseShape(
+        _ cx: Float,
+        _ cy: Float,
+        _ rx: Float,
+        _ ry: Float,
+        rotation: Float = 0,
+        start: Float = 0,
+        end: Float = 2 * .pi
+    )
         -> [PostcardPoint]
     {
         let c = point(cx, cy)

@@ -79,14 +79,31 @@ struct PostcardComposer {
         if plan.foothills {
             let far = palette.haze.mixed(with: palette.skyHorizon, 0.25)
             PostcardScenery.hills(
-                canvas, horizon: horizon, height: h * 0.12, top: far, bottom: far.mixed(with: palette.groundFar, 0.3), random: &hills)
+                canvas,
+                horizon: horizon,
+                height: h * 0.12,
+                top: far,
+                bottom: far.mixed(with: palette.groundFar, 0.3),
+                random: &hills
+            )
             let near = palette.haze.mixed(with: palette.foliageDark, 0.25)
             PostcardScenery.hills(
-                canvas, horizon: horizon, height: h * 0.06, top: near, bottom: near.mixed(with: palette.groundFar, 0.4), random: &hills)
+                canvas,
+                horizon: horizon,
+                height: h * 0.06,
+                top: near,
+                bottom: near.mixed(with: palette.groundFar, 0.4),
+                random: &hills
+            )
         }
         if plan.trees != .none {
             PostcardScenery.treeline(
-                canvas, horizon: horizon, size: h * 0.028, color: palette.foliageDark.mixed(with: palette.haze, 0.35), random: &hills)
+                canvas,
+                horizon: horizon,
+                size: h * 0.028,
+                color: palette.foliageDark.mixed(with: palette.haze, 0.35),
+                random: &hills
+            )
         }
 
         // The landmark, as large as the scene allows, nudged off-centre by the seed.
@@ -108,7 +125,9 @@ struct PostcardComposer {
                     PostcardPoint(cx - top, base - 1), PostcardPoint(cx + top, base - 1), PostcardPoint(cx + bottom, h + 1),
                     PostcardPoint(cx - bottom, h + 1),
                 ],
-                top: paving.mixed(with: palette.groundFar, 0.3), bottom: paving)
+                top: paving.mixed(with: palette.groundFar, 0.3),
+                bottom: paving
+            )
         }
         var landmark = stage.random(4)
         PostcardLandmarks.draw(scene.kind, pen: pen, stage: stage, random: &landmark)
@@ -125,7 +144,14 @@ struct PostcardComposer {
                 if palm {
                     let tall = min(unit * plan.height * trees.float(0.6, 0.85), h * 0.62)
                     PostcardScenery.palm(
-                        canvas, x: x, base: foot, height: tall, lean: side * trees.float(0.02, 0.1), palette: palette, random: &trees)
+                        canvas,
+                        x: x,
+                        base: foot,
+                        height: tall,
+                        lean: side * trees.float(0.02, 0.1),
+                        palette: palette,
+                        random: &trees
+                    )
                 } else {
                     let size = min(unit * plan.height * trees.float(0.35, 0.5), h * 0.35)
                     PostcardScenery.oak(canvas, x: x, base: foot, size: size, sunOnLeft: stage.sunOnLeft, palette: palette, random: &trees)

@@ -73,7 +73,8 @@ enum PostcardFont {
                 case "\u{2013}", "\u{2014}": "-"
                 default: character
                 }
-            })
+            }
+        )
     }
 
     /// The width in pixels of `text` (already normalised) at `scale` pixels per dot.

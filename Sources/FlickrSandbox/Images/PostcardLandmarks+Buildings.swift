@@ -250,7 +250,9 @@ extension PostcardLandmarks {
                     (0...20).map { i in
                         let a = Float.pi * Float(i) / 20
                         return (-cos(a) * rx, y - sin(a) * 0.035 * (1 - Float(k) / 7) + sin(a) * 0.03 * Float(k) / 7)
-                    }, width: p.pixel)
+                    },
+                    width: p.pixel
+                )
             }
             p.union(courses, c.accentShade, alpha: 0.35)
         }

@@ -14,13 +14,30 @@ extension PostcardLandmarks {
         for k in 0..<4 {
             let x = w * (0.08 + 0.28 * Float(k)) + random.float(-0.04, 0.04) * w
             PostcardScenery.palm(
-                canvas, x: x, base: horizon + 1, height: h * random.float(0.22, 0.32), lean: random.float(-0.05, 0.05), palette: c, random: &random)
+                canvas,
+                x: x,
+                base: horizon + 1,
+                height: h * random.float(0.22, 0.32),
+                lean: random.float(-0.05, 0.05),
+                palette: c,
+                random: &random
+            )
         }
         PostcardScenery.oak(
-            canvas, x: w * random.float(0.2, 0.8), base: horizon + 1, size: h * 0.12, sunOnLeft: stage.sunOnLeft, palette: c, random: &random)
+            canvas,
+            x: w * random.float(0.2, 0.8),
+            base: horizon + 1,
+            size: h * 0.12,
+            sunOnLeft: stage.sunOnLeft,
+            palette: c,
+            random: &random
+        )
         let path = PostcardPath.curve(
-            PostcardPoint(w * 0.5, h + 2), PostcardPoint(w * (0.5 + 0.3 * p.flip), horizon + (h - horizon) * 0.45),
-            PostcardPoint(w * 0.45, horizon + 1), segments: 24)
+            PostcardPoint(w * 0.5, h + 2),
+            PostcardPoint(w * (0.5 + 0.3 * p.flip), horizon + (h - horizon) * 0.45),
+            PostcardPoint(w * 0.45, horizon + 1),
+            segments: 24
+        )
         canvas.fill(PostcardPath.stroke(path, width: w * 0.2, endWidth: w * 0.015), c.groundFar.mixed(with: RGB(246, 236, 214), 0.45))
 
         /// One plant of the garden and its proportions.
@@ -42,8 +59,12 @@ extension PostcardLandmarks {
         for item in garden {
             let x = w * (0.5 + p.flip * (item.x - 0.5))
             let pen = LandmarkPen(
-                canvas: canvas, originX: x, baseY: horizon + (h - horizon) * item.depth + h * 0.01, unit: reach * (0.35 + 0.65 * item.depth),
-                flip: p.flip)
+                canvas: canvas,
+                originX: x,
+                baseY: horizon + (h - horizon) * item.depth + h * 0.01,
+                unit: reach * (0.35 + 0.65 * item.depth),
+                flip: p.flip
+            )
             pen.ellipse(0.02, 0, 0.12, 0.015, c.groundNear.scaled(0.8), alpha: 0.35)
             switch item.plant {
             case .saguaro(let height, let arms): saguaro(pen, height: height, arms: arms, palette: c)
@@ -92,7 +113,8 @@ extension PostcardLandmarks {
         p.union(pads.map { p.ellipseShape($0.0 - 0.012, $0.1 + 0.01, 0.035, 0.06, rotation: $0.2) }, c.accentLight, alpha: 0.35)
         p.union(
             [(Float(0.05), Float(0.4)), (-0.07, 0.29), (0.16, 0.27)].map { p.ellipseShape($0.0, $0.1, 0.015, 0.018) },
-            RGB(200, 40, 110).lit(by: c.light))
+            RGB(200, 40, 110).lit(by: c.light)
+        )
     }
 
     /// A saguaro `height` units tall with upturned arms (side, height it branches at, height it

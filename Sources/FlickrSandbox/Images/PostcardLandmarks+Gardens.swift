@@ -116,7 +116,9 @@ extension PostcardLandmarks {
             [
                 (0.12, 0.47), (-0.12, 0.48), (-0.15, 0.53), (-0.04, 0.6), (0.1, 0.64), (0.26, 0.61), (0.37, 0.5),
                 (0.43, 0.34), (0.47, 0.1), (0.3, 0.1), (0.31, 0.3), (0.26, 0.46),
-            ], c.accent)
+            ],
+            c.accent
+        )
         let folds: [[(Float, Float)]] = [[(0.35, 0.46), (0.38, 0.12)], [(0.41, 0.4), (0.43, 0.12)], [(0.08, 0.6), (0.24, 0.5)]]
         p.union(folds.map { p.strokeShape($0, width: 0.012) }, c.accentShade, alpha: 0.7)
         // Head buried in her folded arm; the other arm hangs over the altar's front.

@@ -72,13 +72,21 @@ extension PostcardLandmarks {
         canvas.fillRect(bx - s * 0.9, horizon - s * 0.55, bx + s * 0.9, horizon + 1, c.accentShade)
         canvas.fill(
             [PostcardPoint(bx - s * 1.05, horizon - s * 0.5), PostcardPoint(bx + s * 1.05, horizon - s * 0.5), PostcardPoint(bx, horizon - s * 1.0)],
-            c.tile)
+            c.tile
+        )
         canvas.fillRect(bx - s * 0.25, horizon - s * 0.35, bx + s * 0.25, horizon, c.accentDeep)
         canvas.fillRect(bx - s * 1.8, horizon - s * 0.08, bx + s * 0.9, horizon + s * 0.03, c.trunk)
 
         let top = Int(horizon.rounded())
         canvas.reflect(
-            top: top, bottom: canvas.height, tint: c.water, tintAmount: 0.4, amplitude: h * 0.006, wavelength: h * 0.018, phase: random.float(0, 6))
+            top: top,
+            bottom: canvas.height,
+            tint: c.water,
+            tintAmount: 0.4,
+            amplitude: h * 0.006,
+            wavelength: h * 0.018,
+            phase: random.float(0, 6)
+        )
         var glints: [[PostcardPoint]] = []
         for _ in 0..<14 {
             let gy = horizon + (h - horizon) * random.float(0.05, 0.8)
@@ -100,7 +108,10 @@ extension PostcardLandmarks {
                 reeds.append(
                     PostcardPath.stroke(
                         PostcardPath.curve(PostcardPoint(rx, h), PostcardPoint(rx, h - tall * 0.6), PostcardPoint(rx + bend, h - tall), segments: 6),
-                        width: max(h * 0.006, 1), endWidth: 0.6))
+                        width: max(h * 0.006, 1),
+                        endWidth: 0.6
+                    )
+                )
             }
             canvas.fill(reeds, c.foliageDark)
         }
@@ -128,16 +139,25 @@ extension PostcardLandmarks {
         hill.append(PostcardPoint(w + 1, h + 1))
         canvas.fill(hill, top: c.groundFar, bottom: c.groundNear)
         let trail = PostcardPath.curve(
-            PostcardPoint(w * 0.62, h + 2), PostcardPoint(p.originX - p.flip * w * 0.35, h * 0.85),
-            PostcardPoint(p.originX + p.flip * w * 0.05, crest + h * 0.01), segments: 24)
+            PostcardPoint(w * 0.62, h + 2),
+            PostcardPoint(p.originX - p.flip * w * 0.35, h * 0.85),
+            PostcardPoint(p.originX + p.flip * w * 0.05, crest + h * 0.01),
+            segments: 24
+        )
         canvas.fill(PostcardPath.stroke(trail, width: w * 0.04, endWidth: w * 0.004), c.groundFar.mixed(with: RGB(250, 240, 220), 0.45))
         for _ in 0..<3 {
             let ox = random.float(0.05, 0.95) * w
             guard abs(ox - p.originX) > w * 0.15 else { continue }
             let d = (ox - p.originX) / (w * 0.55)
             PostcardScenery.oak(
-                canvas, x: ox, base: crest + (h - crest) * min(1, d * d * 0.7) + h * 0.02, size: h * random.float(0.06, 0.1),
-                sunOnLeft: stage.sunOnLeft, palette: c, random: &random)
+                canvas,
+                x: ox,
+                base: crest + (h - crest) * min(1, d * d * 0.7) + h * 0.02,
+                size: h * random.float(0.06, 0.1),
+                sunOnLeft: stage.sunOnLeft,
+                palette: c,
+                random: &random
+            )
         }
 
         // The telescope, standing on the crest and scaled to the hill.
@@ -239,14 +259,19 @@ extension PostcardLandmarks {
             lines.append(
                 PostcardPath.stroke(
                     [PostcardPoint(cx - topHalf + 2 * topHalf * t, fy0), PostcardPoint(cx - bottomHalf + 2 * bottomHalf * t, fy1)],
-                    width: max(1, w * 0.002)))
+                    width: max(1, w * 0.002)
+                )
+            )
         }
         lines.append(
             PostcardPath.stroke(
                 [
                     PostcardPoint(cx - topHalf, fy0), PostcardPoint(cx + topHalf, fy0), PostcardPoint(cx + bottomHalf, fy1),
                     PostcardPoint(cx - bottomHalf, fy1), PostcardPoint(cx - topHalf, fy0),
-                ], width: max(1, w * 0.003)))
+                ],
+                width: max(1, w * 0.003)
+            )
+        )
         canvas.fill(lines, RGB(250, 250, 245), alpha: 0.85)
         // Press box on the far rim.
         canvas.fillRect(cx - w * 0.1, horizon - h * 0.035, cx + w * 0.1, horizon + h * 0.01, c.accentLight.mixed(with: RGB(240, 240, 240), 0.5))
@@ -279,7 +304,12 @@ extension PostcardLandmarks {
         let stageY = horizon + (h - horizon) * 0.16
         // Tall trees rising behind the stage and along the bowl's rim.
         PostcardScenery.treeline(
-            canvas, horizon: stageY, size: (stageY - horizon) * 1.3 + h * 0.05, color: c.foliageDark.mixed(with: c.haze, 0.2), random: &random)
+            canvas,
+            horizon: stageY,
+            size: (stageY - horizon) * 1.3 + h * 0.05,
+            color: c.foliageDark.mixed(with: c.haze, 0.2),
+            random: &random
+        )
         PostcardScenery.treeline(canvas, horizon: stageY, size: h * 0.06, color: c.foliageDark, random: &random)
         PostcardScenery.treeline(canvas, horizon: stageY + h * 0.005, size: h * 0.035, color: c.foliage, random: &random)
 
@@ -326,7 +356,9 @@ extension PostcardLandmarks {
             [
                 PostcardPoint(sx - sw * 0.6, sy - sh * 0.8), PostcardPoint(sx + sw * 0.6, sy - sh * 0.8),
                 PostcardPoint(sx + sw * 0.45, sy - sh * 1.05), PostcardPoint(sx - sw * 0.45, sy - sh * 1.05),
-            ], c.accent)
+            ],
+            c.accent
+        )
         for k in [-1, -0.33, 0.33, 1] as [Float] {
             canvas.fillRect(sx + k * sw * 0.43 - sw * 0.02, sy - sh * 0.82, sx + k * sw * 0.43 + sw * 0.02, sy - sh * 0.12, c.accent)
         }

@@ -6,8 +6,13 @@ enum PostcardPath {
     ///
     /// The segment count follows the radius so big shapes stay round and small ones stay cheap.
     static func ellipse(
-        _ cx: Float, _ cy: Float, _ rx: Float, _ ry: Float,
-        rotation: Float = 0, start: Float = 0, end: Float = 2 * .pi
+        _ cx: Float,
+        _ cy: Float,
+        _ rx: Float,
+        _ ry: Float,
+        rotation: Float = 0,
+        start: Float = 0,
+        end: Float = 2 * .pi
     ) -> [PostcardPoint] {
         let sweep = end - start
         let full = Int(min(max(max(abs(rx), abs(ry)) * 0.9 + 10, 12), 220))
@@ -34,7 +39,8 @@ enum PostcardPath {
             let u = 1 - t
             return PostcardPoint(
                 u * u * a.x + 2 * u * t * control.x + t * t * b.x,
-                u * u * a.y + 2 * u * t * control.y + t * t * b.y)
+                u * u * a.y + 2 * u * t * control.y + t * t * b.y
+            )
         }
     }
 

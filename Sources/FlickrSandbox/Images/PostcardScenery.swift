@@ -101,7 +101,13 @@ enum PostcardScenery {
 
     /// A Canary Island date palm, as on Palm Drive: thick trunk, round crown of drooping fronds.
     static func palm(
-        _ canvas: PostcardCanvas, x: Float, base: Float, height h: Float, lean: Float, palette: PostcardPalette, random: inout PostcardRandom
+        _ canvas: PostcardCanvas,
+        x: Float,
+        base: Float,
+        height h: Float,
+        lean: Float,
+        palette: PostcardPalette,
+        random: inout PostcardRandom
     ) {
         let top = PostcardPoint(x + lean * h, base - h)
         let trunk = PostcardPath.curve(PostcardPoint(x, base), PostcardPoint(x + lean * h * 0.15, base - h * 0.5), top, segments: 10)
@@ -120,7 +126,10 @@ enum PostcardScenery {
                 let tip = PostcardPoint(top.x + cos(a) * length, top.y + sin(a) * length * 0.85 + droop)
                 let control = PostcardPoint(top.x + cos(a) * length * 0.6, top.y + sin(a) * length * 0.6 - length * 0.12)
                 let frond = PostcardPath.stroke(
-                    PostcardPath.curve(top, control, tip, segments: 8), width: max(h * 0.065, 1), endWidth: max(h * 0.006, 0.6))
+                    PostcardPath.curve(top, control, tip, segments: 8),
+                    width: max(h * 0.065, 1),
+                    endWidth: max(h * 0.006, 0.6)
+                )
                 if layer == 0 { dark.append(frond) } else { light.append(frond) }
             }
         }
@@ -131,13 +140,21 @@ enum PostcardScenery {
 
     /// A California live oak: short trunk, broad lumpy crown lit from the sun's side.
     static func oak(
-        _ canvas: PostcardCanvas, x: Float, base: Float, size s: Float, sunOnLeft: Bool, palette: PostcardPalette, random: inout PostcardRandom
+        _ canvas: PostcardCanvas,
+        x: Float,
+        base: Float,
+        size s: Float,
+        sunOnLeft: Bool,
+        palette: PostcardPalette,
+        random: inout PostcardRandom
     ) {
         canvas.fill(
             [
                 PostcardPoint(x - s * 0.08, base), PostcardPoint(x - s * 0.05, base - s * 0.4),
                 PostcardPoint(x + s * 0.05, base - s * 0.4), PostcardPoint(x + s * 0.09, base),
-            ], palette.trunk)
+            ],
+            palette.trunk
+        )
         let side: Float = sunOnLeft ? -1 : 1
         var dark: [[PostcardPoint]] = []
         var mid: [[PostcardPoint]] = []
@@ -180,9 +197,16 @@ enum PostcardScenery {
             guard s >= 2 else { continue }
             let wing =
                 PostcardPath.curve(
-                    PostcardPoint(x - s, y - s * 0.3), PostcardPoint(x - s * 0.4, y - s * 0.5), PostcardPoint(x, y + s * 0.1), segments: 5)
+                    PostcardPoint(x - s, y - s * 0.3),
+                    PostcardPoint(x - s * 0.4, y - s * 0.5),
+                    PostcardPoint(x, y + s * 0.1),
+                    segments: 5
+                )
                 + PostcardPath.curve(
-                    PostcardPoint(x, y + s * 0.1), PostcardPoint(x + s * 0.4, y - s * 0.5), PostcardPoint(x + s, y - s * 0.3), segments: 5
+                    PostcardPoint(x, y + s * 0.1),
+                    PostcardPoint(x + s * 0.4, y - s * 0.5),
+                    PostcardPoint(x + s, y - s * 0.3),
+                    segments: 5
                 ).dropFirst()
             canvas.fill(PostcardPath.stroke(Array(wing), width: max(s * 0.22, 1)), color)
         }

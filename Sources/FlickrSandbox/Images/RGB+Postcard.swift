@@ -22,7 +22,8 @@ extension RGB {
         RGB(
             UInt8(Int(r) * Int(light.r) / 255),
             UInt8(Int(g) * Int(light.g) / 255),
-            UInt8(Int(b) * Int(light.b) / 255))
+            UInt8(Int(b) * Int(light.b) / 255)
+        )
     }
 
     /// Relative brightness 0…1 (Rec. 601 weights, the ones JPEG's luma uses too).

@@ -56,8 +56,11 @@ struct SandboxAdminRoutes: Sendable {
 
     func timeline() -> Timeline {
         Timeline(
-            epoch: state.epoch, maxEpoch: state.catalogue.maxEpoch, photos: state.currentPhotos.count,
-            steps: state.catalogue.timeline.enumerated().map { Timeline.Step(epoch: $0.offset + 1, summary: $0.element.summary) })
+            epoch: state.epoch,
+            maxEpoch: state.catalogue.maxEpoch,
+            photos: state.currentPhotos.count,
+            steps: state.catalogue.timeline.enumerated().map { Timeline.Step(epoch: $0.offset + 1, summary: $0.element.summary) }
+        )
     }
 
     static func json(_ value: some Encodable) throws -> Response {

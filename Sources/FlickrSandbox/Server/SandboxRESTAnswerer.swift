@@ -1,5 +1,5 @@
-import Foundation
 import Flickr
+import Foundation
 
 /// An answer before it becomes an HTTP response.
 struct SandboxAnswer: Sendable {
@@ -29,7 +29,10 @@ struct SandboxRESTAnswerer: Sendable {
         }
         let callback = query["jsoncallback"].flatMap { $0.isEmpty ? nil : $0 } ?? "jsonFlickrApi"
         return SandboxAnswer(
-            status: 200, contentType: "text/javascript; charset=utf-8", body: Array("\(callback)(\(text))".utf8))
+            status: 200,
+            contentType: "text/javascript; charset=utf-8",
+            body: Array("\(callback)(\(text))".utf8)
+        )
     }
 
     /// Flickr's error answer: `{"stat":"fail","code":…,"message":"…"}`.

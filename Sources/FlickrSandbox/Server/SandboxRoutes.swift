@@ -119,7 +119,10 @@ struct SandboxRoutes: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = answer.contentType
         return Response(
-            status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+            status: .init(code: answer.status),
+            headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: answer.body))
+        )
     }
 
     static func errorPage(_ status: Int, _ reason: String) -> Response {
@@ -134,8 +137,10 @@ struct SandboxRoutes: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = contentType
         return Response(
-            status: .ok, headers: headers,
-            body: ResponseBody(contentLength: 1024) { _ in throw SandboxDroppedConnection() })
+            status: .ok,
+            headers: headers,
+            body: ResponseBody(contentLength: 1024) { _ in throw SandboxDroppedConnection() }
+        )
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What changed in a context since its last `processPendingChanges()`, as Core Data's
 /// `NSManagedObjectContextObjectsDidChange` user info.

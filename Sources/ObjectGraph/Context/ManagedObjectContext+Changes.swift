@@ -41,7 +41,7 @@ extension ManagedObjectContext {
         }
         let id: ManagedObjectID
         do {
-            id = try store.newObjectID(for: object.entity)
+            id = try store.newObjectID(forEntity: object.entity.entityCode)
         } catch {
             // Inserting cannot throw: the save that needs the permanent ID reports the error.
             id = ManagedObjectID.temporary(storeIdentifier: store.identifier, entityName: object.entity.name)
@@ -90,12 +90,18 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         assertOnQueue()
         propagateDeletes()
-        guard !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty
-                && pendingMergedUnregistered.isEmpty && pendingReadFailures.isEmpty) else { return }
+        guard
+            !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty
+                && pendingMergedUnregistered.isEmpty && pendingReadFailures.isEmpty)
+        else { return }
         var change = ObjectsDidChange(
-            insertedObjects: pendingInserted, updatedObjects: pendingUpdated.subtracting(pendingInserted),
-            deletedObjects: pendingDeleted, refreshedObjects: pendingRefreshed, invalidatedAllObjects: false,
-            mergedUnregisteredObjectIDs: pendingMergedUnregistered)
+            insertedObjects: pendingInserted,
+            updatedObjects: pendingUpdated.subtracting(pendingInserted),
+            deletedObjects: pendingDeleted,
+            refreshedObjects: pendingRefreshed,
+            invalidatedAllObjects: false,
+            mergedUnregisteredObjectIDs: pendingMergedUnregistered
+        )
         change.readFailures = pendingReadFailures
         pendingReadFailures = [:]
         for object in pendingInserted { object.storage.announceInsert() }
@@ -198,8 +204,15 @@ extension ManagedObjectContext {
         clearPendingChanges(keepingRefreshed: true)
         pendingRefreshed.formUnion(refreshed)
         if !removed.isEmpty || !refreshed.isEmpty {
-            postObjectsDidChange(ObjectsDidChange(insertedObjects: [], updatedObjects: [], deletedObjects: removed,
-                                                  refreshedObjects: pendingRefreshed, invalidatedAllObjects: false))
+            postObjectsDidChange(
+                ObjectsDidChange(
+                    insertedObjects: [],
+                    updatedObjects: [],
+                    deletedObjects: removed,
+                    refreshedObjects: pendingRefreshed,
+                    invalidatedAllObjects: false
+                )
+            )
             pendingRefreshed = []
         }
     }
@@ -219,8 +232,15 @@ extension ManagedObjectContext {
         unreportedStoreErrors = []
         pendingReadFailures = [:]
         clearPendingChanges()
-        postObjectsDidChange(ObjectsDidChange(insertedObjects: [], updatedObjects: [], deletedObjects: [],
-                                              refreshedObjects: [], invalidatedAllObjects: true))
+        postObjectsDidChange(
+            ObjectsDidChange(
+                insertedObjects: [],
+                updatedObjects: [],
+                deletedObjects: [],
+                refreshedObjects: [],
+                invalidatedAllObjects: true
+            )
+        )
     }
 
     /// Re-reads `object` from the store. With `mergeChanges` false its unsaved changes are
@@ -270,7 +290,7 @@ extension ManagedObjectContext {
         // Whatever got a key keeps it, even when a later reservation throws.
         defer { if !replaced.isEmpty { replaceObjectIDs(replaced) } }
         for object in temporary {
-            replaced[object.objectID] = try store.newObjectID(for: object.entity)
+            replaced[object.objectID] = try store.newObjectID(forEntity: object.entity.entityCode)
         }
     }
 
@@ -292,5 +312,6 @@ extension ManagedObjectContext {
         for object in registeredObjectsByID.values {
             object.storage.replaceReferences(replaced)
         }
+        postObjectIDsReplaced(replaced)
     }
 }

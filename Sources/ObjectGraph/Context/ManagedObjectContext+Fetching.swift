@@ -32,12 +32,16 @@ extension ManagedObjectContext {
             // that `T` is a class reference, not an existential such as `FetchRequestResult`).
             let entityClass = entity.managedObjectClass
             if MemoryLayout<T>.size == MemoryLayout<ManagedObject>.size, entityClass is T.Type,
-               objects.allSatisfy({ type(of: $0) == entityClass }) {
+                objects.allSatisfy({ type(of: $0) == entityClass })
+            {
                 return unsafeBitCast(objects, to: [T].self)
             }
             return try objects.map { object in
                 guard let result = object as? T else {
-                    throw ObjectGraphError(.typeMismatch, "fetched a \(type(of: object)) (entity \(object.entity.name)) that is not a \(T.self); bind the entity's managedObjectClass")
+                    throw ObjectGraphError(
+                        .typeMismatch,
+                        "fetched a \(type(of: object)) (entity \(object.entity.name)) that is not a \(T.self); bind the entity's managedObjectClass"
+                    )
                 }
                 return result
             }
@@ -52,7 +56,10 @@ extension ManagedObjectContext {
             }
             if T.self == ManagedObjectID.self { return unsafeBitCast(ids, to: [T].self) }
             guard let results = ids as? [T] else {
-                throw ObjectGraphError(.typeMismatch, "a managedObjectIDResultType request must be a FetchRequest<ManagedObjectID>, not FetchRequest<\(T.self)>")
+                throw ObjectGraphError(
+                    .typeMismatch,
+                    "a managedObjectIDResultType request must be a FetchRequest<ManagedObjectID>, not FetchRequest<\(T.self)>"
+                )
             }
             return results
         case .countResultType:
@@ -120,9 +127,14 @@ extension ManagedObjectContext {
         if request.fetchLimit < 0 || request.fetchOffset < 0 {
             throw ObjectGraphError(.invalidRequest, "fetchLimit and fetchOffset cannot be negative")
         }
-        var descriptor = FetchDescriptor(entity: entity.name, predicate: node, sortDescriptors: sorts,
-                                         fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset,
-                                         includesSubentities: request.includesSubentities)
+        var descriptor = FetchDescriptor(
+            entity: entity.name,
+            predicate: node,
+            sortDescriptors: sorts,
+            fetchLimit: request.fetchLimit,
+            fetchOffset: request.fetchOffset,
+            includesSubentities: request.includesSubentities
+        )
         // The plan is compiled by the first fetch and kept on the request; without a store,
         // the fetch throws `noPersistentStore` where it first reads.
         if let store = parentStore {
@@ -200,8 +212,12 @@ extension ManagedObjectContext {
     ///
     /// `pendingChangesAffect`, when the caller already knows it, spares scanning the changed
     /// objects again.
-    func fetchObjects(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool,
-                      pendingChangesAffect known: Bool? = nil) throws -> [ManagedObject] {
+    func fetchObjects(
+        _ entity: EntityDescription,
+        _ descriptor: FetchDescriptor,
+        includePending: Bool,
+        pendingChangesAffect known: Bool? = nil
+    ) throws -> [ManagedObject] {
         let store = try store()
         let pending = includePending && (known ?? pendingChangesAffect(entity, descriptor))
         if !pending {
@@ -218,7 +234,12 @@ extension ManagedObjectContext {
 
     /// Reads the store without limit (and, with `evaluateAll`, without predicate), then applies
     /// the predicate in memory to changed (or all) objects, sorts, and applies offset and limit.
-    private func fetchFilteringInMemory(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool, evaluateAll: Bool) throws -> [ManagedObject] {
+    private func fetchFilteringInMemory(
+        _ entity: EntityDescription,
+        _ descriptor: FetchDescriptor,
+        includePending: Bool,
+        evaluateAll: Bool
+    ) throws -> [ManagedObject] {
         var unbounded = descriptor
         unbounded.fetchLimit = 0
         unbounded.fetchOffset = 0
@@ -254,7 +275,9 @@ extension ManagedObjectContext {
     }
 
     private func dictionaryProperties<T>(of request: FetchRequest<T>, entity: EntityDescription) throws -> [String] {
-        let requested: [Any] = request.propertiesToFetch ?? entity.allProperties.filter { !$0.isTransient && !(($0 as? RelationshipDescription)?.isToMany ?? false) }.map { $0.name as Any }
+        let requested: [Any] =
+            request.propertiesToFetch
+            ?? entity.allProperties.filter { !$0.isTransient && !(($0 as? RelationshipDescription)?.isToMany ?? false) }.map { $0.name as Any }
         return try requested.map { item -> String in
             let name: String
             switch item {

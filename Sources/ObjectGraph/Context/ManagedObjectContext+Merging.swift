@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ManagedObjectContext {
     /// Brings another context's save into this one: registered objects it updated are re-read
@@ -64,7 +64,8 @@ extension ManagedObjectContext {
         for object in merged where !object.isDeleted && !object.storage.flags.contains(.gone) {
             for slot in object.entity.relationshipSlots {
                 guard let relationship = object.entity.allProperties[slot] as? RelationshipDescription,
-                      let inverse = relationship.inverseRelationship else { continue }
+                    let inverse = relationship.inverseRelationship
+                else { continue }
                 let targets: [ManagedObjectID]
                 if relationship.isToMany {
                     targets = object.toManyMembers(at: slot).filter(deletedIDs.contains)
@@ -83,7 +84,9 @@ extension ManagedObjectContext {
                                 try object.removeObject(self.object(with: id), fromRelationship: relationship.name)
                             } catch {
                                 // Reported by the next save: it must not keep a reference to a removed row.
-                                object.storage.pendingFailures.append(object.failure(key: relationship.name, "could not nullify the reference to deleted \(id): \(error)"))
+                                object.storage.pendingFailures.append(
+                                    object.failure(key: relationship.name, "could not nullify the reference to deleted \(id): \(error)")
+                                )
                             }
                         } else {
                             object.setValue(nil, forKey: relationship.name)

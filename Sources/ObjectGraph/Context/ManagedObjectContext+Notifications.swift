@@ -9,6 +9,7 @@ final class ContextObservers: Sendable {
         var wantsUnregistered: Set<Int> = []
         var willSave: [Int: () -> Void] = [:]
         var didSave: [Int: @Sendable (ContextDidSave) -> Void] = [:]
+        var objectIDsReplaced: [Int: ([ManagedObjectID: ManagedObjectID]) -> Void] = [:]
 
         mutating func token() -> Int {
             nextToken += 1
@@ -42,21 +43,34 @@ final class ContextObservers: Sendable {
             return token
         }
     }
+    func add(objectIDsReplaced observer: @escaping ([ManagedObjectID: ManagedObjectID]) -> Void) -> Int {
+        registry.withLock { registry in
+            let token = registry.token()
+            registry.objectIDsReplaced[token] = observer
+            return token
+        }
+    }
     func remove(_ token: Int) {
         registry.withLock { registry in
             registry.objectsDidChange[token] = nil
             registry.wantsUnregistered.remove(token)
             registry.willSave[token] = nil
             registry.didSave[token] = nil
+            registry.objectIDsReplaced[token] = nil
         }
     }
     func objectsDidChangeObservers(unregisteredOnly: Bool) -> [(ObjectsDidChange) -> Void] {
         registry.withLock { registry in
-            registry.objectsDidChange.filter { !unregisteredOnly || registry.wantsUnregistered.contains($0.key) }.sorted { $0.key < $1.key }.map(\.value)
+            registry.objectsDidChange.filter { !unregisteredOnly || registry.wantsUnregistered.contains($0.key) }.sorted { $0.key < $1.key }.map(
+                \.value
+            )
         }
     }
     var willSaveObservers: [() -> Void] { registry.withLock { $0.willSave.sorted { $0.key < $1.key }.map(\.value) } }
     var didSaveObservers: [@Sendable (ContextDidSave) -> Void] { registry.withLock { $0.didSave.sorted { $0.key < $1.key }.map(\.value) } }
+    var objectIDsReplacedObservers: [([ManagedObjectID: ManagedObjectID]) -> Void] {
+        registry.withLock { $0.objectIDsReplaced.sorted { $0.key < $1.key }.map(\.value) }
+    }
 }
 
 extension ManagedObjectContext {
@@ -102,13 +116,29 @@ extension ManagedObjectContext {
         return ContextObservation { [observers] in observers.remove(token) }
     }
 
+    /// Calls `observer` on the context's queue when objects' temporary IDs are replaced by
+    /// permanent ones (old ID to new), so that whoever keys objects by ID (fetched results
+    /// controllers) can follow.
+    func addObjectIDsReplacedObserver(_ observer: @escaping ([ManagedObjectID: ManagedObjectID]) -> Void) -> ContextObservation {
+        let token = observers.add(objectIDsReplaced: observer)
+        return ContextObservation { [observers] in observers.remove(token) }
+    }
+
+    func postObjectIDsReplaced(_ replaced: [ManagedObjectID: ManagedObjectID]) {
+        for observer in observers.objectIDsReplacedObservers { observer(replaced) }
+    }
+
     func postObjectsDidChange(_ change: ObjectsDidChange) {
-        let unregisteredOnly = change.insertedObjects.isEmpty && change.updatedObjects.isEmpty && change.deletedObjects.isEmpty
+        let unregisteredOnly =
+            change.insertedObjects.isEmpty && change.updatedObjects.isEmpty && change.deletedObjects.isEmpty
             && change.refreshedObjects.isEmpty && !change.invalidatedAllObjects && change.readFailures.isEmpty
         for observer in observers.objectsDidChangeObservers(unregisteredOnly: unregisteredOnly) { observer(change) }
         guard !unregisteredOnly else { return }
-        NotificationCenter.default.post(name: .managedObjectContextObjectsDidChange, object: self,
-                                        userInfo: [Self.objectsDidChangeKey: change])
+        NotificationCenter.default.post(
+            name: .managedObjectContextObjectsDidChange,
+            object: self,
+            userInfo: [Self.objectsDidChangeKey: change]
+        )
     }
 
     func postWillSave() {
@@ -118,11 +148,15 @@ extension ManagedObjectContext {
 
     func postDidSave(_ saved: ContextDidSave) {
         for observer in observers.didSaveObservers { observer(saved) }
-        NotificationCenter.default.post(name: .managedObjectContextDidSave, object: self, userInfo: [
-            Self.didSaveKey: saved,
-            "insertedObjectIDs": saved.insertedObjectIDs,
-            "updatedObjectIDs": saved.updatedObjectIDs,
-            "deletedObjectIDs": saved.deletedObjectIDs,
-        ])
+        NotificationCenter.default.post(
+            name: .managedObjectContextDidSave,
+            object: self,
+            userInfo: [
+                Self.didSaveKey: saved,
+                "insertedObjectIDs": saved.insertedObjectIDs,
+                "updatedObjectIDs": saved.updatedObjectIDs,
+                "deletedObjectIDs": saved.deletedObjectIDs,
+            ]
+        )
     }
 }

@@ -52,9 +52,11 @@ extension ManagedObjectContext {
         }
         if !failures.isEmpty {
             let denied = failures.contains(where: \.deniesDelete)
-            throw ObjectGraphError(denied && failures.count == 1 ? .validationRelationshipDeniedDelete : .validationMultipleErrors,
-                                   "The save failed validation (\(failures.count) problem\(failures.count == 1 ? "" : "s"))",
-                                   failures: failures)
+            throw ObjectGraphError(
+                denied && failures.count == 1 ? .validationRelationshipDeniedDelete : .validationMultipleErrors,
+                "The save failed validation (\(failures.count) problem\(failures.count == 1 ? "" : "s"))",
+                failures: failures
+            )
         }
 
         // Objects inserted while the store could not reserve keys get their permanent IDs now;
@@ -87,7 +89,8 @@ extension ManagedObjectContext {
         return keyed.map(\.object)
     }
 
-    /// The store writes and the did-save payload for `objects`.
+    /// The store writes and the did-save payload for `objects`: every changed value and
+    /// relationship, by entity and relationship identity; the store decides what it stores where.
     private func saveChanges(for objects: [ManagedObject]) -> (SaveChanges, ContextDidSave) {
         var changes = SaveChanges()
         var inserted: Set<ManagedObjectID> = []
@@ -97,78 +100,41 @@ extension ManagedObjectContext {
             let entity = object.entity
             if object.isDeleted {
                 if !object.isInserted {
-                    changes.deletes.append(object.objectID)
+                    changes.deletes.append(SaveChanges.RowDelete(id: object.objectID, entity: entity.entityCode))
                     deleted.insert(object.objectID)
                 }
                 continue
             }
             guard object.hasChanges else { continue }
-            let slots: [Int]
             if object.isInserted {
-                slots = entity.storedColumnSlots
+                changes.inserts.append(
+                    SaveChanges.RowWrite(id: object.objectID, entity: entity.entityCode, changedSlots: nil, values: object.storage.values)
+                )
                 inserted.insert(object.objectID)
             } else {
-                slots = object.storage.changed.slots.filter { entity.isStoredColumn($0) }
+                let slots = object.storage.changed.slots
+                if !slots.isEmpty {
+                    changes.updates.append(
+                        SaveChanges.RowWrite(id: object.objectID, entity: entity.entityCode, changedSlots: slots, values: object.storage.values)
+                    )
+                }
                 updated.insert(object.objectID)
             }
-            let write = SaveChanges.RowWrite(id: object.objectID, slots: slots, values: slots.map { object.storage.values[$0] })
-            if object.isInserted { changes.inserts.append(write) } else if !slots.isEmpty { changes.updates.append(write) }
             for (slot, state) in object.storage.toMany where state.hasChanges {
                 guard let relationship = entity.allProperties[slot] as? RelationshipDescription, !relationship.isTransient else { continue }
-                if relationship.usesJoinTable && relationship.ownsJoinTable {
-                    for id in state.added {
-                        changes.addedMembers.append(.init(entity: relationship.entity!.name, relationship: relationship.name, source: object.objectID, destination: id))
-                    }
-                    for id in state.removed {
-                        changes.removedMembers.append(.init(entity: relationship.entity!.name, relationship: relationship.name, source: object.objectID, destination: id))
-                    }
-                }
-                if relationship.isOrdered {
-                    changes.orderings.append(.init(entity: relationship.entity!.name, relationship: relationship.name,
-                                                   source: object.objectID, members: object.toManyMembers(at: slot)))
-                }
+                changes.relationshipChanges.append(
+                    SaveChanges.RelationshipChange(
+                        source: object.objectID,
+                        relationship: RelationshipKey(relationship),
+                        added: Array(state.added),
+                        removed: Array(state.removed),
+                        order: relationship.isOrdered ? object.toManyMembers(at: slot) : nil
+                    )
+                )
             }
         }
         // A to-one pointing at a deleted object is cleared only by delete rules; the store
         // also removes join rows of deleted objects.
         return (changes, ContextDidSave(insertedObjectIDs: inserted, updatedObjectIDs: updated, deletedObjectIDs: deleted))
-    }
-}
-
-extension EntityDescription {
-    /// Slots stored in the entity's table: non-transient attributes and to-one relationships
-    /// (computed once the model is frozen: every insert needs them).
-    var storedColumnSlots: [Int] {
-        if isFrozen, let cached = frozenStoredColumnSlots { return cached }
-        return allProperties.indices.filter { isStoredColumn($0) }
-    }
-
-    func isStoredColumn(_ slot: Int) -> Bool {
-        let property = allProperties[slot]
-        if property.isTransient { return false }
-        if let relationship = property as? RelationshipDescription { return !relationship.isToMany }
-        return true
-    }
-}
-
-extension RelationshipDescription {
-    /// Whether this to-many relationship is stored in a join table (its inverse is not to-one).
-    var usesJoinTable: Bool {
-        guard isToMany else { return false }
-        guard let inverse = inverseRelationship else { return true }
-        return inverse.isToMany
-    }
-
-    /// Whether this side writes a many-to-many join table (the other side only mirrors it).
-    var ownsJoinTable: Bool {
-        guard usesJoinTable, let inverse = inverseRelationship else { return true }
-        let mine = "\(entity?.name ?? "").\(name)"
-        let theirs = "\(inverse.entity?.name ?? "").\(inverse.name)"
-        return mine <= theirs
-    }
-
-    /// The relationship whose join table stores this one.
-    var joinTableOwner: RelationshipDescription {
-        ownsJoinTable ? self : inverseRelationship!
     }
 }

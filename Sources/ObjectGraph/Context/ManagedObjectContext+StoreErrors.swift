@@ -25,7 +25,11 @@ extension ManagedObjectContext {
         let count = unreportedStoreErrors.count
         unreportedStoreErrors = []
         if count == 1 { throw first }
-        throw ObjectGraphError(first.code, "\(count)\(count == Self.keptStoreErrors ? " or more" : "") store reads failed since the last save or fetch; the first: \(first.message)",
-                               underlying: first, file: first.cause?.file)
+        throw ObjectGraphError(
+            first.code,
+            "\(count)\(count == Self.keptStoreErrors ? " or more" : "") store reads failed since the last save or fetch; the first: \(first.message)",
+            underlying: first,
+            file: first.cause?.file
+        )
     }
 }

@@ -90,8 +90,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func assertOnQueue() {
         #if DEBUG
         if !queue.isCurrent {
-            let kind = concurrencyType == .mainQueueConcurrencyType ? "main-queue context off the main thread" : "private-queue context outside perform/performAndWait"
-            preconditionFailure("ObjectGraph concurrency violation: \(name ?? "a ManagedObjectContext") (a \(kind)) was used from the wrong queue. Wrap the work in context.perform { … } and pass objectIDs, not objects, across queues.")
+            let kind =
+                concurrencyType == .mainQueueConcurrencyType
+                ? "main-queue context off the main thread" : "private-queue context outside perform/performAndWait"
+            preconditionFailure(
+                "ObjectGraph concurrency violation: \(name ?? "a ManagedObjectContext") (a \(kind)) was used from the wrong queue. Wrap the work in context.perform { … } and pass objectIDs, not objects, across queues."
+            )
         }
         #endif
     }
@@ -245,11 +249,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// be read (the error is reported as a fault's is, and the next access reads again).
     func loadMembers(of object: ManagedObject, slot: Int) -> [ManagedObjectID]? {
         guard let store = parentStore,
-              let relationship = object.entity.allProperties[slot] as? RelationshipDescription,
-              !relationship.isTransient
+            let relationship = object.entity.allProperties[slot] as? RelationshipDescription,
+            !relationship.isTransient
         else { return [] }
         do {
-            return try store.members(of: object.objectID, relationship: relationship)
+            return try store.members(of: object.objectID, relationship: RelationshipKey(relationship))
         } catch {
             recordStoreError(error, for: object, while: "read \(object.entity.name).\(relationship.name) of \(object.objectID)")
             return nil

@@ -88,7 +88,10 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// The entity searched; setting it sets ``entityName``.
     public var entity: EntityDescription? {
         get { entityStorage?.name == entityName ? entityStorage : nil }
-        set { entityStorage = newValue; entityName = newValue?.name }
+        set {
+            entityStorage = newValue
+            entityName = newValue?.name
+        }
     }
     private var entityStorage: EntityDescription?
 

@@ -26,7 +26,12 @@ public final class EntityDescription: CustomStringConvertible {
     /// The entity's direct sub-entities; setting them makes this entity their ``superentity``.
     public var subentities: [EntityDescription] = [] {
         willSet { checkMutable("subentities") }
-        didSet { for sub in subentities { sub.superentityStorage = self; sub.superentityName = name } }
+        didSet {
+            for sub in subentities {
+                sub.superentityStorage = self
+                sub.superentityName = name
+            }
+        }
     }
     /// The entity this one inherits from.
     public var superentity: EntityDescription? { superentityStorage }
@@ -61,13 +66,17 @@ public final class EntityDescription: CustomStringConvertible {
     }
     /// All attributes by name, inherited ones included.
     public var attributesByName: [String: AttributeDescription] {
-        Dictionary(allProperties.compactMap { $0 as? AttributeDescription }.map { ($0.name, $0) },
-                   uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            allProperties.compactMap { $0 as? AttributeDescription }.map { ($0.name, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
     }
     /// All relationships by name, inherited ones included.
     public var relationshipsByName: [String: RelationshipDescription] {
-        Dictionary(allProperties.compactMap { $0 as? RelationshipDescription }.map { ($0.name, $0) },
-                   uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            allProperties.compactMap { $0 as? RelationshipDescription }.map { ($0.name, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
     }
     /// The relationships whose destination is `entity`.
     public func relationships(forDestination entity: EntityDescription) -> [RelationshipDescription] {
@@ -107,8 +116,6 @@ public final class EntityDescription: CustomStringConvertible {
     var fetchableEntityCodes: [Int] = []
     /// Each slot's default value, set when the model is frozen.
     @exclusivity(unchecked) var frozenDefaultValues: ContiguousArray<Value>?
-    /// The slots stored in the entity's table, set when the model is frozen.
-    @exclusivity(unchecked) var frozenStoredColumnSlots: [Int]?
     /// Per slot, the attribute type (`nil` for relationships), for the typed accessors.
     @exclusivity(unchecked) var frozenAttributeTypes: [AttributeType?] = []
     /// The top of this entity's inheritance tree, whose table holds the whole tree.

@@ -67,14 +67,14 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         entityTable = NameTable(entities.map { ($0.name, $0) })
         for entity in entities {
             entity.frozenDefaultValues = ContiguousArray(entity.allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
-            entity.frozenStoredColumnSlots = entity.storedColumnSlots
             entity.frozenAttributeTypes = entity.allProperties.map { ($0 as? AttributeDescription)?.attributeType }
             entity.slotTable = NameTable(entity.allProperties.enumerated().map { ($1.name, $0) })
             entity.isFrozen = true
             for property in entity.properties {
                 property.isFrozen = true
                 if let attribute = property as? AttributeDescription {
-                    attribute.hasValueRules = !attribute.minStoredValue.isNull || !attribute.maxStoredValue.isNull
+                    attribute.hasValueRules =
+                        !attribute.minStoredValue.isNull || !attribute.maxStoredValue.isNull
                         || attribute.minLength != nil || attribute.maxLength != nil || attribute.regularExpression != nil
                         || !attribute.validationPredicates.isEmpty
                 }

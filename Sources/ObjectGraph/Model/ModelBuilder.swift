@@ -50,8 +50,11 @@ extension EntityDescription {
     /// Creates an entity named `name` bound to `class`, inheriting from the entity named
     /// `parent`, with the properties listed in the block.
     public convenience init(
-        _ name: String, class managedClass: ManagedObject.Type = ManagedObject.self, parent: String? = nil,
-        isAbstract: Bool = false, @EntityBuilder properties: () -> [PropertyDescription] = { [] }
+        _ name: String,
+        class managedClass: ManagedObject.Type = ManagedObject.self,
+        parent: String? = nil,
+        isAbstract: Bool = false,
+        @EntityBuilder properties: () -> [PropertyDescription] = { [] }
     ) {
         self.init()
         self.name = name
@@ -81,8 +84,13 @@ extension AttributeDescription {
     /// value, transient (in memory only) or indexed; a transformable attribute names its
     /// Codable `transformableType` or a `valueTransformerName` (see ``AttributeValueTransformer``).
     public convenience init(
-        _ name: String, _ type: AttributeType, optional: Bool = true, defaultValue: Any? = nil,
-        transient: Bool = false, indexed: Bool = false, transformableType: (any Codable.Type)? = nil,
+        _ name: String,
+        _ type: AttributeType,
+        optional: Bool = true,
+        defaultValue: Any? = nil,
+        transient: Bool = false,
+        indexed: Bool = false,
+        transformableType: (any Codable.Type)? = nil,
         valueTransformerName: String? = nil
     ) {
         self.init()
@@ -121,8 +129,15 @@ extension RelationshipDescription {
     /// Creates a relationship to the entity named `destination` whose inverse is the
     /// relationship named `inverse` there; `toMany` sets `maxCount` 0 (unbounded).
     public convenience init(
-        _ name: String, to destination: String, inverse: String?, toMany: Bool = false, ordered: Bool = false,
-        optional: Bool = true, deleteRule: DeleteRule = .nullify, minCount: Int = 0, maxCount: Int? = nil
+        _ name: String,
+        to destination: String,
+        inverse: String?,
+        toMany: Bool = false,
+        ordered: Bool = false,
+        optional: Bool = true,
+        deleteRule: DeleteRule = .nullify,
+        minCount: Int = 0,
+        maxCount: Int? = nil
     ) {
         self.init()
         self.name = name

@@ -112,7 +112,11 @@ struct ModelChecker {
                 fail(entity.name, property.name.isEmpty ? nil : property.name, "a property needs a name made of letters, digits and underscores")
             }
             if Self.reservedPropertyNames.contains(property.name) {
-                fail(entity.name, property.name, "'\(property.name)' clashes with an NSManagedObject or NSObject member, which Core Data reserves; rename the property")
+                fail(
+                    entity.name,
+                    property.name,
+                    "'\(property.name)' clashes with an NSManagedObject or NSObject member, which Core Data reserves; rename the property"
+                )
             }
             if !names.insert(property.name).inserted {
                 fail(entity.name, property.name, "duplicate property name (in the entity or inherited from its parent)")
@@ -156,7 +160,13 @@ struct ModelChecker {
         relationship.resolve(destination: destination, inverse: inverse)
         guard let inverse else {
             if relationship.inverseName == nil {
-                warnings.append(ModelIssue(entity: entity.name, property: name, message: "has no inverse relationship; the object graph cannot keep the other side in step"))
+                warnings.append(
+                    ModelIssue(
+                        entity: entity.name,
+                        property: name,
+                        message: "has no inverse relationship; the object graph cannot keep the other side in step"
+                    )
+                )
             }
             return
         }

@@ -34,8 +34,19 @@ struct ModelSnapshot: Codable, Hashable, Sendable {
                     .sorted { $0.name < $1.name }.map { Attribute(name: $0.name, type: $0.attributeType.rawValue) },
                 relationships: entity.properties.compactMap { $0 as? RelationshipDescription }.filter { !$0.isTransient }
                     .sorted { $0.name < $1.name }
-                    .map { Relationship(name: $0.name, destination: $0.destinationEntity?.name ?? "?", inverse: $0.inverseRelationship?.name, toMany: $0.isToMany, ordered: $0.isOrdered) },
-                uniquenessConstraints: entity.uniquenessConstraints.map { $0.sorted() }.sorted { $0.joined(separator: ",") < $1.joined(separator: ",") })
+                    .map {
+                        Relationship(
+                            name: $0.name,
+                            destination: $0.destinationEntity?.name ?? "?",
+                            inverse: $0.inverseRelationship?.name,
+                            toMany: $0.isToMany,
+                            ordered: $0.isOrdered
+                        )
+                    },
+                uniquenessConstraints: entity.uniquenessConstraints.map { $0.sorted() }.sorted {
+                    $0.joined(separator: ",") < $1.joined(separator: ",")
+                }
+            )
         }
     }
 
@@ -69,7 +80,14 @@ struct ModelSnapshot: Codable, Hashable, Sendable {
         return lines
     }
 
-    private func diff<T: Equatable>(_ entity: String, _ kind: String, _ old: [T], _ new: [T], key: KeyPath<T, String>, describe: (T) -> String) -> [String] {
+    private func diff<T: Equatable>(
+        _ entity: String,
+        _ kind: String,
+        _ old: [T],
+        _ new: [T],
+        key: KeyPath<T, String>,
+        describe: (T) -> String
+    ) -> [String] {
         var lines: [String] = []
         let oldByName = Dictionary(old.map { ($0[keyPath: key], $0) }, uniquingKeysWith: { a, _ in a })
         let newByName = Dictionary(new.map { ($0[keyPath: key], $0) }, uniquingKeysWith: { a, _ in a })

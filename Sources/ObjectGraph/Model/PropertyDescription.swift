@@ -46,7 +46,10 @@ public class PropertyDescription: CustomStringConvertible {
     }
 
     func checkMutable(_ member: String) {
-        precondition(!isFrozen, "ObjectGraph: cannot change \(member) of property '\(name)': its model has been loaded by a container and is immutable")
+        precondition(
+            !isFrozen,
+            "ObjectGraph: cannot change \(member) of property '\(name)': its model has been loaded by a container and is immutable"
+        )
     }
 
     /// A readable summary, for logs and debugging.

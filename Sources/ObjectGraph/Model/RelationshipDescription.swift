@@ -8,12 +8,20 @@ public final class RelationshipDescription: PropertyDescription {
     /// The entity at the other end.
     public var destinationEntity: EntityDescription? {
         get { destinationStorage }
-        set { checkMutable("destinationEntity"); destinationStorage = newValue; destinationEntityName = newValue?.name }
+        set {
+            checkMutable("destinationEntity")
+            destinationStorage = newValue
+            destinationEntityName = newValue?.name
+        }
     }
     /// The relationship back from the destination; a missing inverse is a warning at load.
     public var inverseRelationship: RelationshipDescription? {
         get { inverseStorage }
-        set { checkMutable("inverseRelationship"); inverseStorage = newValue; inverseName = newValue?.name }
+        set {
+            checkMutable("inverseRelationship")
+            inverseStorage = newValue
+            inverseName = newValue?.name
+        }
     }
     /// The fewest related objects a valid object has (to-many), checked at save.
     public var minCount: Int = 0 { willSet { checkMutable("minCount") } }

@@ -96,7 +96,11 @@ extension AttributeDescription {
                 if let transformer = valueTransformer { return try transformer.reverseTransformedValue(data) }
             } catch {
                 let target = transformableType.map { "\($0)" } ?? "its transformer '\(valueTransformerName ?? "")'"
-                throw ObjectGraphError(.typeMismatch, "the stored value of \(entity?.name ?? "?").\(name) (\(data.count) bytes) does not decode with \(target)", underlying: error)
+                throw ObjectGraphError(
+                    .typeMismatch,
+                    "the stored value of \(entity?.name ?? "?").\(name) (\(data.count) bytes) does not decode with \(target)",
+                    underlying: error
+                )
             }
             return data
         }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Turns the values of a transformable attribute into the `Data` a store keeps, and back —
 /// ObjectGraph's counterpart of a Core Data `ValueTransformer` (which Foundation on Linux does

@@ -35,7 +35,10 @@ extension ManagedObject {
                 if relationship.isToMany {
                     let state = storage.toMany[slot]
                     var ids = Set(toManyMembers(at: slot))
-                    if let state { ids.subtract(state.added); ids.formUnion(state.removed) }
+                    if let state {
+                        ids.subtract(state.added)
+                        ids.formUnion(state.removed)
+                    }
                     result[key] = Set(ids.map { context.object(with: $0) })
                 } else if case .objectID(let id) = committed[slot] {
                     result[key] = context.object(with: id)
@@ -48,7 +51,6 @@ extension ManagedObject {
         }
         return result
     }
-
 
     /// Discards values and changes, turning the object into a fault.
     func turnIntoFault() {

@@ -51,7 +51,11 @@ extension ManagedObject {
             guard let stored = attribute.storedValue(from: value) else {
                 let got = flattenOptional(value).map { "\(type(of: $0))" } ?? "nil"
                 let failure = failure(key: key, "expected \(attribute.expectedValueDescription), got \(got)")
-                throw ObjectGraphError(.typeMismatch, "\(entity.name).\(key) expects \(attribute.expectedValueDescription), not \(got)", failures: [failure])
+                throw ObjectGraphError(
+                    .typeMismatch,
+                    "\(entity.name).\(key) expects \(attribute.expectedValueDescription), not \(got)",
+                    failures: [failure]
+                )
             }
             fulfillIfNeeded()
             setStored(stored, at: slot)
@@ -79,8 +83,12 @@ extension ManagedObject {
             for element in current {
                 guard let object = element as? ManagedObject else { continue }
                 switch object.value(forKey: key) {
-                case let set as Set<ManagedObject>: next += set.map { $0 as Any }; isCollection = true
-                case let array as [ManagedObject]: next += array.map { $0 as Any }; isCollection = true
+                case let set as Set<ManagedObject>:
+                    next += set.map { $0 as Any }
+                    isCollection = true
+                case let array as [ManagedObject]:
+                    next += array.map { $0 as Any }
+                    isCollection = true
                 case let value?: next.append(value)
                 case nil: if !isCollection { return nil }
                 }
@@ -113,7 +121,8 @@ extension ManagedObject {
         if storage.flags.contains(.probe), let recorder = KeyPathRecorder.current, recorder.isRecording(self) {
             recorder.record(key)
             if let type = Result.self as? any OptionalManagedObject.Type,
-               let probe = recorder.probe(of: type.wrappedObjectType) as? Result {
+                let probe = recorder.probe(of: type.wrappedObjectType) as? Result
+            {
                 return probe
             }
             return zeroValue(of: Result.self, key: key)
@@ -156,7 +165,9 @@ extension ManagedObject {
         case let attribute as AttributeDescription:
             return reportingDecodeErrors(attribute, storage.values[slot])
         case let relationship as RelationshipDescription:
-            guard let context = managedObjectContext else { return relationship.isToMany ? (relationship.isOrdered ? [ManagedObject]() as Any : Set<ManagedObject>() as Any) : nil }
+            guard let context = managedObjectContext else {
+                return relationship.isToMany ? (relationship.isOrdered ? [ManagedObject]() as Any : Set<ManagedObject>() as Any) : nil
+            }
             if relationship.isToMany {
                 let objects = toManyMembers(at: slot).map { context.object(with: $0) }
                 return relationship.isOrdered ? objects as Any : Set(objects) as Any
@@ -195,7 +206,10 @@ extension ManagedObject {
     func fulfillForWrite(key: String) throws {
         fulfillIfNeeded()
         if storage.flags.contains(.fault) && managedObjectContext != nil {
-            throw ObjectGraphError(.persistentStoreOperation, "\(entity.name) \(objectID) could not be read from the store; its '\(key)' was not changed")
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "\(entity.name) \(objectID) could not be read from the store; its '\(key)' was not changed"
+            )
         }
     }
 

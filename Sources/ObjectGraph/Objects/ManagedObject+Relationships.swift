@@ -45,12 +45,18 @@ extension ManagedObject {
     private func toManyRelationship(_ key: String) throws -> (RelationshipDescription, Int) {
         assertOnContextQueue()
         guard let slot = entity.slotByName[key], let relationship = entity.allProperties[slot] as? RelationshipDescription else {
-            throw ObjectGraphError(.unknownKey, "\(entity.name) has no relationship '\(key)'",
-                                   failures: [failure(key: key, "the entity has no relationship '\(key)'")])
+            throw ObjectGraphError(
+                .unknownKey,
+                "\(entity.name) has no relationship '\(key)'",
+                failures: [failure(key: key, "the entity has no relationship '\(key)'")]
+            )
         }
         guard relationship.isToMany else {
-            throw ObjectGraphError(.typeMismatch, "\(entity.name).\(key) is a to-one relationship; set it with setValue(_:forKey:)",
-                                   failures: [failure(key: key, "expected a to-one value")])
+            throw ObjectGraphError(
+                .typeMismatch,
+                "\(entity.name).\(key) is a to-one relationship; set it with setValue(_:forKey:)",
+                failures: [failure(key: key, "expected a to-one value")]
+            )
         }
         return (relationship, slot)
     }
@@ -58,13 +64,19 @@ extension ManagedObject {
     private func checkDestination(_ object: ManagedObject, of relationship: RelationshipDescription) throws {
         guard let destination = relationship.destinationEntity, object.entity.isKindOf(entity: destination) else {
             let message = "expected \(relationship.destinationEntity?.name ?? "?"), got \(object.entity.name)"
-            throw ObjectGraphError(.typeMismatch, "\(entity.name).\(relationship.name) \(message)",
-                                   failures: [failure(key: relationship.name, message)])
+            throw ObjectGraphError(
+                .typeMismatch,
+                "\(entity.name).\(relationship.name) \(message)",
+                failures: [failure(key: relationship.name, message)]
+            )
         }
         guard let context = managedObjectContext, object.managedObjectContext === context else {
             let message = "cannot relate objects in different contexts (or not in a context)"
-            throw ObjectGraphError(.typeMismatch, "\(entity.name).\(relationship.name): \(message)",
-                                   failures: [failure(key: relationship.name, message)])
+            throw ObjectGraphError(
+                .typeMismatch,
+                "\(entity.name).\(relationship.name): \(message)",
+                failures: [failure(key: relationship.name, message)]
+            )
         }
         if object.storage.flags.contains(.gone) {
             throw ObjectGraphError(.objectNotFound, "\(entity.name).\(relationship.name): \(object.objectID) was deleted")
@@ -78,8 +90,11 @@ extension ManagedObject {
             guard let value else { return setToOne(relationship, slot: slot, to: nil) }
             guard let object = value as? ManagedObject else {
                 let message = "expected \(relationship.destinationEntity?.name ?? "a managed object"), got \(type(of: value))"
-                throw ObjectGraphError(.typeMismatch, "\(entity.name).\(relationship.name) \(message)",
-                                       failures: [failure(key: relationship.name, message)])
+                throw ObjectGraphError(
+                    .typeMismatch,
+                    "\(entity.name).\(relationship.name) \(message)",
+                    failures: [failure(key: relationship.name, message)]
+                )
             }
             try checkDestination(object, of: relationship)
             return setToOne(relationship, slot: slot, to: object)
@@ -92,8 +107,11 @@ extension ManagedObject {
         case let mutable as RelationshipMutableSet: objects = mutable.allObjects
         default:
             let message = "expected a Set or an Array of \(relationship.destinationEntity?.name ?? "managed objects"), got \(type(of: value!))"
-            throw ObjectGraphError(.typeMismatch, "\(entity.name).\(relationship.name) \(message)",
-                                   failures: [failure(key: relationship.name, message)])
+            throw ObjectGraphError(
+                .typeMismatch,
+                "\(entity.name).\(relationship.name) \(message)",
+                failures: [failure(key: relationship.name, message)]
+            )
         }
         for object in objects { try checkDestination(object, of: relationship) }
         let wanted = Set(objects.map(\.objectID))

@@ -22,7 +22,7 @@ extension ManagedObject {
     @inline(__always)
     func setTypedAttributeValue<Input>(_ value: Input, forKey key: String) -> Bool {
         guard let slot = entity.slot(forKey: key), let type = entity.attributeType(atSlot: slot),
-              !storage.flags.contains(.gone), let stored = TypedValue.stored(value, type: type)
+            !storage.flags.contains(.gone), let stored = TypedValue.stored(value, type: type)
         else { return false }
         assertOnContextQueue()
         fulfillIfNeeded()
@@ -109,7 +109,9 @@ enum TypedValue {
             if Input.self == Double?.self { return unsafeBitCast(value, to: Double?.self).map { .double($0) } ?? .null }
         case .string:
             if Input.self == String.self { return .string(unsafeBitCast(value, to: String.self).precomposedStringWithCanonicalMapping) }
-            if Input.self == String?.self { return unsafeBitCast(value, to: String?.self).map { .string($0.precomposedStringWithCanonicalMapping) } ?? .null }
+            if Input.self == String?.self {
+                return unsafeBitCast(value, to: String?.self).map { .string($0.precomposedStringWithCanonicalMapping) } ?? .null
+            }
         case .boolean:
             if Input.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
             if Input.self == Bool?.self { return unsafeBitCast(value, to: Bool?.self).map { .bool($0) } ?? .null }

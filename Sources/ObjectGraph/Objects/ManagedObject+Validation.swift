@@ -8,7 +8,10 @@ extension ManagedObject {
             guard let relationship = entity.allProperties[slot] as? RelationshipDescription, relationship.deleteRule == .deny else { continue }
             let count = relationship.isToMany ? toManyMembers(at: slot).count : (storage.values[slot].isNull ? 0 : 1)
             if count > 0 {
-                var denied = failure(key: relationship.name, "delete denied: relationship '\(relationship.name)' still holds \(count) object\(count == 1 ? "" : "s") and its delete rule is deny")
+                var denied = failure(
+                    key: relationship.name,
+                    "delete denied: relationship '\(relationship.name)' still holds \(count) object\(count == 1 ? "" : "s") and its delete rule is deny"
+                )
                 denied.deniesDelete = true
                 failures.append(denied)
             }
@@ -26,16 +29,22 @@ extension ManagedObject {
         }
         guard let attribute = entity.allProperties[slot] as? AttributeDescription else { return }
         guard let stored = attribute.storedValue(from: value) else {
-            throw ObjectGraphError(.typeMismatch, "\(entity.name).\(key) expects \(attribute.attributeType.swiftTypeName)",
-                                   failures: [failure(key: key, "expected \(attribute.attributeType.swiftTypeName)")])
+            throw ObjectGraphError(
+                .typeMismatch,
+                "\(entity.name).\(key) expects \(attribute.attributeType.swiftTypeName)",
+                failures: [failure(key: key, "expected \(attribute.attributeType.swiftTypeName)")]
+            )
         }
         try throwIfInvalid(attributeFailures(attribute, stored))
     }
 
     func throwIfInvalid(_ failures: [ValidationFailure]) throws {
         guard !failures.isEmpty else { return }
-        throw ObjectGraphError(.validationMultipleErrors,
-                               "\(entity.name) \(objectID) is invalid", failures: failures)
+        throw ObjectGraphError(
+            .validationMultipleErrors,
+            "\(entity.name) \(objectID) is invalid",
+            failures: failures
+        )
     }
 
     /// Every broken property rule of the object.
@@ -58,13 +67,17 @@ extension ManagedObject {
                     guard isInserted || storage.changed.contains(slot) else { continue }
                     let count = toManyMembers(at: slot).count
                     if count < minimum {
-                        failures.append(failure(key: relationship.name, "has \(count) object\(count == 1 ? "" : "s"), fewer than the minimum \(minimum)"))
+                        failures.append(
+                            failure(key: relationship.name, "has \(count) object\(count == 1 ? "" : "s"), fewer than the minimum \(minimum)")
+                        )
                     }
                     if relationship.maxCount > 0 && count > relationship.maxCount {
                         failures.append(failure(key: relationship.name, "has \(count) objects, more than the maximum \(relationship.maxCount)"))
                     }
                 } else if !relationship.isOptional && storage.values[slot].isNull {
-                    failures.append(failure(key: relationship.name, "is required (a \(relationship.destinationEntity?.name ?? "related object")) but is nil"))
+                    failures.append(
+                        failure(key: relationship.name, "is required (a \(relationship.destinationEntity?.name ?? "related object")) but is nil")
+                    )
                 }
             default:
                 break
@@ -88,11 +101,12 @@ extension ManagedObject {
         if !attribute.maxStoredValue.isNull, let order = Value.sortCompare(value, attribute.maxStoredValue), order == .orderedDescending {
             failures.append(failure(key: key, "\(describe(value)) is greater than the maximum \(describe(attribute.maxStoredValue))"))
         }
-        let length: Int? = switch value {
-        case .string(let string): string.count
-        case .data(let data): attribute.attributeType == .binaryData ? data.count : nil
-        default: nil
-        }
+        let length: Int? =
+            switch value {
+            case .string(let string): string.count
+            case .data(let data): attribute.attributeType == .binaryData ? data.count : nil
+            default: nil
+            }
         if let length {
             if let minimum = attribute.minLength, length < minimum {
                 failures.append(failure(key: key, "is \(length) long, shorter than the minimum length \(minimum)"))
@@ -102,7 +116,8 @@ extension ManagedObject {
             }
         }
         if let pattern = attribute.regularExpression, case .string(let string) = value,
-           let regex = try? NSRegularExpression(pattern: pattern) {
+            let regex = try? NSRegularExpression(pattern: pattern)
+        {
             let range = NSRange(string.startIndex..., in: string)
             let match = regex.firstMatch(in: string, options: [.anchored], range: range)
             if match == nil || match!.range != range {
@@ -128,7 +143,8 @@ extension ManagedObject {
                     problem = " (\(error))"
                 }
                 if !passed {
-                    let warning = index < attribute.validationWarnings.count ? attribute.validationWarnings[index] : "fails validation predicate \(predicate)"
+                    let warning =
+                        index < attribute.validationWarnings.count ? attribute.validationWarnings[index] : "fails validation predicate \(predicate)"
                     failures.append(failure(key: key, warning + problem))
                 }
             }

@@ -43,7 +43,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// error, as in Core Data).
     public convenience init(context: ManagedObjectContext) {
         guard let entity = context.entityBound(to: Self.self) else {
-            preconditionFailure("ObjectGraph: no entity of the context's model has managedObjectClass \(Self.self); bind it with EntityDescription.managedObjectClass")
+            preconditionFailure(
+                "ObjectGraph: no entity of the context's model has managedObjectClass \(Self.self); bind it with EntityDescription.managedObjectClass"
+            )
         }
         self.init(entity: entity, insertInto: context)
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The identity of a managed object in a store: Sendable, Hashable, stable from insert onwards.
 ///

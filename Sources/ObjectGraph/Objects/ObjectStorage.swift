@@ -55,14 +55,20 @@ struct SlotMask: Equatable {
     }
 
     mutating func insert(_ slot: Int) {
-        if slot < 64 { low |= 1 << UInt64(slot); return }
+        if slot < 64 {
+            low |= 1 << UInt64(slot)
+            return
+        }
         let word = slot / 64 - 1
         while high.count <= word { high.append(0) }
         high[word] |= 1 << UInt64(slot % 64)
     }
 
     mutating func remove(_ slot: Int) {
-        if slot < 64 { low &= ~(1 << UInt64(slot)); return }
+        if slot < 64 {
+            low &= ~(1 << UInt64(slot))
+            return
+        }
         let word = slot / 64 - 1
         if word < high.count { high[word] &= ~(1 << UInt64(slot % 64)) }
     }

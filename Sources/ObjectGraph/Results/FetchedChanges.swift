@@ -88,10 +88,15 @@ struct FetchedChanges {
     ///
     /// Every other object kept its keys and section, so it kept its order relative to the others
     /// like it: only the objects named here can move. Costs O(k log n) for k named objects.
-    init(from old: FetchedLayout, to new: FetchedContent, order: FetchSortOrder,
-         deleted: [PlacedObject], inserted: [PlacedObject],
-         repositioned givenRepositioned: [(old: PlacedObject, new: PlacedObject)],
-         kept givenKept: [(old: PlacedObject, new: PlacedObject)]) {
+    init(
+        from old: FetchedLayout,
+        to new: FetchedContent,
+        order: FetchSortOrder,
+        deleted: [PlacedObject],
+        inserted: [PlacedObject],
+        repositioned givenRepositioned: [(old: PlacedObject, new: PlacedObject)],
+        kept givenKept: [(old: PlacedObject, new: PlacedObject)]
+    ) {
         // Sections: those in both keep their relative order except the fewest possible, which
         // count as deleted and inserted again.
         let movedSections = Self.movedSections(from: old.sectionNames, to: new)
@@ -185,7 +190,9 @@ struct FetchedChanges {
             // A deleted section's objects all left it: they are its old content.
             let name = old.sectionNames[index]
             var run = OrderedRun()
-            for placed in deleted where placed.section == name { run.insert(FetchedEntry(object: placed.object, id: placed.id, keys: placed.keys), in: order) }
+            for placed in deleted where placed.section == name {
+                run.insert(FetchedEntry(object: placed.object, id: placed.id, keys: placed.keys), in: order)
+            }
             for pair in repositioned where pair.old.section == name {
                 run.insert(FetchedEntry(object: pair.old.object, id: pair.old.id, keys: pair.old.keys), in: order)
             }
@@ -213,7 +220,9 @@ struct FetchedChanges {
         inserts.sort { $0.newIndexPath! < $1.newIndexPath! }
         moves.sort { $0.newIndexPath! < $1.newIndexPath! }
         var updates = inPlace.map { ObjectChange(object: $0.placed.object, id: $0.placed.id, type: .update, indexPath: $0.from, newIndexPath: $0.to) }
-        updates += keptObjects.map { ObjectChange(object: $0.new.object, id: $0.new.id, type: .update, indexPath: oldPath($0.old), newIndexPath: newPath($0.new)) }
+        updates += keptObjects.map {
+            ObjectChange(object: $0.new.object, id: $0.new.id, type: .update, indexPath: oldPath($0.old), newIndexPath: newPath($0.new))
+        }
         updates.sort { $0.indexPath! < $1.indexPath! }
         objects = deletes + inserts + moves + updates
         movedIdentifiers = moving.map(\.placed.id)
@@ -238,17 +247,22 @@ struct FetchedChanges {
     /// The batch as one difference between two snapshots.
     func difference(before: FetchedResultsSnapshot, after: FetchedContent) -> FetchedResultsDifference {
         FetchedResultsDifference(
-            before: before, after: FetchedResultsSnapshot(content: after),
-            insertedSectionIdentifiers: insertedSectionNames, deletedSectionIdentifiers: deletedSectionNames,
-            insertedItemIdentifiers: insertedIdentifiers, deletedItemIdentifiers: deletedIdentifiers,
+            before: before,
+            after: FetchedResultsSnapshot(content: after),
+            insertedSectionIdentifiers: insertedSectionNames,
+            deletedSectionIdentifiers: deletedSectionNames,
+            insertedItemIdentifiers: insertedIdentifiers,
+            deletedItemIdentifiers: deletedIdentifiers,
             movedItemIdentifiers: movedIdentifiers,
-            updatedItemIdentifiers: objects.filter { $0.type == .update }.map(\.id))
+            updatedItemIdentifiers: objects.filter { $0.type == .update }.map(\.id)
+        )
     }
 }
 
 /// How many values of a sorted array are below `value`.
 private func countBelow(_ value: Int, in sorted: [Int]) -> Int {
-    var low = 0, high = sorted.count
+    var low = 0
+    var high = sorted.count
     while low < high {
         let mid = (low + high) / 2
         if sorted[mid] < value { low = mid + 1 } else { high = mid }
@@ -259,10 +273,11 @@ private func countBelow(_ value: Int, in sorted: [Int]) -> Int {
 /// The positions of one longest strictly increasing subsequence of `values`.
 func longestIncreasingSubsequence(_ values: [Int]) -> Set<Int> {
     guard !values.isEmpty else { return [] }
-    var tails: [Int] = []          // positions; values[tails[k]] is the smallest tail of a run of k + 1
+    var tails: [Int] = []  // positions; values[tails[k]] is the smallest tail of a run of k + 1
     var previous = [Int](repeating: -1, count: values.count)
     for (position, value) in values.enumerated() {
-        var low = 0, high = tails.count
+        var low = 0
+        var high = tails.count
         while low < high {
             let mid = (low + high) / 2
             if values[tails[mid]] < value { low = mid + 1 } else { high = mid }

@@ -18,7 +18,10 @@ struct FetchedContent {
 
     init(isSectioned: Bool) {
         self.isSectioned = isSectioned
-        if !isSectioned { sections = [FetchedSection(name: "", run: OrderedRun())]; indexByName = ["": 0] }
+        if !isSectioned {
+            sections = [FetchedSection(name: "", run: OrderedRun())]
+            indexByName = ["": 0]
+        }
     }
 
     /// Content from entries in sort order and their section names.
@@ -47,7 +50,10 @@ struct FetchedContent {
 
     static func notContiguous(_ name: String, after other: String, row: Int?, sort: String) -> ObjectGraphError {
         let whereText = row.map { " at object \($0)" } ?? ""
-        return ObjectGraphError(.sectionsNotContiguous, "section '\(name)' appears again\(whereText) after section '\(other)': the sort \(sort) does not keep each section's objects together; sort first by the section key path (or by a key that orders sections the same way)")
+        return ObjectGraphError(
+            .sectionsNotContiguous,
+            "section '\(name)' appears again\(whereText) after section '\(other)': the sort \(sort) does not keep each section's objects together; sort first by the section key path (or by a key that orders sections the same way)"
+        )
     }
 
     var numberOfObjects: Int { sections.reduce(0) { $0 + $1.run.count } }
@@ -73,11 +79,15 @@ struct FetchedContent {
             sections[index].run.insert(entry, in: order)
             return
         }
-        var low = 0, high = sections.count
+        var low = 0
+        var high = sections.count
         while low < high {
             let mid = (low + high) / 2
             // Sections may be momentarily empty while a batch is applied; they sort by nothing.
-            guard let first = sections[mid].run.first else { high = mid; continue }
+            guard let first = sections[mid].run.first else {
+                high = mid
+                continue
+            }
             if order.compare(first.keys, first.primaryKey, entry.keys, entry.primaryKey) == .orderedAscending { low = mid + 1 } else { high = mid }
         }
         var run = OrderedRun()
@@ -96,7 +106,8 @@ struct FetchedContent {
         }
         if firstOverlap(in: order) != nil {
             sections.sort { lhs, rhs in
-                let a = lhs.run.first!, b = rhs.run.first!
+                let a = lhs.run.first!
+                let b = rhs.run.first!
                 return order.compare(a.keys, a.primaryKey, b.keys, b.primaryKey) == .orderedAscending
             }
             reindex()
@@ -110,7 +121,8 @@ struct FetchedContent {
     private func firstOverlap(in order: FetchSortOrder) -> Int? {
         guard sections.count > 1 else { return nil }
         for index in 0..<(sections.count - 1) {
-            let last = sections[index].run.last!, next = sections[index + 1].run.first!
+            let last = sections[index].run.last!
+            let next = sections[index + 1].run.first!
             if order.compare(last.keys, last.primaryKey, next.keys, next.primaryKey) != .orderedAscending { return index }
         }
         return nil

@@ -56,8 +56,9 @@ struct FetchedDependencies {
         var chain = base
         for component in components.dropLast() {
             guard let slot = current.slotByName[component],
-                  let relationship = current.allProperties[slot] as? RelationshipDescription,
-                  let destination = relationship.destinationEntity else { return }
+                let relationship = current.allProperties[slot] as? RelationshipDescription,
+                let destination = relationship.destinationEntity
+            else { return }
             chain.append(relationship)
             add(chain)
             current = destination
@@ -114,7 +115,8 @@ struct FetchedDependencies {
             guard let from = place(of: base, root: root, variables: variables) else { return nil }
             guard let slot = from.entity.slotByName[key] else { return nil }
             guard let relationship = from.entity.allProperties[slot] as? RelationshipDescription,
-                  let destination = relationship.destinationEntity else { return nil }
+                let destination = relationship.destinationEntity
+            else { return nil }
             let chain = from.chain + [relationship]
             add(chain)
             return (destination, chain)

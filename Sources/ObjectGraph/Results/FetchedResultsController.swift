@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Keeps the results of a fetch request current and sectioned as its context changes, and
 /// tells a delegate exactly what changed — Core Data's `NSFetchedResultsController`.
@@ -56,13 +56,19 @@ public final class FetchedResultsController<Result> {
     ///   - sectionNameKeyPath: an attribute (stored or transient) or a key path through to-one
     ///     relationships (`"tag.name"`); `nil` puts every object in one section.
     ///   - cacheName: ignored (see ``cacheName``).
-    public init(fetchRequest: FetchRequest<Result>, managedObjectContext context: ManagedObjectContext,
-                sectionNameKeyPath: String?, cacheName: String?) {
+    public init(
+        fetchRequest: FetchRequest<Result>,
+        managedObjectContext context: ManagedObjectContext,
+        sectionNameKeyPath: String?,
+        cacheName: String?
+    ) {
         self.fetchRequest = fetchRequest
         self.engine = FetchedResultsEngine(context: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: cacheName) {
             Self.copy(of: fetchRequest)
         }
-        engine.makeDelegateView = { [unowned engine] in FetchedResultsController<any FetchRequestResult>(sharing: engine, request: Self.copy(of: fetchRequest)) }
+        engine.makeDelegateView = { [unowned engine] in
+            FetchedResultsController<any FetchRequestResult>(sharing: engine, request: Self.copy(of: fetchRequest))
+        }
     }
 
     /// A view of another controller's engine, handed to delegates.
@@ -118,8 +124,11 @@ public final class FetchedResultsController<Result> {
     /// - Precondition: `indexPath` is within ``sections``.
     public func object(at indexPath: IndexPath) -> Result {
         let sections = engine.content.sections
-        precondition(indexPath.section >= 0 && indexPath.section < sections.count && indexPath.row >= 0 && indexPath.row < sections[indexPath.section].run.count,
-                     "index path \(indexPath) is outside the fetched results")
+        precondition(
+            indexPath.section >= 0 && indexPath.section < sections.count && indexPath.row >= 0
+                && indexPath.row < sections[indexPath.section].run.count,
+            "index path \(indexPath) is outside the fetched results"
+        )
         return sections[indexPath.section].run[indexPath.row].object as! Result
     }
 

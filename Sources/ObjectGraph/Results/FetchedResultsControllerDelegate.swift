@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Hears a ``FetchedResultsController``'s changes, as Core Data's
 /// `NSFetchedResultsControllerDelegate`.
@@ -18,12 +18,21 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     /// A batch of changes begins.
     func controllerWillChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>)
     /// A section was inserted (index in the new content) or deleted (index in the old content).
-    func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange sectionInfo: any FetchedResultsSectionInfo,
-                    atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType)
+    func controller(
+        _ controller: FetchedResultsController<any FetchRequestResult>,
+        didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int,
+        for type: FetchedResultsChangeType
+    )
     /// An object was inserted, deleted, moved or updated; see ``FetchedResultsChangeType``
     /// for which index path is which.
-    func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
-                    for type: FetchedResultsChangeType, newIndexPath: IndexPath?)
+    func controller(
+        _ controller: FetchedResultsController<any FetchRequestResult>,
+        didChange anObject: Any,
+        at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType,
+        newIndexPath: IndexPath?
+    )
     /// The whole batch, as sections and item identifiers before and after.
     func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChangeContentWith difference: FetchedResultsDifference)
     /// A batch of changes ended: the controller's `sections` and `fetchedObjects` are current.
@@ -43,17 +52,30 @@ extension FetchedResultsControllerDelegate {
     /// Does nothing.
     public func controllerWillChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {}
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange sectionInfo: any FetchedResultsSectionInfo,
-                           atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {}
+    public func controller(
+        _ controller: FetchedResultsController<any FetchRequestResult>,
+        didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int,
+        for type: FetchedResultsChangeType
+    ) {}
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
-                           for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {}
+    public func controller(
+        _ controller: FetchedResultsController<any FetchRequestResult>,
+        didChange anObject: Any,
+        at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType,
+        newIndexPath: IndexPath?
+    ) {}
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChangeContentWith difference: FetchedResultsDifference) {}
+    public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChangeContentWith difference: FetchedResultsDifference)
+    {}
     /// Does nothing.
     public func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {}
     /// Returns `nil`: the default title, the name's first letter uppercased.
-    public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, sectionIndexTitleForSectionName sectionName: String) -> String? { nil }
+    public func controller(
+        _ controller: FetchedResultsController<any FetchRequestResult>,
+        sectionIndexTitleForSectionName sectionName: String
+    ) -> String? { nil }
     /// Does nothing.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didFailWith error: any Error) {}
 }

@@ -32,6 +32,16 @@ extension FetchedResultsEngine {
             }
         }
         guard !(deleted.isEmpty && inserted.isEmpty && repositioned.isEmpty && kept.isEmpty) else { return }
+        try apply(deleted: deleted, inserted: inserted, repositioned: repositioned, kept: kept)
+    }
+
+    /// Changes the content by one batch and reports it to the delegate.
+    func apply(
+        deleted: [PlacedObject],
+        inserted: [PlacedObject],
+        repositioned: [(old: PlacedObject, new: PlacedObject)],
+        kept: [(old: PlacedObject, new: PlacedObject)]
+    ) throws {
 
         // Where the changed objects are, looked up before anything moves: the content is then
         // changed in place (a copy would copy every chunk the batch touches).
@@ -56,7 +66,15 @@ extension FetchedResultsEngine {
         } else {
             layout = FetchedLayout(edits.undone(content, in: order), order: order)
         }
-        let changes = FetchedChanges(from: layout, to: content, order: order, deleted: deleted, inserted: inserted, repositioned: repositioned, kept: kept)
+        let changes = FetchedChanges(
+            from: layout,
+            to: content,
+            order: order,
+            deleted: deleted,
+            inserted: inserted,
+            repositioned: repositioned,
+            kept: kept
+        )
         for object in deleted { placements[object.id] = nil }
         for object in inserted { placements[object.id] = Placement(keys: object.keys, section: object.section) }
         for pair in repositioned { placements[pair.new.id] = Placement(keys: pair.new.keys, section: pair.new.section) }
@@ -98,8 +116,15 @@ extension FetchedResultsEngine {
         for (index, entry) in entries.enumerated() where placements[entry.id] == nil {
             inserted.append(PlacedObject(object: entry.object, id: entry.id, keys: entry.keys, section: names?[index] ?? ""))
         }
-        let changes = FetchedChanges(from: FetchedLayout(content, order: order), to: new, order: order,
-                                     deleted: deleted, inserted: inserted, repositioned: repositioned, kept: kept)
+        let changes = FetchedChanges(
+            from: FetchedLayout(content, order: order),
+            to: new,
+            order: order,
+            deleted: deleted,
+            inserted: inserted,
+            repositioned: repositioned,
+            kept: kept
+        )
         let before = FetchedResultsSnapshot(content: content)
         content = new
         placements = newPlacements
@@ -108,8 +133,12 @@ extension FetchedResultsEngine {
 
     /// An object's sort keys and section now.
     private func placed(_ object: ManagedObject) -> PlacedObject {
-        PlacedObject(object: object, id: object.objectID, keys: order.keys(of: object),
-                     section: sectionPath.map { Self.sectionName(of: object, path: $0) } ?? "")
+        PlacedObject(
+            object: object,
+            id: object.objectID,
+            keys: order.keys(of: object),
+            section: sectionPath.map { Self.sectionName(of: object, path: $0) } ?? ""
+        )
     }
 }
 

@@ -33,6 +33,7 @@ final class FetchedResultsEngine {
     /// Set when a change could not be applied; cleared by the next `performFetch()`.
     private(set) var isSuspended = false
     private var observation: ContextObservation?
+    private var replacementObservation: ContextObservation?
     private var flattened: [ManagedObject]?
     /// Changes whenever the content does, so views of it can cache.
     private(set) var contentVersion = 0
@@ -52,7 +53,10 @@ final class FetchedResultsEngine {
         context.assertOnQueue()
         let request = makeRequest()
         guard let sorts = request.sortDescriptors, !sorts.isEmpty else {
-            throw ObjectGraphError(.invalidRequest, "a fetched results controller needs a fetch request with at least one sort descriptor (entity \(request.entityName ?? "nil"))")
+            throw ObjectGraphError(
+                .invalidRequest,
+                "a fetched results controller needs a fetch request with at least one sort descriptor (entity \(request.entityName ?? "nil"))"
+            )
         }
         guard let name = request.entityName, let entity = context.model?.entity(named: name) else {
             throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(request.entityName ?? "nil")'")
@@ -72,14 +76,18 @@ final class FetchedResultsEngine {
         self.predicate = request.predicate
         self.includesSubentities = request.includesSubentities
         self.isLimited = request.fetchLimit > 0 || request.fetchOffset > 0
-        self.dependencies = FetchedDependencies(entity: entity, keyPaths: sorts.compactMap(\.key) + [sectionNameKeyPath].compactMap { $0 },
-                                                predicate: request.predicate?.node)
+        self.dependencies = FetchedDependencies(
+            entity: entity,
+            keyPaths: sorts.compactMap(\.key) + [sectionNameKeyPath].compactMap { $0 },
+            predicate: request.predicate?.node
+        )
         flattened = nil
         contentVersion &+= 1
         hasFetched = true
         isSuspended = false
         if observation == nil {
             observation = context.addObjectsDidChangeObserverIncludingUnregistered { [weak self] change in self?.contextDidChange(change) }
+            replacementObservation = context.addObjectIDsReplacedObserver { [weak self] replaced in self?.objectIDsReplaced(replaced) }
         }
     }
 
@@ -87,7 +95,10 @@ final class FetchedResultsEngine {
     /// relationships only (a to-many step has no single value to name a section by).
     static func checkSectionKeyPath(_ keyPath: String, from entity: EntityDescription) throws {
         if let relationship = try entity.propertyAlongToOnePath(keyPath, for: "section key path") as? RelationshipDescription, relationship.isToMany {
-            throw ObjectGraphError(.invalidRequest, "section key path '\(keyPath)': '\(relationship.name)' is a to-many relationship; sections need one value per object")
+            throw ObjectGraphError(
+                .invalidRequest,
+                "section key path '\(keyPath)': '\(relationship.name)' is a to-many relationship; sections need one value per object"
+            )
         }
     }
 
@@ -173,7 +184,8 @@ final class FetchedResultsEngine {
             for object in change.refreshedObjects { consider(object, isUpdate: true) }
             for id in change.mergedUnregisteredObjectIDs {
                 guard let changedEntity = context.model?.entity(named: id.entityName),
-                      isRoot(changedEntity, of: entity) || dependencies?.isRelated(changedEntity) == true else { continue }
+                    isRoot(changedEntity, of: entity) || dependencies?.isRelated(changedEntity) == true
+                else { continue }
                 consider(context.object(with: id), isUpdate: true)
             }
             guard !candidates.isEmpty else { return }
@@ -182,6 +194,27 @@ final class FetchedResultsEngine {
             } else {
                 try applyIncrementally(candidates, updated: updated)
             }
+        } catch {
+            isSuspended = true
+            delegate?.controller(makeDelegateView(), didFailWith: error)
+        }
+    }
+
+    /// Follows objects whose temporary IDs became permanent: each leaves under its old ID and
+    /// comes back under its new one, reported as a delete and an insert (as Core Data's
+    /// snapshots report it), so that a delegate keying rows by ID stays right.
+    private func objectIDsReplaced(_ replaced: [ManagedObjectID: ManagedObjectID]) {
+        guard hasFetched, !isSuspended else { return }
+        var deleted: [PlacedObject] = []
+        var inserted: [PlacedObject] = []
+        for (old, new) in replaced {
+            guard let placement = placements[old], let object = context.registeredObject(for: new) else { continue }
+            deleted.append(PlacedObject(object: object, id: old, keys: placement.keys, section: placement.section))
+            inserted.append(PlacedObject(object: object, id: new, keys: placement.keys, section: placement.section))
+        }
+        guard !deleted.isEmpty else { return }
+        do {
+            try apply(deleted: deleted, inserted: inserted, repositioned: [], kept: [])
         } catch {
             isSuspended = true
             delegate?.controller(makeDelegateView(), didFailWith: error)
@@ -203,7 +236,8 @@ final class FetchedResultsEngine {
         // A fault whose row is gone finds out only when it is read.
         if object.managedObjectContext === context, !object.storage.flags.contains(.gone) { object.fulfillIfNeeded() }
         guard let entity, isRoot(object.entity, of: entity), !object.isDeleted,
-              !object.storage.flags.contains(.gone), object.managedObjectContext === context else { return false }
+            !object.storage.flags.contains(.gone), object.managedObjectContext === context
+        else { return false }
         guard let predicate else { return true }
         return try predicate.evaluate(with: object)
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension IndexPath {
     /// An index path of a row in a section, as UIKit's `IndexPath(row:section:)`.

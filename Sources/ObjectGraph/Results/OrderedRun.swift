@@ -64,19 +64,22 @@ struct OrderedRun {
     func search(_ keys: [Value], _ primaryKey: Int64, in order: FetchSortOrder) -> (chunk: Int, offset: Int, found: Bool) {
         guard !chunks.isEmpty else { return (0, 0, false) }
         // The first chunk whose last entry is not before the key.
-        var low = 0, high = chunks.count - 1
+        var low = 0
+        var high = chunks.count - 1
         while low < high {
             let mid = (low + high) / 2
             let last = chunks[mid][chunks[mid].count - 1]
             if order.compare(last.keys, last.primaryKey, keys, primaryKey) == .orderedAscending { low = mid + 1 } else { high = mid }
         }
         let chunk = chunks[low]
-        var lower = 0, upper = chunk.count
+        var lower = 0
+        var upper = chunk.count
         while lower < upper {
             let mid = (lower + upper) / 2
             if order.compare(chunk[mid].keys, chunk[mid].primaryKey, keys, primaryKey) == .orderedAscending { lower = mid + 1 } else { upper = mid }
         }
-        let found = lower < chunk.count && chunk[lower].primaryKey == primaryKey
+        let found =
+            lower < chunk.count && chunk[lower].primaryKey == primaryKey
             && order.compare(chunk[lower].keys, chunk[lower].primaryKey, keys, primaryKey) == .orderedSame
         return (low, lower, found)
     }

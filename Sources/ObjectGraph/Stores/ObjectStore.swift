@@ -9,8 +9,9 @@ protocol ObjectStore: AnyObject, Sendable {
     var managedObjectModel: ManagedObjectModel { get }
     /// The store's identifier, part of every object ID in it.
     var identifier: String { get }
-    /// A new, permanent ID for an object of `entity` (keys are reserved from the store in ranges).
-    func newObjectID(for entity: EntityDescription) throws -> ManagedObjectID
+    /// A new, permanent ID for an object of the entity with code `entityCode` (keys are
+    /// reserved from the store in ranges).
+    func newObjectID(forEntity entityCode: Int) throws -> ManagedObjectID
     /// The stored row of `id`, or `nil` when no such object exists.
     func row(for id: ManagedObjectID) throws -> StoredRow?
     /// The stored rows of `ids`, by ID, read with one query per entity (per few hundred IDs);
@@ -30,7 +31,7 @@ protocol ObjectStore: AnyObject, Sendable {
     /// The requested properties of the matching rows, as dictionaries.
     func dictionaries(matching request: FetchDescriptor, properties: [String], distinct: Bool) throws -> [[String: Value]]
     /// The members of a to-many relationship of `id`, in order for an ordered relationship.
-    func members(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
+    func members(of id: ManagedObjectID, relationship: RelationshipKey) throws -> [ManagedObjectID]
     /// Writes a context's changes, all or nothing.
     func save(_ changes: SaveChanges) throws
 }
@@ -64,35 +65,42 @@ struct FetchDescriptor: Sendable {
 }
 
 /// One save's writes, as a store applies them in one transaction.
+///
+/// Entities and relationships are named by identity (entity code, ``RelationshipKey``), and rows
+/// carry all of an object's values by slot: which of them are stored where is the store's
+/// business (its ``StorePlan``).
 struct SaveChanges: Sendable {
+    /// A row to insert or update.
     struct RowWrite: Sendable {
         let id: ManagedObjectID
-        /// The written slots and their values (for an insert: every stored slot).
-        let slots: [Int]
-        let values: [Value]
+        /// The object's entity code (`Z_ENT`).
+        let entity: Int
+        /// For an update, the slots changed since the last save; `nil` for an insert.
+        let changedSlots: [Int]?
+        /// The object's values, by slot (shared with the object's storage, not copied).
+        let values: ContiguousArray<Value>
     }
-    /// A change of one relationship stored in a join table (to-many without a to-one inverse).
-    struct Membership: Sendable, Hashable {
-        let entity: String
-        let relationship: String
-        let source: ManagedObjectID
-        let destination: ManagedObjectID
+    /// A row to delete (with its join rows).
+    struct RowDelete: Sendable {
+        let id: ManagedObjectID
+        /// The object's entity code (`Z_ENT`).
+        let entity: Int
     }
-    /// An ordered relationship's whole new order.
-    struct Ordering: Sendable {
-        let entity: String
-        let relationship: String
+    /// How one object's to-many relationship changed.
+    struct RelationshipChange: Sendable {
         let source: ManagedObjectID
-        let members: [ManagedObjectID]
+        let relationship: RelationshipKey
+        let added: [ManagedObjectID]
+        let removed: [ManagedObjectID]
+        /// An ordered relationship's whole new order; `nil` for an unordered one.
+        let order: [ManagedObjectID]?
     }
     var inserts: [RowWrite] = []
     var updates: [RowWrite] = []
-    var deletes: [ManagedObjectID] = []
-    var addedMembers: [Membership] = []
-    var removedMembers: [Membership] = []
-    var orderings: [Ordering] = []
+    var deletes: [RowDelete] = []
+    var relationshipChanges: [RelationshipChange] = []
 
     var isEmpty: Bool {
-        inserts.isEmpty && updates.isEmpty && deletes.isEmpty && addedMembers.isEmpty && removedMembers.isEmpty && orderings.isEmpty
+        inserts.isEmpty && updates.isEmpty && deletes.isEmpty && relationshipChanges.isEmpty
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The whole stack — model, coordinator, store, contexts — in one object, as Core Data's
 /// `NSPersistentContainer`.
@@ -66,8 +66,11 @@ open class PersistentContainer: @unchecked Sendable {
         var options = description.options
         options[PersistentStore.readOnlyOption] = description.isReadOnly
         try persistentStoreCoordinator.addPersistentStore(
-            type: PersistentStore.StoreType(rawValue: description.type), configuration: description.configuration,
-            at: description.url, options: options)
+            type: PersistentStore.StoreType(rawValue: description.type),
+            configuration: description.configuration,
+            at: description.url,
+            options: options
+        )
     }
 
     /// The main-queue context for the UI (and for code on the main thread); created on first use.

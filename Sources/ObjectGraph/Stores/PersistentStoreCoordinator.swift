@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Connects contexts to a persistent store, as Core Data's `NSPersistentStoreCoordinator`.
 ///
@@ -41,7 +41,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// - Throws: ``ManagedObjectModelError`` for an invalid model; ``ObjectGraphError`` for a
     ///   file that is not a store, is damaged, or was written by another model.
     @discardableResult
-    public func addPersistentStore(type: PersistentStore.StoreType, configuration: String? = nil, at url: URL?, options: [String: Any]? = nil) throws -> PersistentStore {
+    public func addPersistentStore(
+        type: PersistentStore.StoreType,
+        configuration: String? = nil,
+        at url: URL?,
+        options: [String: Any]? = nil
+    ) throws -> PersistentStore {
         try managedObjectModel.validate()
         ManagedObjectClassRegistry.register(managedObjectModel)
         if state.withLock({ !$0.stores.isEmpty }) {
@@ -55,7 +60,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let observer = options?[PersistentStore.sqlStatementObserverOption] as? SQLStatementObserver
         let timeout = try Self.timeout(options?[PersistentStore.timeoutOption])
         let backend = try SQLiteStore(
-            model: managedObjectModel, url: inMemory ? nil : url, readOnly: readOnly, statementObserver: observer, busyTimeout: timeout)
+            model: managedObjectModel,
+            url: inMemory ? nil : url,
+            readOnly: readOnly,
+            statementObserver: observer,
+            busyTimeout: timeout
+        )
         let store = PersistentStore(type: inMemory ? .inMemory : .sqlite, url: url, configurationName: configuration, backend: backend)
         state.withLock { $0.stores.append(store) }
         return store
@@ -92,7 +102,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// this coordinator's store and model; as Core Data's `managedObjectID(forURIRepresentation:)`.
     public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
         guard let id = ManagedObjectID(uriRepresentation: uri), let store,
-              id.storeIdentifier == store.identifier, managedObjectModel.entity(named: id.entityName) != nil else { return nil }
+            id.storeIdentifier == store.identifier, managedObjectModel.entity(named: id.entityName) != nil
+        else { return nil }
         return id
     }
 

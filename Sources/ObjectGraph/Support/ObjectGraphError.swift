@@ -60,14 +60,22 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
     /// making (validation, unknown keys, bad requests).
     public let cause: StoreFailure?
 
-    init(_ code: Code, _ message: String, failures: [ValidationFailure] = [], differences: [String] = [],
-         underlying: (any Error)? = nil, file: String? = nil) {
+    init(
+        _ code: Code,
+        _ message: String,
+        failures: [ValidationFailure] = [],
+        differences: [String] = [],
+        underlying: (any Error)? = nil,
+        file: String? = nil
+    ) {
         self.code = code
         self.message = message
         self.failures = failures
         self.differences = differences
         self.underlyingError = underlying.map { String(describing: $0) }
-        self.cause = underlying.map { StoreFailure($0, file: file) } ?? file.map { StoreFailure(extendedResultCode: nil, message: message, sql: nil, file: $0) }
+        self.cause =
+            underlying.map { StoreFailure($0, file: file) }
+            ?? file.map { StoreFailure(extendedResultCode: nil, message: message, sql: nil, file: $0) }
     }
 
     /// A readable summary, for logs and debugging.

@@ -38,7 +38,12 @@ public struct StoreFailure: Sendable, Hashable, CustomStringConvertible {
     init(_ error: any Error, file: String?) {
         switch error {
         case let error as DatabaseError:
-            self.init(extendedResultCode: error.extendedResultCode.rawValue, message: error.message ?? "\(error.resultCode)", sql: error.sql, file: file)
+            self.init(
+                extendedResultCode: error.extendedResultCode.rawValue,
+                message: error.message ?? "\(error.resultCode)",
+                sql: error.sql,
+                file: file
+            )
         case let error as SQLiteResultError:
             self.init(extendedResultCode: error.code, message: error.message, sql: error.sql, file: file)
         case let error as ObjectGraphError:

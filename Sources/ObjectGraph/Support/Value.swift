@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One value as ObjectGraph stores, compares and moves it between queues.
 ///

@@ -1,4 +1,4 @@
-import Flickr
+public import Flickr
 
 /// Which image: a Flickr photo id and a size.
 ///
@@ -36,7 +36,9 @@ extension ImageCacheKey {
     static func isCacheFileName(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 2 && parts[1] == fileExtension && parts[0].utf8.count == 32
-            && parts[0].utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+            && parts[0].utf8.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
     }
 
     private func hex(_ value: UInt64) -> String {

@@ -1,3 +1,4 @@
+import Flickr
 import Foundation
 
 extension ImageFileCache {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A size-limited, least-recently-used cache of image files on disk, kept across restarts.
 ///
@@ -236,7 +236,7 @@ public actor ImageFileCache {
         let url = directory.appending(path: name)
         do {
             try FileManager.default.removeItem(at: url)
-        } catch where !FileManager.default.fileExists(atPath: url.path) {
+        } catch  where !FileManager.default.fileExists(atPath: url.path) {
             return
         }
     }

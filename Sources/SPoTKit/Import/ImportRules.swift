@@ -1,4 +1,4 @@
-import Flickr
+public import Flickr
 import Foundation
 
 /// How Flickr's photos become SPoT's: which tags are spots, titles, subtitles and sections.

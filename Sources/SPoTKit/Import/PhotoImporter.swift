@@ -1,6 +1,6 @@
-import Flickr
+public import Flickr
 import Foundation
-import ObjectGraph
+public import ObjectGraph
 
 /// What one import changed.
 public struct ImportCounts: Sendable, Hashable, Codable {

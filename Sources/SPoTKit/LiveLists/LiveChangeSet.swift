@@ -143,11 +143,15 @@ public struct LiveChangeSet<Row: LiveRow>: Sendable, Hashable, Codable {
             sections[position.section].rows.remove(at: position.row)
         }
         for index in deletedSections.sorted(by: >) {
-            guard sections.indices.contains(index) else { throw LiveListError("change set \(version) deletes section \(index), which does not exist") }
+            guard sections.indices.contains(index) else {
+                throw LiveListError("change set \(version) deletes section \(index), which does not exist")
+            }
             sections.remove(at: index)
         }
         for inserted in insertedSections.sorted(by: { $0.index < $1.index }) {
-            guard inserted.index <= sections.count else { throw LiveListError("change set \(version) inserts section \(inserted.index) past the end") }
+            guard inserted.index <= sections.count else {
+                throw LiveListError("change set \(version) inserts section \(inserted.index) past the end")
+            }
             sections.insert(LiveSection(name: inserted.name, indexTitle: inserted.indexTitle, rows: []), at: inserted.index)
         }
         let insertions = (insertedRows.map { ($0.position, $0.row) } + movedRows.map { ($0.to, $0.row) }).sorted { $0.0 < $1.0 }

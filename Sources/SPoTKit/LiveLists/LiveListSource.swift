@@ -30,11 +30,19 @@ final class FetchedLiveListSource<Entity: ManagedObject, Row: LiveRow>: LiveList
     private var publish: ((inout LiveChangeSet<Row>) -> Void)?
 
     init(
-        request: FetchRequest<Entity>, context: ManagedObjectContext, sectionNameKeyPath: String? = nil,
-        sectionOffset: Int = 0, fixedSectionName: String? = nil, makeRow: @escaping (Entity) -> Row
+        request: FetchRequest<Entity>,
+        context: ManagedObjectContext,
+        sectionNameKeyPath: String? = nil,
+        sectionOffset: Int = 0,
+        fixedSectionName: String? = nil,
+        makeRow: @escaping (Entity) -> Row
     ) {
         controller = FetchedResultsController(
-            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: nil)
+            fetchRequest: request,
+            managedObjectContext: context,
+            sectionNameKeyPath: sectionNameKeyPath,
+            cacheName: nil
+        )
         self.sectionOffset = sectionOffset
         self.fixedSectionName = fixedSectionName
         self.makeRow = makeRow
@@ -78,13 +86,16 @@ final class FetchedLiveListSource<Entity: ManagedObject, Row: LiveRow>: LiveList
     }
 
     func controller(
-        _ controller: FetchedResultsController<any FetchRequestResult>, didChange sectionInfo: any FetchedResultsSectionInfo,
-        atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
+        _ controller: FetchedResultsController<any FetchRequestResult>,
+        didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int,
+        for type: FetchedResultsChangeType
     ) {
         switch type {
         case .insert:
             pending?.insertedSections.append(
-                .init(index: sectionIndex + sectionOffset, name: sectionInfo.name, indexTitle: sectionInfo.indexTitle ?? ""))
+                .init(index: sectionIndex + sectionOffset, name: sectionInfo.name, indexTitle: sectionInfo.indexTitle ?? "")
+            )
         case .delete:
             pending?.deletedSections.append(sectionIndex + sectionOffset)
         default:
@@ -93,8 +104,11 @@ final class FetchedLiveListSource<Entity: ManagedObject, Row: LiveRow>: LiveList
     }
 
     func controller(
-        _ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
-        for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+        _ controller: FetchedResultsController<any FetchRequestResult>,
+        didChange anObject: Any,
+        at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType,
+        newIndexPath: IndexPath?
     ) {
         let object = anObject as? Entity
         switch type {

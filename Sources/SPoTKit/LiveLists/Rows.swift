@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A row of a live list: a value that can cross threads and be encoded for a browser.
 public protocol LiveRow: Sendable, Hashable, Codable, Identifiable where ID == String {}
@@ -44,8 +44,14 @@ public struct PhotoRow: LiveRow {
 
     /// Creates a row.
     public init(
-        id: String, title: String, subtitle: String, sectionTitle: String, spotTitle: String, photographer: String,
-        uploadDate: Date?, hasOriginal: Bool
+        id: String,
+        title: String,
+        subtitle: String,
+        sectionTitle: String,
+        spotTitle: String,
+        photographer: String,
+        uploadDate: Date?,
+        hasOriginal: Bool
     ) {
         self.id = id
         self.title = title

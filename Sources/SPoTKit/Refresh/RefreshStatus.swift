@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where refreshing stands: running or not, the last outcome, and progress.
 public struct RefreshStatus: Sendable, Hashable, Codable {

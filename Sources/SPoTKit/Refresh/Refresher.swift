@@ -1,6 +1,6 @@
-import Flickr
+public import Flickr
 import Foundation
-import Logging
+public import Logging
 
 /// Fetches SPoT's photos from Flickr into the store: on demand, when the store is empty at
 /// start, and on a schedule.
@@ -33,8 +33,12 @@ public actor Refresher {
     ///   - interval: time between scheduled refreshes; zero disables the schedule.
     ///   - clock: the clock the schedule sleeps on (a `ManualClock` in tests).
     public init(
-        store: SPoTStore, client: FlickrClient, query: FlickrPhotoQuery = .tagged(), perPage: Int = 100,
-        interval: Duration = Refresher.defaultInterval, clock: any Clock<Duration> = ContinuousClock(),
+        store: SPoTStore,
+        client: FlickrClient,
+        query: FlickrPhotoQuery = .tagged(),
+        perPage: Int = 100,
+        interval: Duration = Refresher.defaultInterval,
+        clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "spot.refresher")
     ) {
         self.store = store

@@ -1,6 +1,6 @@
-import Flickr
-import Foundation
-import ObjectGraph
+public import Flickr
+public import Foundation
+public import ObjectGraph
 
 /// One Flickr photo of a Stanford spot, as SPoT keeps it.
 ///
@@ -48,16 +48,29 @@ public final class Photo: ManagedObject {
     /// The photo as the Flickr client knows it, enough to build its image URLs.
     public var flickrPhoto: FlickrPhoto {
         FlickrPhoto(
-            id: unique ?? "", owner: photographer?.userID ?? "", secret: secret ?? "", server: server ?? "",
-            farm: farm == 0 ? nil : Int(farm), title: title ?? "", ownerName: photographer?.name,
-            originalSecret: originalSecret, originalFormat: originalFormat)
+            id: unique ?? "",
+            owner: photographer?.userID ?? "",
+            secret: secret ?? "",
+            server: server ?? "",
+            farm: farm == 0 ? nil : Int(farm),
+            title: title ?? "",
+            ownerName: photographer?.name,
+            originalSecret: originalSecret,
+            originalFormat: originalFormat
+        )
     }
 
     /// The row a live list shows for this photo.
     public var row: PhotoRow {
         PhotoRow(
-            id: unique ?? "", title: title ?? "", subtitle: subtitle ?? "", sectionTitle: sectionTitle ?? "#",
-            spotTitle: spotTitle ?? "", photographer: photographer?.name ?? "", uploadDate: uploadDate,
-            hasOriginal: originalSecret != nil)
+            id: unique ?? "",
+            title: title ?? "",
+            subtitle: subtitle ?? "",
+            sectionTitle: sectionTitle ?? "#",
+            spotTitle: spotTitle ?? "",
+            photographer: photographer?.name ?? "",
+            uploadDate: uploadDate,
+            hasOriginal: originalSecret != nil
+        )
     }
 }

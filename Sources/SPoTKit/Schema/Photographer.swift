@@ -1,4 +1,4 @@
-import ObjectGraph
+public import ObjectGraph
 
 /// A Flickr user whose photos are in SPoT (Photomania's photographers).
 public final class Photographer: ManagedObject {

@@ -1,5 +1,5 @@
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// The last time the user viewed a photo: one per photo, at most ``SPoTModel/maxRecents``.
 public final class Recent: ManagedObject {

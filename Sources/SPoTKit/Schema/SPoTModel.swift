@@ -1,4 +1,4 @@
-import ObjectGraph
+public import ObjectGraph
 
 /// SPoT's managed object model: Photo, Tag, Photographer, Recent and Thumbnail.
 public enum SPoTModel {

@@ -1,4 +1,4 @@
-import ObjectGraph
+public import ObjectGraph
 
 /// A spot: one Flickr tag, or "All", which every photo is in.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// A photo's square thumbnail (Flickr's `q`, 150×150 JPEG), kept in the database.
 ///

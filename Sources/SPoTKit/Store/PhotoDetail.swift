@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Everything SPoT knows about one photo, for a photo page or `spot` output.
 public struct PhotoDetail: Sendable, Hashable, Codable, Identifiable {

@@ -107,9 +107,15 @@ extension SPoTStore {
                 photos.predicate = FetchPredicate(value: false)
             } else {
                 spots.predicate = FetchPredicate(
-                    format: "rank == 1 AND photoCount > 0 AND (displayName CONTAINS[cd] %@ OR name CONTAINS[cd] %@)", query, query)
+                    format: "rank == 1 AND photoCount > 0 AND (displayName CONTAINS[cd] %@ OR name CONTAINS[cd] %@)",
+                    query,
+                    query
+                )
                 photos.predicate = FetchPredicate(
-                    format: "hidden == NO AND (title CONTAINS[cd] %@ OR subtitle CONTAINS[cd] %@)", query, query)
+                    format: "hidden == NO AND (title CONTAINS[cd] %@ OR subtitle CONTAINS[cd] %@)",
+                    query,
+                    query
+                )
             }
             spots.sortDescriptors = [
                 FetchSortDescriptor(key: "displayName", ascending: true, selector: .localizedCaseInsensitiveCompare),
@@ -130,6 +136,13 @@ extension SPoTStore {
     /// A placeholder for a recent whose photo is gone (the list's predicate excludes them;
     /// this only shows during the instant a delete is merged).
     static let missingPhotoRow = PhotoRow(
-        id: "", title: ImportRules.unknownTitle, subtitle: "", sectionTitle: ImportRules.otherSection, spotTitle: "",
-        photographer: "", uploadDate: nil, hasOriginal: false)
+        id: "",
+        title: ImportRules.unknownTitle,
+        subtitle: "",
+        sectionTitle: ImportRules.otherSection,
+        spotTitle: "",
+        photographer: "",
+        uploadDate: nil,
+        hasOriginal: false
+    )
 }

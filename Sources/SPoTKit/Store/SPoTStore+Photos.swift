@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import ObjectGraph
 
 /// Reading one photo, spot or photographer; viewing, hiding and unhiding photos.
@@ -31,8 +31,14 @@ extension SPoTStore {
             let photo = try Self.photo(id, in: context)
             let spots = photo.tags.sorted { ($0.rank, $0.displayName ?? "") < ($1.rank, $1.displayName ?? "") }
             return PhotoDetail(
-                row: photo.row, latitude: photo.latitude, longitude: photo.longitude, isHidden: photo.hidden,
-                spots: spots.map(\.row), photographerID: photo.photographer?.userID ?? "", lastViewed: photo.recent?.lastViewed)
+                row: photo.row,
+                latitude: photo.latitude,
+                longitude: photo.longitude,
+                isHidden: photo.hidden,
+                spots: spots.map(\.row),
+                photographerID: photo.photographer?.userID ?? "",
+                lastViewed: photo.recent?.lastViewed
+            )
         }
     }
 
@@ -91,9 +97,13 @@ extension SPoTStore {
             let photographers = Photographer.fetchRequest()
             photographers.predicate = FetchPredicate(format: "photoCount > 0")
             return StoreCounts(
-                photos: total, hiddenPhotos: hidden, spots: try context.count(for: spots),
-                photographers: try context.count(for: photographers), recents: try context.count(for: Recent.fetchRequest()),
-                thumbnails: try context.count(for: Thumbnail.fetchRequest()))
+                photos: total,
+                hiddenPhotos: hidden,
+                spots: try context.count(for: spots),
+                photographers: try context.count(for: photographers),
+                recents: try context.count(for: Recent.fetchRequest()),
+                thumbnails: try context.count(for: Thumbnail.fetchRequest())
+            )
         }
     }
 }

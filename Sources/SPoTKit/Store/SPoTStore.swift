@@ -1,6 +1,6 @@
 import Flickr
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// SPoT's database: the ObjectGraph container holding photos, spots, photographers, recents
 /// and thumbnails, with a long-lived context for live lists that merges every save.
@@ -28,11 +28,13 @@ public final class SPoTStore: Sendable {
     ///   by another app or model, locked, or not writable. The file is not changed then.
     public init(url: URL?, rules: ImportRules = ImportRules(), statementObserver: SQLStatementObserver? = nil) throws {
         let container = PersistentContainer(name: "SPoT", managedObjectModel: SPoTModel.make())
-        let description = url.map { PersistentStoreDescription(url: $0) } ?? {
-            let description = PersistentStoreDescription()
-            description.type = InMemoryStoreType
-            return description
-        }()
+        let description =
+            url.map { PersistentStoreDescription(url: $0) }
+            ?? {
+                let description = PersistentStoreDescription()
+                description.type = InMemoryStoreType
+                return description
+            }()
         if let statementObserver { description.setOption(statementObserver, forKey: PersistentStore.sqlStatementObserverOption) }
         container.persistentStoreDescriptions = [description]
         var failure: (any Error)?

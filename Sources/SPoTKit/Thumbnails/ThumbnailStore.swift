@@ -1,5 +1,5 @@
-import Flickr
-import Foundation
+public import Flickr
+public import Foundation
 import ObjectGraph
 
 /// Square thumbnails: from the database, or downloaded from Flickr once and stored there.

@@ -61,7 +61,10 @@ final class LiveListFeed<Row: LiveRow>: ListFeed {
     /// Starts mirroring `list`: its changes are applied here as they happen, on the list's
     /// queue, so the mirror is current once ``SPoTStore/waitForLiveLists()`` returns.
     init(
-        key: ListKey, list: LiveList<Row>, rendering: ListRendering<Row>, logger: Logger,
+        key: ListKey,
+        list: LiveList<Row>,
+        rendering: ListRendering<Row>,
+        logger: Logger,
         photoID: @escaping @Sendable (Row) -> String?
     ) async {
         self.key = key

@@ -85,7 +85,10 @@ actor ListHub {
             return await LiveListFeed(key: key, list: try await store.spotList(), rendering: renderer.spotRows(), logger: logger) { _ in nil }
         case .spot(let address):
             return await LiveListFeed(
-                key: key, list: try await store.photoList(spot: address), rendering: renderer.photoRows(in: key), logger: logger
+                key: key,
+                list: try await store.photoList(spot: address),
+                rendering: renderer.photoRows(in: key),
+                logger: logger
             ) { $0.id }
         case .recents:
             return await LiveListFeed(key: key, list: try await store.recentList(), rendering: renderer.recentRows(), logger: logger) {
@@ -93,15 +96,24 @@ actor ListHub {
             }
         case .photographers:
             return await LiveListFeed(
-                key: key, list: try await store.photographerList(), rendering: renderer.photographerRows(), logger: logger
+                key: key,
+                list: try await store.photographerList(),
+                rendering: renderer.photographerRows(),
+                logger: logger
             ) { _ in nil }
         case .photographer(let id):
             return await LiveListFeed(
-                key: key, list: try await store.photoList(photographer: id), rendering: renderer.photoRows(in: key), logger: logger
+                key: key,
+                list: try await store.photoList(photographer: id),
+                rendering: renderer.photoRows(in: key),
+                logger: logger
             ) { $0.id }
         case .search(let text):
             return await LiveListFeed(
-                key: key, list: try await store.searchList(text), rendering: renderer.searchRows(in: key), logger: logger
+                key: key,
+                list: try await store.searchList(text),
+                rendering: renderer.searchRows(in: key),
+                logger: logger
             ) { row in
                 if case .photo(let photo) = row { return photo.id }
                 return nil

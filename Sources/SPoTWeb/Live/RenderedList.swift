@@ -104,8 +104,15 @@ struct RenderedChange: Sendable, Hashable, Codable {
     /// A change that replaces everything.
     static func reload(version: Int, sections: [RenderedSection]) -> RenderedChange {
         RenderedChange(
-            version: version, deletedSections: [], insertedSections: [], deletedRows: [], insertedRows: [], movedRows: [],
-            updatedRows: [], reload: sections)
+            version: version,
+            deletedSections: [],
+            insertedSections: [],
+            deletedRows: [],
+            insertedRows: [],
+            movedRows: [],
+            updatedRows: [],
+            reload: sections
+        )
     }
 }
 
@@ -121,20 +128,31 @@ struct ListRendering<Row: LiveRow>: Sendable {
     /// The whole content of a list at `version`, reusing rows' HTML from `rowHTML` (by row
     /// id) and rendering only the rows missing from it.
     func snapshot(
-        _ sections: [LiveSection<Row>], key: ListKey, instance: String, version: Int, rowHTML: [String: String] = [:]
+        _ sections: [LiveSection<Row>],
+        key: ListKey,
+        instance: String,
+        version: Int,
+        rowHTML: [String: String] = [:]
     ) -> RenderedSnapshot {
         let rendered = sections.map { section($0, rowHTML: rowHTML) }
         return RenderedSnapshot(
-            listKey: key.description, instance: instance, version: version, sections: rendered,
-            sectionsHTML: rendered.map(wrap).joined(separator: "\n"))
+            listKey: key.description,
+            instance: instance,
+            version: version,
+            sections: rendered,
+            sectionsHTML: rendered.map(wrap).joined(separator: "\n")
+        )
     }
 
     func section(_ section: LiveSection<Row>, rowHTML: [String: String] = [:]) -> RenderedSection {
         let anchor = Self.anchor(forSection: section.name)
         return RenderedSection(
-            name: section.name, indexTitle: section.indexTitle, anchor: anchor,
+            name: section.name,
+            indexTitle: section.indexTitle,
+            anchor: anchor,
             headerHTML: section.name.isEmpty ? "" : header(section.name, anchor),
-            rows: section.rows.map { RenderedRow(id: $0.id, html: rowHTML[$0.id] ?? row($0)) })
+            rows: section.rows.map { RenderedRow(id: $0.id, html: rowHTML[$0.id] ?? row($0)) }
+        )
     }
 
     func change(_ change: LiveChangeSet<Row>) -> RenderedChange {
@@ -150,8 +168,12 @@ struct ListRendering<Row: LiveRow>: Sendable {
             insertedSections: change.insertedSections.map { inserted in
                 let anchor = Self.anchor(forSection: inserted.name)
                 return RenderedChange.InsertedSection(
-                    index: inserted.index, name: inserted.name, indexTitle: inserted.indexTitle, anchor: anchor,
-                    headerHTML: inserted.name.isEmpty ? "" : header(inserted.name, anchor))
+                    index: inserted.index,
+                    name: inserted.name,
+                    indexTitle: inserted.indexTitle,
+                    anchor: anchor,
+                    headerHTML: inserted.name.isEmpty ? "" : header(inserted.name, anchor)
+                )
             },
             deletedRows: change.deletedRows.map(position),
             insertedRows: change.insertedRows.map {
@@ -163,10 +185,16 @@ struct ListRendering<Row: LiveRow>: Sendable {
             updatedRows: change.updatedRows.map {
                 let target = $0.newPosition ?? $0.position
                 return RenderedChange.UpdatedRow(
-                    section: $0.position.section, row: $0.position.row, newSection: target.section, newRow: target.row,
-                    id: $0.row.id, html: row($0.row))
+                    section: $0.position.section,
+                    row: $0.position.row,
+                    newSection: target.section,
+                    newRow: target.row,
+                    id: $0.row.id,
+                    html: row($0.row)
+                )
             },
-            reload: nil)
+            reload: nil
+        )
     }
 
     /// An element id for a section header: `section-` and the name with every character

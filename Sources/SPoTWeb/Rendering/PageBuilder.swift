@@ -10,7 +10,9 @@ struct PageBuilder: Sendable {
 
     /// The tab a page belongs to.
     enum Tab: String, CaseIterable {
-        case spots = "Spots", recents = "Recents", photographers = "Photographers"
+        case spots = "Spots"
+        case recents = "Recents"
+        case photographers = "Photographers"
 
         var href: String {
             switch self {
@@ -54,19 +56,37 @@ struct PageBuilder: Sendable {
     func errorPage(_ error: WebError) -> Response {
         let body = renderer.render(["heading": error.heading, "reason": error.reason], .error)
         return layout(
-            title: error.heading, page: "error", tab: nil, body: body, hasDetail: true, query: "", refresh: RefreshStatus(),
-            code: error.status)
+            title: error.heading,
+            page: "error",
+            tab: nil,
+            body: body,
+            hasDetail: true,
+            query: "",
+            refresh: RefreshStatus(),
+            code: error.status
+        )
     }
 
     private func layout(
-        title: String, page: String, tab: Tab?, body: String, hasDetail: Bool, query: String, refresh: RefreshStatus,
+        title: String,
+        page: String,
+        tab: Tab?,
+        body: String,
+        hasDetail: Bool,
+        query: String,
+        refresh: RefreshStatus,
         code: HTTPResponse.Status = .ok
     ) -> Response {
         let view = LayoutView(
-            title: title.isEmpty ? "SPoT" : "\(title) · SPoT", page: page, hasDetail: hasDetail,
+            title: title.isEmpty ? "SPoT" : "\(title) · SPoT",
+            page: page,
+            hasDetail: hasDetail,
             tabs: Tab.allCases.map { LayoutView.TabView(name: $0.rawValue, href: $0.href, isCurrent: $0 == tab) },
-            query: query, status: LayoutView.StatusView(isRunning: refresh.isRunning, fractionDone: refresh.fractionDone),
-            banner: refresh.isRunning ? nil : refresh.lastError.map { "Refresh failed: \($0)" }, body: body)
+            query: query,
+            status: LayoutView.StatusView(isRunning: refresh.isRunning, fractionDone: refresh.fractionDone),
+            banner: refresh.isRunning ? nil : refresh.lastError.map { "Refresh failed: \($0)" },
+            body: body
+        )
         return Self.html(renderer.render(view, .layout), status: code)
     }
 
@@ -75,7 +95,8 @@ struct PageBuilder: Sendable {
         Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html))
+        )
     }
 }
 
@@ -101,8 +122,10 @@ enum JSONResponse {
     /// A JSON response with `value`.
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try data(value))))
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try data(value)))
+        )
     }
 
     /// `{"error": reason}` with the error's status.

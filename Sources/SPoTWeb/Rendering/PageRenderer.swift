@@ -31,9 +31,17 @@ struct PageRenderer: Sendable {
 
     /// The templates, by file name.
     enum Template: String, CaseIterable {
-        case layout, listPane = "list-pane", section, sectionHeader = "section-header", rowPhoto = "row-photo"
-        case rowCount = "row-count", emptyDetail = "empty-detail", photo, error
-        case debugEntities = "debug-entities", debugObjects = "debug-objects", debugObject = "debug-object"
+        case layout
+        case listPane = "list-pane"
+        case section
+        case sectionHeader = "section-header"
+        case rowPhoto = "row-photo"
+        case rowCount = "row-count"
+        case emptyDetail = "empty-detail"
+        case photo, error
+        case debugEntities = "debug-entities"
+        case debugObjects = "debug-objects"
+        case debugObject = "debug-object"
     }
 
     /// Whether every template the server uses is bundled (checked at start).

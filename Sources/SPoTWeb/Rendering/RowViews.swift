@@ -91,7 +91,10 @@ extension PageRenderer {
                 case .spot(let spot): self.render(CountRowView(spot: spot, domID: result.id), .rowCount)
                 case .photo(let photo): self.render(PhotoRowView(photo, in: list, domID: result.id), .rowPhoto)
                 }
-            }, header: header(), wrap: { self.sectionHTML($0) })
+            },
+            header: header(),
+            wrap: { self.sectionHTML($0) }
+        )
     }
 
     /// A section as `section.mustache` wraps it: the header and the rows.
@@ -100,6 +103,8 @@ extension PageRenderer {
             [
                 "name": section.name, "indexTitle": section.indexTitle, "anchor": section.anchor, "headerHTML": section.headerHTML,
                 "rowsHTML": section.rows.map(\.html).joined(),
-            ], .section)
+            ],
+            .section
+        )
     }
 }

@@ -47,8 +47,10 @@ struct APIRoutes: Sendable {
     private func list(_ key: ListKey) async throws -> Response {
         let feed = try await web.hub.feed(key)
         return Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try feed.encodedSnapshot())))
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try feed.encodedSnapshot()))
+        )
     }
 
     private func setHidden(_ hidden: Bool, _ context: BasicRequestContext) async throws -> Response {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ObjectGraph
+import SPoTKit
 
 /// `/debug/entities`: a read-only browser of any ObjectGraph model — entities with counts,
 /// each entity's objects page by page, and an object's attributes and relationships with
@@ -66,8 +67,11 @@ struct DebugRoutes: Sendable {
         let rows = try await read { context, model in
             try model.entities.sorted { $0.name < $1.name }.map { entity in
                 EntityRow(
-                    name: entity.name, href: "/debug/entities/" + URLPath.segment(entity.name),
-                    count: try context.count(for: FetchRequest<ManagedObject>(entityName: entity.name)), isAbstract: entity.isAbstract)
+                    name: entity.name,
+                    href: "/debug/entities/" + URLPath.segment(entity.name),
+                    count: try context.count(for: FetchRequest<ManagedObject>(entityName: entity.name)),
+                    isAbstract: entity.isAbstract
+                )
             }
         }
         let body = web.renderer.render(["entities": rows], .debugEntities)
@@ -87,7 +91,8 @@ struct DebugRoutes: Sendable {
             let rows = try context.fetch(request).map { object in
                 ObjectRow(
                     link: Self.link(object),
-                    summary: attributes.map { "\($0): \(Self.describe(object.value(forKey: $0)))" }.joined(separator: " · "))
+                    summary: attributes.map { "\($0): \(Self.describe(object.value(forKey: $0)))" }.joined(separator: " · ")
+                )
             }
             return (rows, total)
         }
@@ -98,7 +103,12 @@ struct DebugRoutes: Sendable {
             "previous": page > 1 ? "\(base)?page=\(page - 1)" : "", "next": page < pages ? "\(base)?page=\(page + 1)" : "",
         ]
         return await web.pages.page(
-            title: entityName, page: "debug", tab: nil, body: web.renderer.render(view, .debugObjects), hasDetail: true)
+            title: entityName,
+            page: "debug",
+            tab: nil,
+            body: web.renderer.render(view, .debugObjects),
+            hasDetail: true
+        )
     }
 
     private func object(_ id: ManagedObjectID) async throws -> Response {
@@ -121,9 +131,11 @@ struct DebugRoutes: Sendable {
                     } else if let ordered = value as? [ManagedObject] { ordered } else { [] }
                 let shown = members.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }.prefix(Self.relationshipLimit)
                 return Field(
-                    name: relationship.name, value: members.isEmpty ? (relationship.isToMany ? "none" : "nil") : "",
+                    name: relationship.name,
+                    value: members.isEmpty ? (relationship.isToMany ? "none" : "nil") : "",
                     links: shown.map(Self.link),
-                    more: members.count > shown.count ? "and \(members.count - shown.count) more" : nil)
+                    more: members.count > shown.count ? "and \(members.count - shown.count) more" : nil
+                )
             }
             return ("\(entity.name) \(object.objectID.primaryKey)", entity.name, attributes, relationships)
         }
@@ -137,7 +149,8 @@ struct DebugRoutes: Sendable {
     private static func link(_ object: ManagedObject) -> ObjectLink {
         ObjectLink(
             href: "/debug/object?uri=" + URLPath.queryComponent(object.objectID.uriRepresentation().absoluteString),
-            label: "\(object.entity.name) \(object.objectID.primaryKey)")
+            label: "\(object.entity.name) \(object.objectID.primaryKey)"
+        )
     }
 
     /// A value as text: data as its size, long text shortened.

@@ -34,7 +34,8 @@ struct EventRoutes: Sendable {
         ]
         let feedEvents = feed?.subscribe()
         return Response(
-            status: .ok, headers: headers,
+            status: .ok,
+            headers: headers,
             body: ResponseBody { writer in
                 let (events, continuation) = AsyncStream<String>.makeStream()
                 continuation.yield("retry: 2000\n\n")
@@ -65,7 +66,8 @@ struct EventRoutes: Sendable {
                     continuation.finish()
                 }
                 try await writer.finish(nil)
-            })
+            }
+        )
     }
 
     static func encode(_ event: FeedEvent) -> String {

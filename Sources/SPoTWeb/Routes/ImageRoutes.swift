@@ -36,7 +36,8 @@ struct ImageRoutes: Sendable {
     private func image(_ request: Request, etag tag: String, bytes: () async throws -> [UInt8]) async throws -> Response {
         let etag = "\"\(tag)\""
         var headers: HTTPFields = [.cacheControl: "public, max-age=31536000, immutable", .eTag: etag]
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+        {
             return Response(status: .notModified, headers: headers)
         }
         let data = try await bytes()

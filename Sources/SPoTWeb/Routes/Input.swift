@@ -58,7 +58,10 @@ enum Input {
     static func listKey(_ request: Request) throws -> ListKey? {
         guard let raw = request.uri.queryParameters["list"].map(String.init), !raw.isEmpty else { return nil }
         guard let key = ListKey(parsing: raw) else {
-            throw WebError(.badRequest, "“\(raw.prefix(60))” is not a list (expected spots, tags/NAME, recents, photographers, photographers/ID or search/TEXT)")
+            throw WebError(
+                .badRequest,
+                "“\(raw.prefix(60))” is not a list (expected spots, tags/NAME, recents, photographers, photographers/ID or search/TEXT)"
+            )
         }
         return key
     }

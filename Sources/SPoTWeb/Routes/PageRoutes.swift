@@ -73,7 +73,12 @@ struct PageRoutes: Sendable {
         case .spot(let address):
             let spot = try await web.spot.store.spot(address)
             return ListDescription(
-                key: .spot(spot.id), title: spot.name, back: BackLink(href: "/", title: "Spots"), tab: .spots, emptyText: "No photos in this spot.")
+                key: .spot(spot.id),
+                title: spot.name,
+                back: BackLink(href: "/", title: "Spots"),
+                tab: .spots,
+                emptyText: "No photos in this spot."
+            )
         case .recents:
             return ListDescription(key: key, title: "Recents", tab: .recents, emptyText: "Photos you view appear here.")
         case .photographers:
@@ -81,12 +86,20 @@ struct PageRoutes: Sendable {
         case .photographer(let id):
             let photographer = try await web.spot.store.photographer(id)
             return ListDescription(
-                key: key, title: photographer.name, back: BackLink(href: "/photographers", title: "Photographers"), tab: .photographers,
-                emptyText: "No photos by \(photographer.name).")
+                key: key,
+                title: photographer.name,
+                back: BackLink(href: "/photographers", title: "Photographers"),
+                tab: .photographers,
+                emptyText: "No photos by \(photographer.name)."
+            )
         case .search(let text):
             return ListDescription(
-                key: key, title: text.isEmpty ? "Search" : "“\(text)”", back: BackLink(href: "/", title: "Spots"), tab: nil,
-                emptyText: text.isEmpty ? "Type a spot or a word from a photo's title." : "Nothing matches “\(text)”.")
+                key: key,
+                title: text.isEmpty ? "Search" : "“\(text)”",
+                back: BackLink(href: "/", title: "Spots"),
+                tab: nil,
+                emptyText: text.isEmpty ? "Type a spot or a word from a photo's title." : "Nothing matches “\(text)”."
+            )
         }
     }
 
@@ -105,11 +118,22 @@ struct PageRoutes: Sendable {
         }
         return web.renderer.render(
             ListPaneView(
-                liveURL: Links.events(key), listKey: key.description, version: snapshot.version, instance: snapshot.instance,
-                currentPhoto: current, back: description.back, title: description.title,
-                collapsible: currentPhoto != nil, sectionsHTML: sectionsHTML, isEmpty: snapshot.rowCount == 0,
-                emptyText: description.emptyText, hasIndex: !index.isEmpty, sectionIndex: index),
-            .listPane)
+                liveURL: Links.events(key),
+                listKey: key.description,
+                version: snapshot.version,
+                instance: snapshot.instance,
+                currentPhoto: current,
+                back: description.back,
+                title: description.title,
+                collapsible: currentPhoto != nil,
+                sectionsHTML: sectionsHTML,
+                isEmpty: snapshot.rowCount == 0,
+                emptyText: description.emptyText,
+                hasIndex: !index.isEmpty,
+                sectionIndex: index
+            ),
+            .listPane
+        )
     }
 
     func listPage(_ key: ListKey, query: String = "") async throws -> Response {
@@ -121,7 +145,12 @@ struct PageRoutes: Sendable {
         let pane = try await listPane(description)
         let detail = web.renderer.render(["message": "Choose a photo to see it here."], .emptyDetail)
         return await web.pages.page(
-            title: description.title, page: pageName(key), tab: description.tab, body: pane + detail, query: query)
+            title: description.title,
+            page: pageName(key),
+            tab: description.tab,
+            body: pane + detail,
+            query: query
+        )
     }
 
     private func pageName(_ key: ListKey) -> String {
@@ -183,10 +212,14 @@ struct PageRoutes: Sendable {
         let row = photo.row
         let spots = photo.spots.filter { $0.id != Tag.allAddress }
         let view = PhotoView(
-            id: id, title: row.title, subtitle: row.subtitle,
+            id: id,
+            title: row.title,
+            subtitle: row.subtitle,
             back: BackLink(href: key.pagePath, title: description.title),
-            previous: neighbors.previous.map { Links.photo($0, in: key) }, next: neighbors.next.map { Links.photo($0, in: key) },
-            largeURL: Links.large(id), originalURL: row.hasOriginal ? Links.original(id) : Links.large(id),
+            previous: neighbors.previous.map { Links.photo($0, in: key) },
+            next: neighbors.next.map { Links.photo($0, in: key) },
+            largeURL: Links.large(id),
+            originalURL: row.hasOriginal ? Links.original(id) : Links.large(id),
             photographer: photo.photographerID.isEmpty
                 ? nil : PhotoView.Person(href: ListKey.photographer(photo.photographerID).pagePath, name: row.photographer),
             uploaded: row.uploadDate.map { PhotoView.Uploaded(iso: $0.ISO8601Format(), text: Self.dayFormat.string(from: $0)) },
@@ -194,10 +227,18 @@ struct PageRoutes: Sendable {
             spots: spots.enumerated().map { index, spot in
                 PhotoView.SpotLink(href: ListKey.spot(spot.id).pagePath, name: spot.name, last: index == spots.count - 1)
             },
-            hidden: photo.isHidden, hideAction: Links.hide(id), unhideAction: Links.unhide(id))
+            hidden: photo.isHidden,
+            hideAction: Links.hide(id),
+            unhideAction: Links.unhide(id)
+        )
         let pane = try await listPane(description, currentPhoto: id)
         return await web.pages.page(
-            title: row.title, page: "photo", tab: description.tab, body: pane + web.renderer.render(view, .photo), hasDetail: true)
+            title: row.title,
+            page: "photo",
+            tab: description.tab,
+            body: pane + web.renderer.render(view, .photo),
+            hasDetail: true
+        )
     }
 
     private static let dayFormat: DateFormatter = {

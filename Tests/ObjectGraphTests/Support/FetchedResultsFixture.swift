@@ -76,12 +76,21 @@ final class ChangeRecorder: FetchedResultsControllerDelegate {
         #expect(open == nil, "will-change while a batch is open")
         open = Batch()
     }
-    func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange sectionInfo: any FetchedResultsSectionInfo,
-                    atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {
+    func controller(
+        _ controller: FetchedResultsController<any FetchRequestResult>,
+        didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int,
+        for type: FetchedResultsChangeType
+    ) {
         open?.sections.append(SectionChange(name: sectionInfo.name, index: sectionIndex, type: type))
     }
-    func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
-                    for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+    func controller(
+        _ controller: FetchedResultsController<any FetchRequestResult>,
+        didChange anObject: Any,
+        at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType,
+        newIndexPath: IndexPath?
+    ) {
         let object = anObject as! ManagedObject
         open?.objects.append(ObjectChange(id: object.objectID, type: type, indexPath: indexPath, newIndexPath: newIndexPath))
     }
@@ -89,7 +98,10 @@ final class ChangeRecorder: FetchedResultsControllerDelegate {
         open?.difference = difference
     }
     func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
-        guard var batch = open else { Issue.record("did-change without will-change"); return }
+        guard var batch = open else {
+            Issue.record("did-change without will-change")
+            return
+        }
         batch.ended = true
         batches.append(batch)
         open = nil
@@ -122,7 +134,9 @@ struct SectionsModel: Equatable, CustomStringConvertible {
     }
 
     var description: String {
-        sections.map { "\($0.name.isEmpty ? "·" : $0.name): [\($0.ids.map { String($0.primaryKey) }.joined(separator: " "))]" }.joined(separator: " | ")
+        sections.map { "\($0.name.isEmpty ? "·" : $0.name): [\($0.ids.map { String($0.primaryKey) }.joined(separator: " "))]" }.joined(
+            separator: " | "
+        )
     }
 
     /// Applies a batch with UITableView's batch-update rules: section deletes and row deletes
@@ -143,7 +157,10 @@ struct SectionsModel: Equatable, CustomStringConvertible {
         var seen: [ManagedObjectID: [FetchedResultsChangeType]] = [:]
         for change in batch.objects { seen[change.id, default: []].append(change.type) }
         for (id, types) in seen {
-            try check(types.count == 1 || types.sorted(by: { $0.rawValue < $1.rawValue }) == [.insert, .delete], "object \(id.primaryKey) reported as \(types)")
+            try check(
+                types.count == 1 || types.sorted(by: { $0.rawValue < $1.rawValue }) == [.insert, .delete],
+                "object \(id.primaryKey) reported as \(types)"
+            )
         }
         for change in batch.objects {
             switch change.type {

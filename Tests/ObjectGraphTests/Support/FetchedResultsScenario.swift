@@ -58,14 +58,48 @@ struct FetchedResultsScenario: CustomStringConvertible, Sendable {
     }
 
     static let configurations: [Configuration] = [
-        Configuration(predicate: nil, sorts: [FetchSortDescriptor(key: "rank", ascending: true), FetchSortDescriptor(key: "name", ascending: true)], sectionNameKeyPath: nil),
-        Configuration(predicate: nil, sorts: [FetchSortDescriptor(key: "group", ascending: true), FetchSortDescriptor(key: "rank", ascending: false)], sectionNameKeyPath: "group"),
-        Configuration(predicate: "rank >= 2", sorts: [FetchSortDescriptor(key: "group", ascending: true), FetchSortDescriptor(key: "owner.level", ascending: true), FetchSortDescriptor(key: "rank", ascending: true)], sectionNameKeyPath: "group"),
-        Configuration(predicate: "ANY labels.name == 'red'", sorts: [FetchSortDescriptor(key: "owner.level", ascending: false), FetchSortDescriptor(key: "name", ascending: true)], sectionNameKeyPath: nil),
-        Configuration(predicate: nil, sorts: [FetchSortDescriptor(key: "owner.name", ascending: true), FetchSortDescriptor(key: "rank", ascending: true)], sectionNameKeyPath: "owner.name"),
-        Configuration(predicate: "owner.level > 1 OR note == nil", sorts: [FetchSortDescriptor(key: "name", ascending: true, selector: .caseInsensitiveCompare), FetchSortDescriptor(key: "rank", ascending: true)], sectionNameKeyPath: nil),
+        Configuration(
+            predicate: nil,
+            sorts: [FetchSortDescriptor(key: "rank", ascending: true), FetchSortDescriptor(key: "name", ascending: true)],
+            sectionNameKeyPath: nil
+        ),
+        Configuration(
+            predicate: nil,
+            sorts: [FetchSortDescriptor(key: "group", ascending: true), FetchSortDescriptor(key: "rank", ascending: false)],
+            sectionNameKeyPath: "group"
+        ),
+        Configuration(
+            predicate: "rank >= 2",
+            sorts: [
+                FetchSortDescriptor(key: "group", ascending: true), FetchSortDescriptor(key: "owner.level", ascending: true),
+                FetchSortDescriptor(key: "rank", ascending: true),
+            ],
+            sectionNameKeyPath: "group"
+        ),
+        Configuration(
+            predicate: "ANY labels.name == 'red'",
+            sorts: [FetchSortDescriptor(key: "owner.level", ascending: false), FetchSortDescriptor(key: "name", ascending: true)],
+            sectionNameKeyPath: nil
+        ),
+        Configuration(
+            predicate: nil,
+            sorts: [FetchSortDescriptor(key: "owner.name", ascending: true), FetchSortDescriptor(key: "rank", ascending: true)],
+            sectionNameKeyPath: "owner.name"
+        ),
+        Configuration(
+            predicate: "owner.level > 1 OR note == nil",
+            sorts: [
+                FetchSortDescriptor(key: "name", ascending: true, selector: .caseInsensitiveCompare),
+                FetchSortDescriptor(key: "rank", ascending: true),
+            ],
+            sectionNameKeyPath: nil
+        ),
         Configuration(predicate: "name != nil", sorts: [FetchSortDescriptor(key: "rank", ascending: true)], sectionNameKeyPath: nil, fetchLimit: 5),
-        Configuration(predicate: "SUBQUERY(labels, $l, $l.name BEGINSWITH 'b').@count > 0 OR rank < 3", sorts: [FetchSortDescriptor(key: "group", ascending: false), FetchSortDescriptor(key: "name", ascending: true)], sectionNameKeyPath: "group"),
+        Configuration(
+            predicate: "SUBQUERY(labels, $l, $l.name BEGINSWITH 'b').@count > 0 OR rank < 3",
+            sorts: [FetchSortDescriptor(key: "group", ascending: false), FetchSortDescriptor(key: "name", ascending: true)],
+            sectionNameKeyPath: "group"
+        ),
         Configuration(predicate: nil, sorts: [FetchSortDescriptor(key: "rank", ascending: true)], sectionNameKeyPath: "rank"),
     ]
 
@@ -87,7 +121,8 @@ struct FetchedResultsScenario: CustomStringConvertible, Sendable {
     static func random(seed: UInt64, steps count: Int) -> FetchedResultsScenario {
         var random = TestRandom(seed: seed)
         func step(allowBackground: Bool) -> Step {
-            let a = random.next(100), b = random.next(100)
+            let a = random.next(100)
+            let b = random.next(100)
             switch random.next(allowBackground ? 17 : 12) {
             case 0, 1: return .insert(a)
             case 2: return .delete(a)
@@ -108,8 +143,12 @@ struct FetchedResultsScenario: CustomStringConvertible, Sendable {
         }
         let configuration = random.next(configurations.count)
         let initialItems = random.next(14)
-        return FetchedResultsScenario(seed: seed, configuration: configuration, initialItems: initialItems,
-                                      steps: (0..<count).map { _ in step(allowBackground: true) })
+        return FetchedResultsScenario(
+            seed: seed,
+            configuration: configuration,
+            initialItems: initialItems,
+            steps: (0..<count).map { _ in step(allowBackground: true) }
+        )
     }
 
     // MARK: Running
@@ -162,8 +201,12 @@ struct FetchedResultsScenario: CustomStringConvertible, Sendable {
             request.sortDescriptors = configuration.sorts
             request.fetchLimit = configuration.fetchLimit
             let recorder = ChangeRecorder()
-            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                      sectionNameKeyPath: configuration.sectionNameKeyPath, cacheName: nil)
+            let controller = FetchedResultsController(
+                fetchRequest: request,
+                managedObjectContext: context,
+                sectionNameKeyPath: configuration.sectionNameKeyPath,
+                cacheName: nil
+            )
             controller.delegate = recorder
             try controller.performFetch()
             var expected = SectionsModel(controller)
@@ -185,8 +228,12 @@ struct FetchedResultsScenario: CustomStringConvertible, Sendable {
                 guard actual == expected else {
                     return "step \(number) \(step): applying the changes gives \(expected), the controller has \(actual)"
                 }
-                let fresh = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                     sectionNameKeyPath: configuration.sectionNameKeyPath, cacheName: nil)
+                let fresh = FetchedResultsController(
+                    fetchRequest: request,
+                    managedObjectContext: context,
+                    sectionNameKeyPath: configuration.sectionNameKeyPath,
+                    cacheName: nil
+                )
                 try fresh.performFetch()
                 guard SectionsModel(fresh) == actual else {
                     return "step \(number) \(step): controller has \(actual), a fresh fetch has \(SectionsModel(fresh))"

@@ -76,7 +76,9 @@ struct TestStack {
             container.persistentStoreDescriptions = [description]
             url = nil
         } else {
-            let url = file ?? FileManager.default.temporaryDirectory
+            let url =
+                file
+                ?? FileManager.default.temporaryDirectory
                 .appendingPathComponent("objectgraph-tests-\(UUID().uuidString)")
                 .appendingPathComponent("Test.sqlite")
             container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]

@@ -57,7 +57,10 @@ final class StatementLog: Sendable {
 
     func take() -> [String] {
         lock.lock()
-        defer { statements = []; lock.unlock() }
+        defer {
+            statements = []
+            lock.unlock()
+        }
         return statements
     }
 }

@@ -6,10 +6,19 @@ import Foundation
 enum FlickrPhotoFixture {
     static func flickrPhoto(_ photo: SandboxPhoto) -> FlickrPhoto {
         FlickrPhoto(
-            id: photo.id, owner: photo.owner.nsid, secret: photo.secret, server: photo.server, farm: photo.farm,
-            title: photo.title, descriptionHTML: photo.descriptionHTML, ownerName: photo.owner.name, tags: photo.tags,
+            id: photo.id,
+            owner: photo.owner.nsid,
+            secret: photo.secret,
+            server: photo.server,
+            farm: photo.farm,
+            title: photo.title,
+            descriptionHTML: photo.descriptionHTML,
+            ownerName: photo.owner.name,
+            tags: photo.tags,
             uploadDate: Date(timeIntervalSince1970: Double(photo.uploaded)),
-            originalSecret: photo.originalSecret, originalFormat: photo.originalFormat)
+            originalSecret: photo.originalSecret,
+            originalFormat: photo.originalFormat
+        )
     }
 }
 

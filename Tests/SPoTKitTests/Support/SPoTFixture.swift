@@ -3,6 +3,7 @@ import FlickrSandbox
 import Foundation
 import Logging
 import ObjectGraph
+
 @testable import SPoTKit
 
 /// A running Flickr sandbox and a fresh data folder, for one test.
@@ -15,12 +16,18 @@ struct SPoTFixture {
 
     /// Runs `body` with a sandbox at `epoch` and an empty folder, then stops the sandbox.
     static func run<Value>(
-        epoch: Int = 0, behavior: SandboxBehavior = SandboxBehavior(), _ body: (SPoTFixture) async throws -> Value
+        epoch: Int = 0,
+        behavior: SandboxBehavior = SandboxBehavior(),
+        _ body: (SPoTFixture) async throws -> Value
     ) async throws -> Value {
         try await TemporaryDirectory.with { directory in
             let sandbox = FlickrSandbox(
                 configuration: SandboxConfiguration(
-                    behavior: behavior, epoch: epoch, logger: Logger(label: "test.sandbox") { _ in SwiftLogNoOpLogHandler() }))
+                    behavior: behavior,
+                    epoch: epoch,
+                    logger: Logger(label: "test.sandbox") { _ in SwiftLogNoOpLogHandler() }
+                )
+            )
             var flickr = FlickrConfiguration.sandbox(baseURL: try await sandbox.start())
             flickr.retryPolicy = .none
             let fixture = SPoTFixture(sandbox: sandbox, directory: directory, flickr: flickr)

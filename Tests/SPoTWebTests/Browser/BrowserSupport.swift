@@ -36,7 +36,9 @@ extension WebDriverSession {
     /// Every `data-id` of the list's rows, in order, leaving rows out that are fading away.
     func rowIDs() async throws -> [String] {
         try await executeScript(
-            "return [...document.querySelectorAll('#list-pane li.row:not(.row-leaving)')].map(r => r.dataset.id)", as: [String].self)
+            "return [...document.querySelectorAll('#list-pane li.row:not(.row-leaving)')].map(r => r.dataset.id)",
+            as: [String].self
+        )
     }
 
     /// Messages the page logged at error level (CSP violations and script errors among them).

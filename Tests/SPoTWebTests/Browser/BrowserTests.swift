@@ -1,7 +1,9 @@
 import FlickrSandbox
 import Foundation
+import SPoTKit
 import Testing
 import WebDriverKit
+
 @testable import SPoTWeb
 
 /// The tour in headless Chromium (Debian's chromium and chromium-driver, installed by
@@ -26,14 +28,19 @@ struct BrowserTests {
                         try await browser.executeScript("return !document.querySelector('#viewer').classList.contains('loading')").boolValue == true
                     }
                     // Opened filling the viewer: the image covers it, no empty bands.
-                    let covers = try await browser.executeScript("""
+                    let covers = try await browser.executeScript(
+                        """
                         const v = document.querySelector('#viewer').getBoundingClientRect();
                         const i = document.querySelector('.viewer-image').getBoundingClientRect();
                         return i.left <= v.left + 1 && i.top <= v.top + 1 && i.right >= v.right - 1 && i.bottom >= v.bottom - 1;
-                        """)
+                        """
+                    )
                     #expect(covers.boolValue == true)
                     // The row shown is marked in the list beside the viewer.
-                    #expect(try await browser.executeScript("return document.querySelector('li.row[aria-current=\"true\"]')?.dataset.id").stringValue == ids[1])
+                    #expect(
+                        try await browser.executeScript("return document.querySelector('li.row[aria-current=\"true\"]')?.dataset.id").stringValue
+                            == ids[1]
+                    )
 
                     // Arrow keys step through the list it was opened from; Escape goes back to it.
                     try await browser.sendKeys(Key.arrowRight)
@@ -60,10 +67,12 @@ struct BrowserTests {
                     let rows = try await browser.rowIDs().count
                     #expect(rows == fixture.catalogue.count)
                     try await browser.waitUntil(timeout: .seconds(60), "the thumbnails on screen to load") {
-                        try await browser.executeScript("""
+                        try await browser.executeScript(
+                            """
                             const shown = [...document.querySelectorAll('img.thumb')].filter(i => i.getBoundingClientRect().top < innerHeight);
                             return shown.length > 0 && shown.every(i => i.complete && i.naturalWidth > 0);
-                            """).boolValue == true
+                            """
+                        ).boolValue == true
                     }
                     let requested = fixture.web.counters.requests(.thumbnail)
                     #expect(requested.count > 0)
@@ -77,10 +86,12 @@ struct BrowserTests {
                     try await browser.refresh()
                     _ = try await browser.executeScript("document.querySelector('#list-scroll').scrollTop = 1e6; window.scrollTo(0, 1e6)")
                     try await browser.waitUntil(timeout: .seconds(60), "the last thumbnails to load") {
-                        try await browser.executeScript("""
+                        try await browser.executeScript(
+                            """
                             const all = [...document.querySelectorAll('img.thumb')];
                             return all.slice(-3).every(i => i.complete && i.naturalWidth > 0);
-                            """).boolValue == true
+                            """
+                        ).boolValue == true
                     }
                     for photo in fixture.catalogue {
                         #expect(fixture.sandbox.stats.imageRequests(photoID: photo.id, suffix: "q") <= 1, "\(photo.id)")
@@ -122,7 +133,9 @@ struct BrowserTests {
                     try await browser.waitUntil(timeout: .seconds(60), "the undo offer") {
                         try await browser.executeScript("return !document.querySelector('#toast').hidden").boolValue == true
                     }
-                    try await browser.waitUntil(timeout: .seconds(60), "the photo to be hidden") { try await fixture.spot.store.photo(victim).isHidden }
+                    try await browser.waitUntil(timeout: .seconds(60), "the photo to be hidden") {
+                        try await fixture.spot.store.photo(victim).isHidden
+                    }
                     await fixture.spot.refresher.refresh()
                     #expect(try await fixture.spot.store.photo(victim).isHidden)
                     try await browser.navigate(to: base + "/tags/hoovertower")
@@ -142,7 +155,8 @@ struct BrowserTests {
                         try await browser.navigate(to: base + path)
                         // An alert would make every command fail with "unexpected alert open".
                         let injected = try await browser.executeScript(
-                            "return document.querySelectorAll('[onerror], [onload], [onclick], body script:not([src])').length")
+                            "return document.querySelectorAll('[onerror], [onload], [onclick], body script:not([src])').length"
+                        )
                         #expect(injected.intValue == 0, "\(path)")
                         #expect(try await browser.pageSource.contains("&lt;script&gt;alert"), "\(path)")
                     }
@@ -170,7 +184,8 @@ struct BrowserTests {
                         #expect(size == "\(viewport.width)x\(viewport.height)")
                         if name == "photo" {
                             try await browser.waitUntil(timeout: .seconds(60), "the photo to load") {
-                                try await browser.executeScript("return !document.querySelector('#viewer').classList.contains('loading')").boolValue == true
+                                try await browser.executeScript("return !document.querySelector('#viewer').classList.contains('loading')").boolValue
+                                    == true
                             }
                         }
                         let overflow = try await browser.number("return document.documentElement.scrollWidth - innerWidth")
@@ -182,7 +197,8 @@ struct BrowserTests {
                     // A search that finds nothing says so, under no empty section headers.
                     try await browser.navigate(to: base + "/search?q=zzzz")
                     let headers = try await browser.number(
-                        "return [...document.querySelectorAll('h2.section-header')].filter(h => h.offsetParent).length")
+                        "return [...document.querySelectorAll('h2.section-header')].filter(h => h.offsetParent).length"
+                    )
                     #expect(headers == 0)
                     #expect(try await browser.findElement(css: "p.empty").isDisplayed)
                     #expect(try await browser.errorLogs() == [])

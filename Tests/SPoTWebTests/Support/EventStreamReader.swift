@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 /// Reads a server-sent event stream from a live server, event by event.
 struct EventStreamReader {

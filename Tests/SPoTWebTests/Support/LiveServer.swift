@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+
 @testable import SPoTWeb
 
 /// A server started for a test: its base URL, and a way to stop it as SIGTERM would.

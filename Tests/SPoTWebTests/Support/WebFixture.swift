@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import SPoTKit
+
 @testable import SPoTWeb
 
 /// A Flickr sandbox, a fresh data folder, SPoT on them (refreshed once) and the web app.
@@ -18,7 +19,9 @@ struct WebFixture {
 
     /// Runs `body` with everything set up and the catalogue imported; tears it down after.
     static func run<Value>(
-        epoch: Int = 0, refreshed: Bool = true, behavior: SandboxBehavior = SandboxBehavior(),
+        epoch: Int = 0,
+        refreshed: Bool = true,
+        behavior: SandboxBehavior = SandboxBehavior(),
         _ body: (WebFixture) async throws -> Value
     ) async throws -> Value {
         let directory = FileManager.default.temporaryDirectory.appending(path: "spotweb-tests-\(UUID().uuidString)", directoryHint: .isDirectory)

@@ -54,7 +54,9 @@ extension FetchPredicate {
     }
 
     private static func compound(
-        _ subpredicates: [FetchPredicate], empty: Bool, make: ([PredicateNode]) -> PredicateNode
+        _ subpredicates: [FetchPredicate],
+        empty: Bool,
+        make: ([PredicateNode]) -> PredicateNode
     ) -> FetchPredicate {
         var nodes: [PredicateNode] = []
         for subpredicate in subpredicates {

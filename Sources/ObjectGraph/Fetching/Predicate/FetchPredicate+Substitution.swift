@@ -19,9 +19,12 @@ extension FetchPredicate {
         for (name, raw) in variables {
             guard let value = PredicateArgument.value(from: raw) else {
                 let error = FetchPredicateError(
-                    kind: .wrongArgumentType, headline: "Wrong type for substitution variable '$\(name)'",
+                    kind: .wrongArgumentType,
+                    headline: "Wrong type for substitution variable '$\(name)'",
                     detail: "a \(PredicateArgument.typeName(raw)) is not a predicate value",
-                    format: predicateFormat, token: "$" + name)
+                    format: predicateFormat,
+                    token: "$" + name
+                )
                 return FetchPredicate(error: error, format: predicateFormat)
             }
             values[name] = value
@@ -42,7 +45,11 @@ extension FetchPredicate {
         }
     }
 
-    static func substitute(_ expression: ExpressionNode, _ values: [String: Value], shadowed: Set<String>)
+    static func substitute(
+        _ expression: ExpressionNode,
+        _ values: [String: Value],
+        shadowed: Set<String>
+    )
         -> ExpressionNode
     {
         switch expression {
@@ -59,8 +66,10 @@ extension FetchPredicate {
             return PredicateParser.foldedArray(items.map { substitute($0, values, shadowed: shadowed) })
         case .subquery(let collection, let variable, let predicate):
             return .subquery(
-                collection: substitute(collection, values, shadowed: shadowed), variable: variable,
-                predicate: substitute(predicate, values, shadowed: shadowed.union([variable])))
+                collection: substitute(collection, values, shadowed: shadowed),
+                variable: variable,
+                predicate: substitute(predicate, values, shadowed: shadowed.union([variable]))
+            )
         }
     }
 }

@@ -74,8 +74,12 @@ public struct FetchPredicateError: Error, CustomStringConvertible, Sendable, Has
 
     /// Makes an error; ``message`` is assembled from the parts.
     package init(
-        kind: Kind, headline: String, detail: String = "", format: String? = nil,
-        position: Int? = nil, token: String? = nil
+        kind: Kind,
+        headline: String,
+        detail: String = "",
+        format: String? = nil,
+        position: Int? = nil,
+        token: String? = nil
     ) {
         self.kind = kind
         self.headline = headline
@@ -105,8 +109,12 @@ public struct FetchPredicateError: Error, CustomStringConvertible, Sendable, Has
     ///   - format: The predicate format, when known (the evaluator fills it in otherwise).
     public static func unknownKey(_ key: String, entity: String, format: String? = nil) -> FetchPredicateError {
         FetchPredicateError(
-            kind: .unknownKey, headline: "Unknown key '\(key)'", detail: "entity '\(entity)' has no such property",
-            format: format, token: key)
+            kind: .unknownKey,
+            headline: "Unknown key '\(key)'",
+            detail: "entity '\(entity)' has no such property",
+            format: format,
+            token: key
+        )
     }
 
     /// The error for a construct that parses but cannot run without the Objective-C runtime.
@@ -116,8 +124,12 @@ public struct FetchPredicateError: Error, CustomStringConvertible, Sendable, Has
     ///   - format: The predicate format, when known.
     package static func unsupported(_ construct: String, format: String? = nil) -> FetchPredicateError {
         FetchPredicateError(
-            kind: .unsupported, headline: "Unsupported construct '\(construct)'",
-            detail: "unsupported: needs the Objective-C runtime", format: format, token: construct)
+            kind: .unsupported,
+            headline: "Unsupported construct '\(construct)'",
+            detail: "unsupported: needs the Objective-C runtime",
+            format: format,
+            token: construct
+        )
     }
 
     /// A type-mismatch error met while evaluating.
@@ -129,6 +141,12 @@ public struct FetchPredicateError: Error, CustomStringConvertible, Sendable, Has
     package func withFormat(_ format: String?) -> FetchPredicateError {
         guard self.format == nil, let format else { return self }
         return FetchPredicateError(
-            kind: kind, headline: headline, detail: detail, format: format, position: position, token: token)
+            kind: kind,
+            headline: headline,
+            detail: detail,
+            format: format,
+            position: position,
+            token: token
+        )
     }
 }

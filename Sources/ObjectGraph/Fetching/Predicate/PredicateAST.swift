@@ -23,8 +23,11 @@ package struct ComparisonNode: Sendable, Hashable {
     package var options: ComparisonOptions
 
     package init(
-        lhs: ExpressionNode, op: ComparisonOperator, rhs: ExpressionNode,
-        modifier: ComparisonModifier = .direct, options: ComparisonOptions = []
+        lhs: ExpressionNode,
+        op: ComparisonOperator,
+        rhs: ExpressionNode,
+        modifier: ComparisonModifier = .direct,
+        options: ComparisonOptions = []
     ) {
         self.lhs = lhs
         self.op = op

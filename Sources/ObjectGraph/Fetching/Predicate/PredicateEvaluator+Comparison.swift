@@ -42,7 +42,12 @@ extension PredicateEvaluator {
     /// - `CONTAINS` (scalar left): the left string contains the right string.
     /// - `BETWEEN {low, high}`: `low <= lhs <= high`; false if anything is null.
     /// - `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES`: false unless both sides are strings.
-    func test(_ lhs: PredicateOperand, _ op: ComparisonOperator, _ rhs: PredicateOperand, options: ComparisonOptions)
+    func test(
+        _ lhs: PredicateOperand,
+        _ op: ComparisonOperator,
+        _ rhs: PredicateOperand,
+        options: ComparisonOptions
+    )
         throws -> Bool
     {
         switch op {

@@ -85,9 +85,11 @@ package struct PredicateEvaluator {
         case .variable(let name):
             guard let bound = variables[name] else {
                 throw FetchPredicateError(
-                    kind: .missingVariable, headline: "Missing substitution variable '$\(name)'",
+                    kind: .missingVariable,
+                    headline: "Missing substitution variable '$\(name)'",
                     detail: "give it with withSubstitutionVariables(_:) or evaluate(with:substitutionVariables:)",
-                    token: "$" + name)
+                    token: "$" + name
+                )
             }
             return bound
         case .keyPath(let base, let key):
@@ -119,7 +121,8 @@ package struct PredicateEvaluator {
             return .value(.null)
         case .value(let value):
             throw FetchPredicateError.typeMismatch(
-                "cannot read key '\(key)' of the value \(PredicateFormatter.format(value))")
+                "cannot read key '\(key)' of the value \(PredicateFormatter.format(value))"
+            )
         case .collection(let items):
             var result: [PredicateOperand] = []
             result.reserveCapacity(items.count)

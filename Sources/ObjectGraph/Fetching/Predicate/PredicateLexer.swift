@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits a predicate format into tokens, working on its Unicode scalars.
 ///
 /// Lexing never fails: a lexical error becomes an ``PredicateToken/Kind/invalid(headline:detail:)``
@@ -42,7 +44,11 @@ struct PredicateLexer {
 
     private func invalid(_ headline: String, _ detail: String, from start: Int, to end: Int) -> PredicateToken {
         PredicateToken(
-            kind: .invalid(headline: headline, detail: detail), start: start, end: end, text: text(start, end))
+            kind: .invalid(headline: headline, detail: detail),
+            start: start,
+            end: end,
+            text: text(start, end)
+        )
     }
 
     /// Whether `s` can start a key.

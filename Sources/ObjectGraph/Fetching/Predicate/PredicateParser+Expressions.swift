@@ -164,7 +164,10 @@ extension PredicateParser {
         }
     }
 
-    private mutating func parseKeywordPrimary(_ keyword: PredicateKeyword, _ token: PredicateToken) throws
+    private mutating func parseKeywordPrimary(
+        _ keyword: PredicateKeyword,
+        _ token: PredicateToken
+    ) throws
         -> ExpressionNode
     {
         switch keyword {

@@ -25,16 +25,22 @@ extension PredicateParser {
     mutating func argument(for specifier: String, at token: PredicateToken) throws -> ExpressionNode {
         guard argumentIndex < arguments.count else {
             throw error(
-                .wrongArgumentCount, "Missing argument", at: token,
-                detail: "the format has more specifiers than the \(arguments.count) argument(s) given")
+                .wrongArgumentCount,
+                "Missing argument",
+                at: token,
+                detail: "the format has more specifiers than the \(arguments.count) argument(s) given"
+            )
         }
         let raw = arguments[argumentIndex]
         argumentIndex += 1
         let number = argumentIndex
         func wrongType(_ expected: String) -> FetchPredicateError {
             error(
-                .wrongArgumentType, "Wrong argument type", at: token,
-                detail: "argument \(number) (\(PredicateArgument.typeName(raw))) is not \(expected)")
+                .wrongArgumentType,
+                "Wrong argument type",
+                at: token,
+                detail: "argument \(number) (\(PredicateArgument.typeName(raw))) is not \(expected)"
+            )
         }
         if specifier == "K" {
             guard let path = PredicateArgument.keyPathString(raw), let expression = Self.keyPath(path) else {
@@ -59,7 +65,8 @@ extension PredicateParser {
     /// component is not a key.
     static func keyPath(_ path: String) -> ExpressionNode? {
         let components = path.precomposedStringWithCanonicalMapping.split(
-            separator: ".", omittingEmptySubsequences: false
+            separator: ".",
+            omittingEmptySubsequences: false
         ).map(String.init)
         var expression = ExpressionNode.evaluatedObject
         var index = 0

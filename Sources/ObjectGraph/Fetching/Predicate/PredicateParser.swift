@@ -37,8 +37,11 @@ struct PredicateParser {
         }
         if parser.argumentIndex < arguments.count {
             throw parser.error(
-                .wrongArgumentCount, "Too many arguments", at: parser.current,
-                detail: "the format uses \(parser.argumentIndex) but \(arguments.count) were given")
+                .wrongArgumentCount,
+                "Too many arguments",
+                at: parser.current,
+                detail: "the format uses \(parser.argumentIndex) but \(arguments.count) were given"
+            )
         }
         return node
     }
@@ -80,11 +83,19 @@ struct PredicateParser {
     }
 
     func error(
-        _ kind: FetchPredicateError.Kind, _ headline: String, at token: PredicateToken, detail: String = ""
+        _ kind: FetchPredicateError.Kind,
+        _ headline: String,
+        at token: PredicateToken,
+        detail: String = ""
     ) -> FetchPredicateError {
         FetchPredicateError(
-            kind: kind, headline: headline, detail: detail, format: format,
-            position: characterPosition(token.start), token: token.text)
+            kind: kind,
+            headline: headline,
+            detail: detail,
+            format: format,
+            position: characterPosition(token.start),
+            token: token.text
+        )
     }
 
     /// The error for `token` where something else was expected (or the lexer's own error).
@@ -211,7 +222,8 @@ struct PredicateParser {
         switch op {
         case .uti(let keyword):
             let prefix = modifier == .direct ? "" : "\(modifier.rawValue.uppercased()) "
-            let text = "\(prefix)\(PredicateFormatter.format(lhs)) \(keyword.rawValue)"
+            let text =
+                "\(prefix)\(PredicateFormatter.format(lhs)) \(keyword.rawValue)"
                 + "\(PredicateFormatter.format(options)) \(PredicateFormatter.format(rhs))"
             return .unsupported(text)
         case .supported(let op):

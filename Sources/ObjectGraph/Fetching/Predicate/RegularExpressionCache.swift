@@ -33,8 +33,11 @@ final class RegularExpressionCache: Sendable {
             expression = try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z", options: options)
         } catch {
             throw FetchPredicateError(
-                kind: .invalidRegularExpression, headline: "Invalid regular expression",
-                detail: "the MATCHES pattern \(PredicateFormatter.quoted(pattern)) does not compile", token: pattern)
+                kind: .invalidRegularExpression,
+                headline: "Invalid regular expression",
+                detail: "the MATCHES pattern \(PredicateFormatter.quoted(pattern)) does not compile",
+                token: pattern
+            )
         }
         storage.withLock { storage in
             if storage.count >= capacity { storage.removeAll(keepingCapacity: true) }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// String comparison with NSPredicate's `[c]`, `[d]` and `[n]` options, shared by the
 /// in-memory evaluator and the SQL functions, so both agree by construction.
@@ -138,7 +138,9 @@ package enum StringComparison {
         let subject = fold(s, diacritics)
         let pattern = folds(diacritics) ? fold(regex, diacritics) : regex
         let expression = try RegularExpressionCache.shared.expression(
-            pattern, caseInsensitive: options.contains(.caseInsensitive))
+            pattern,
+            caseInsensitive: options.contains(.caseInsensitive)
+        )
         let range = NSRange(location: 0, length: subject.utf16.count)
         return expression.firstMatch(in: subject, options: [], range: range) != nil
     }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension Value {
     /// The order of two values under NSPredicate's rules, shared by the in-memory evaluator

@@ -73,8 +73,13 @@ extension SQLiteStore {
         }
         // Without a predicate only the sort can fail, and that failure is kept in `order`.
         let unfiltered = try clauses(request, entity: entity, predicate: nil)
-        return FetchPlan(storeIdentifier: identifier, model: managedObjectModel, table: mapping.table,
-                         filtered: filtered, unfiltered: unfiltered)
+        return FetchPlan(
+            storeIdentifier: identifier,
+            model: managedObjectModel,
+            table: mapping.table,
+            filtered: filtered,
+            unfiltered: unfiltered
+        )
     }
 
     /// Whether `plan` was compiled by a store with this one's schema.

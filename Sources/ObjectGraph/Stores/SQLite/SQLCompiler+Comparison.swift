@@ -31,7 +31,8 @@ extension SQLCompiler {
         func matching(_ values: [Value]) -> [Int64] {
             values.compactMap { value in
                 guard case .objectID(let id) = value, let idEntity = model.entity(named: id.entityName),
-                      idEntity.rootEntity === entity.rootEntity, idEntity.isKindOf(entity: entity) || entity.isKindOf(entity: idEntity) else { return nil }
+                    idEntity.rootEntity === entity.rootEntity, idEntity.isKindOf(entity: entity) || entity.isKindOf(entity: idEntity)
+                else { return nil }
                 return id.primaryKey
             }
         }
@@ -57,11 +58,19 @@ extension SQLCompiler {
     }
 
     /// `expression op constant`, binding the constant in the expression's storage form.
-    private mutating func valueComparison(_ sql: String, _ type: AttributeType?, _ op: ComparisonOperator, _ value: Value, _ options: ComparisonOptions) throws -> String {
+    private mutating func valueComparison(
+        _ sql: String,
+        _ type: AttributeType?,
+        _ op: ComparisonOperator,
+        _ value: Value,
+        _ options: ComparisonOptions
+    ) throws -> String {
         let folds = !options.subtracting(.normalized).isEmpty && (type == nil || type == .string || type == .uri)
         let foldOptions = options.subtracting(.normalized)
         // Decimals are text: an aggregate of a decimal column has no collation of its own.
-        let left = folds ? "\(SQLiteFunctions.fold)(\(sql), \(foldOptions.rawValue))"
+        let left =
+            folds
+            ? "\(SQLiteFunctions.fold)(\(sql), \(foldOptions.rawValue))"
             : type == .decimal ? "\(sql) COLLATE \(SQLiteFunctions.decimalCollation)" : sql
         func coerced(_ value: Value) -> DatabaseValue? {
             guard let database = Self.coerce(value, to: type) else { return nil }
@@ -121,7 +130,14 @@ extension SQLCompiler {
     }
 
     /// `expression op expression`: both sides are SQL.
-    private mutating func expressionComparison(_ left: String, _ leftType: AttributeType?, _ op: ComparisonOperator, _ right: String, _ rightType: AttributeType?, _ options: ComparisonOptions) throws -> String {
+    private mutating func expressionComparison(
+        _ left: String,
+        _ leftType: AttributeType?,
+        _ op: ComparisonOperator,
+        _ right: String,
+        _ rightType: AttributeType?,
+        _ options: ComparisonOptions
+    ) throws -> String {
         let foldOptions = options.subtracting(.normalized)
         let textual = [leftType, rightType].allSatisfy { $0 == nil || $0 == .string || $0 == .uri }
         let fold: (String) -> String = { !foldOptions.isEmpty && textual ? "\(SQLiteFunctions.fold)(\($0), \(foldOptions.rawValue))" : $0 }

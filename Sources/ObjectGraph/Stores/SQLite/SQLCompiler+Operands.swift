@@ -20,8 +20,12 @@ extension SQLCompiler {
             return .object(ObjectRef(pk: "\(scope.alias).Z_PK", entity: scope.entity, scope: scope, via: nil))
         case .variable(let name):
             guard let bound = variables[name] else {
-                throw FetchPredicateError(kind: .missingVariable, headline: "Missing substitution variable '$\(name)'",
-                                          detail: "give it a value with withSubstitutionVariables(_:)", token: "$" + name)
+                throw FetchPredicateError(
+                    kind: .missingVariable,
+                    headline: "Missing substitution variable '$\(name)'",
+                    detail: "give it a value with withSubstitutionVariables(_:)",
+                    token: "$" + name
+                )
             }
             return bound
         case .keyPath(let base, let key):
@@ -53,7 +57,10 @@ extension SQLCompiler {
             }
             let property = ref.entity.allProperties[slot]
             if property.isTransient {
-                throw ObjectGraphError(.invalidRequest, "cannot fetch by '\(key)': it is transient (not stored); filter in memory with evaluate(with:)")
+                throw ObjectGraphError(
+                    .invalidRequest,
+                    "cannot fetch by '\(key)': it is transient (not stored); filter in memory with evaluate(with:)"
+                )
             }
             let alias = join(ref)
             let mapping = schema.mappings[ref.entity.name]!
@@ -67,7 +74,7 @@ extension SQLCompiler {
                     let scope = ref.via == nil ? ref.scope : joinedScope(ref, alias: alias)
                     return .object(ObjectRef(pk: "\(alias).\(column)", entity: destination, scope: scope, via: (scope, column)))
                 }
-                return .collection(toMany(relationship, from: alias, destination: destination))
+                return .collection(try toMany(relationship, from: alias, destination: destination))
             default:
                 throw ObjectGraphError(.invalidRequest, "unknown property kind for '\(key)'")
             }
@@ -79,7 +86,9 @@ extension SQLCompiler {
             }
             // A to-many inside a to-many: flatten into one subquery.
             var flattened = inner
-            flattened.from = collection.from + collection.scope.joins + ["JOIN \(inner.from[0]) ON \(inner.correlation.joined(separator: " AND "))"] + inner.from.dropFirst()
+            flattened.from =
+                collection.from + collection.scope.joins + ["JOIN \(inner.from[0]) ON \(inner.correlation.joined(separator: " AND "))"]
+                + inner.from.dropFirst()
             flattened.correlation = collection.correlation
             flattened.filters = collection.filters + inner.filters
             return .collection(flattened)
@@ -105,20 +114,40 @@ extension SQLCompiler {
         ref.via?.from ?? ref.scope
     }
 
-    private mutating func toMany(_ relationship: RelationshipDescription, from alias: String, destination: EntityDescription) -> Collection {
+    private mutating func toMany(
+        _ relationship: RelationshipDescription,
+        from alias: String,
+        destination: EntityDescription
+    ) throws -> Collection {
         let scope = newScope(for: destination)
         let table = tableName(of: destination)
         let element = Operand.object(ObjectRef(pk: "\(scope.alias).Z_PK", entity: destination, scope: scope, via: nil))
-        if !relationship.usesJoinTable, let inverse = relationship.inverseRelationship, let owner = inverse.entity {
-            let column = schema.mappings[owner.name]!.columns[inverse.slot]!
-            return Collection(from: ["\(table) \(scope.alias)"], correlation: ["\(scope.alias).\(column) = \(alias).Z_PK"], filters: [], scope: scope, element: element)
+        switch schema.storage(of: relationship) {
+        case .foreignKey(_, let column, _):
+            return Collection(
+                from: ["\(table) \(scope.alias)"],
+                correlation: ["\(scope.alias).\(column) = \(alias).Z_PK"],
+                filters: [],
+                scope: scope,
+                element: element
+            )
+        case .joinTable(let joinTable, let isOwner):
+            aliasCount += 1
+            let j = "j\(aliasCount)"
+            let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
+            return Collection(
+                from: ["\(joinTable.name) \(j)", "JOIN \(table) \(scope.alias) ON \(scope.alias).Z_PK = \(j).\(theirs)"],
+                correlation: ["\(j).\(mine) = \(alias).Z_PK"],
+                filters: [],
+                scope: scope,
+                element: element
+            )
+        case nil:
+            throw ObjectGraphError(
+                .invalidRequest,
+                "cannot fetch by '\(relationship.name)': the store keeps no members for \(relationship.entity?.name ?? "?").\(relationship.name)"
+            )
         }
-        let (joinTable, isOwner) = schema.joinTable(for: relationship)!
-        aliasCount += 1
-        let j = "j\(aliasCount)"
-        let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
-        return Collection(from: ["\(joinTable.name) \(j)", "JOIN \(table) \(scope.alias) ON \(scope.alias).Z_PK = \(j).\(theirs)"],
-                          correlation: ["\(j).\(mine) = \(alias).Z_PK"], filters: [], scope: scope, element: element)
     }
 
     private mutating func aggregate(_ function: AggregateFunction, of base: Operand) throws -> Operand {

@@ -156,9 +156,12 @@ struct SQLCompiler {
         }
         if case .collection(let collection) = lhs {
             if op == .contains && comparison.modifier == .direct {
-                return try exists(collection, condition: { compiler, element in
-                    try compiler.scalarComparison(element, .equal, rhs, options)
-                })
+                return try exists(
+                    collection,
+                    condition: { compiler, element in
+                        try compiler.scalarComparison(element, .equal, rhs, options)
+                    }
+                )
             }
             switch comparison.modifier {
             case .direct, .any:
@@ -166,9 +169,10 @@ struct SQLCompiler {
             case .none:
                 return "NOT " + (try exists(collection) { compiler, element in try compiler.scalarComparison(element, op, rhs, options) })
             case .all:
-                return "NOT " + (try exists(collection) { compiler, element in
-                    "NOT IFNULL((\(try compiler.scalarComparison(element, op, rhs, options))), 0)"
-                })
+                return "NOT "
+                    + (try exists(collection) { compiler, element in
+                        "NOT IFNULL((\(try compiler.scalarComparison(element, op, rhs, options))), 0)"
+                    })
             }
         }
         if case .collection(let collection) = rhs, op == .in {

@@ -6,41 +6,46 @@ import GRDB
 // reads that faults and relationships make one by one.
 extension SQLiteStore {
     func row(for id: ManagedObjectID) throws -> StoredRow? {
-        let mapping = try self.mapping(of: id.entityName)
-        let sql = "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK = ?"
-        return try storeOperation(.read, "read \(id)") { try writer.unsafeRead { db in
-            let statement = try db.cachedStatement(sql: sql)
-            guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
-            let decoded = decode(row)
-            return decoded?.id.entityName == id.entityName ? decoded : nil
-        } }
+        let entity = try entityPlan(named: id.entityName)
+        let sql = "SELECT \(entity.selectList) FROM \(entity.mapping.table) WHERE Z_PK = ?"
+        return try storeOperation(.read, "read \(id)") {
+            try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: sql)
+                guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
+                let decoded = decode(row)
+                return decoded?.id.entityName == id.entityName ? decoded : nil
+            }
+        }
     }
 
     func rows(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: StoredRow] {
         var rows: [ManagedObjectID: StoredRow] = [:]
         rows.reserveCapacity(ids.count)
         for (entityName, ids) in Dictionary(grouping: ids, by: \.entityName) {
-            let mapping = try self.mapping(of: entityName)
-            let code = managedObjectModel.entity(named: entityName)?.entityCode ?? -1
+            let entity = try entityPlan(named: entityName)
             // Chunks keep each statement under SQLite's parameter limit; their SQL differs
             // only in the last chunk's length, so statements are reused from GRDB's cache.
             var start = 0
             while start < ids.count {
                 let chunk = ids[start..<min(start + Self.rowsByIDChunk, ids.count)]
                 start += chunk.count
-                let sql = "SELECT \(selectList(mapping.table, alias: nil)) FROM \(mapping.table) WHERE Z_PK IN (\(repeatElement("?", count: chunk.count).joined(separator: ", "))) AND Z_ENT = \(code)"
-                try storeOperation(.read, "read \(chunk.count) \(entityName) objects") { try writer.unsafeRead { db in
-                    let statement = try db.cachedStatement(sql: sql)
-                    statement.setUncheckedArguments(StatementArguments(chunk.map(\.primaryKey)))
-                    let sqliteStatement = statement.sqliteStatement
-                    let cursor = try Row.fetchCursor(statement)
-                    while try cursor.next() != nil {
-                        let decoded = decode(
-                            integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
-                            attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) })
-                        if let decoded { rows[decoded.id] = decoded }
+                let sql =
+                    "SELECT \(entity.selectList) FROM \(entity.mapping.table) WHERE Z_PK IN (\(repeatElement("?", count: chunk.count).joined(separator: ", "))) AND Z_ENT = \(entity.code)"
+                try storeOperation(.read, "read \(chunk.count) \(entityName) objects") {
+                    try writer.unsafeRead { db in
+                        let statement = try db.cachedStatement(sql: sql)
+                        statement.setUncheckedArguments(StatementArguments(chunk.map(\.primaryKey)))
+                        let sqliteStatement = statement.sqliteStatement
+                        let cursor = try Row.fetchCursor(statement)
+                        while try cursor.next() != nil {
+                            let decoded = decode(
+                                integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
+                                attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) }
+                            )
+                            if let decoded { rows[decoded.id] = decoded }
+                        }
                     }
-                } }
+                }
             }
         }
         return rows
@@ -50,143 +55,160 @@ extension SQLiteStore {
     static let rowsByIDChunk = 500
 
     func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
-        let (sql, arguments) = try query(request) { table in selectList(table, alias: "t0") }
-        return try storeOperation(.read, "fetch \(request.entity) objects") { try writer.unsafeRead { db in
-            let statement = try db.cachedStatement(sql: sql)
-            statement.setUncheckedArguments(StatementArguments(arguments))
-            var rows: [StoredRow] = []
-            let sqliteStatement = statement.sqliteStatement
-            let cursor = try Row.fetchCursor(statement)
-            // The cursor's row reads the statement in place: decode the columns straight from it.
-            while try cursor.next() != nil {
-                let decoded = decode(
-                    integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
-                    attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) })
-                if let decoded { rows.append(decoded) }
+        let (sql, arguments) = try query(request) { table in plan.aliasedSelectLists[table] ?? "t0.*" }
+        return try storeOperation(.read, "fetch \(request.entity) objects") {
+            try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: sql)
+                statement.setUncheckedArguments(StatementArguments(arguments))
+                var rows: [StoredRow] = []
+                let sqliteStatement = statement.sqliteStatement
+                let cursor = try Row.fetchCursor(statement)
+                // The cursor's row reads the statement in place: decode the columns straight from it.
+                while try cursor.next() != nil {
+                    let decoded = decode(
+                        integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
+                        attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) }
+                    )
+                    if let decoded { rows.append(decoded) }
+                }
+                return rows
             }
-            return rows
-        } }
+        }
     }
 
     func objectIDs(matching request: FetchDescriptor) throws -> [ManagedObjectID] {
         let (sql, arguments) = try query(request) { _ in "t0.Z_PK, t0.Z_ENT" }
-        return try storeOperation(.read, "fetch \(request.entity) object IDs") { try writer.unsafeRead { db in
-            let statement = try db.cachedStatement(sql: sql)
-            statement.setUncheckedArguments(StatementArguments(arguments))
-            var ids: [ManagedObjectID] = []
-            let cursor = try Row.fetchCursor(statement)
-            while try cursor.next() != nil {
-                if let id = objectID(statement.sqliteStatement) { ids.append(id) }
+        return try storeOperation(.read, "fetch \(request.entity) object IDs") {
+            try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: sql)
+                statement.setUncheckedArguments(StatementArguments(arguments))
+                var ids: [ManagedObjectID] = []
+                let cursor = try Row.fetchCursor(statement)
+                while try cursor.next() != nil {
+                    if let id = objectID(statement.sqliteStatement) { ids.append(id) }
+                }
+                return ids
             }
-            return ids
-        } }
+        }
     }
 
     func count(matching request: FetchDescriptor) throws -> Int {
         let (inner, arguments) = try query(request, ordered: false) { _ in "t0.Z_PK" }
         let sql = "SELECT COUNT(*) FROM (\(inner))"
-        return try storeOperation(.read, "count \(request.entity) objects") { try writer.unsafeRead { db in
-            try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
-        } }
+        return try storeOperation(.read, "count \(request.entity) objects") {
+            try writer.unsafeRead { db in
+                try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
+            }
+        }
     }
 
     func dictionaries(matching request: FetchDescriptor, properties: [String], distinct: Bool) throws -> [[String: Value]] {
-        guard let entity = managedObjectModel.entity(named: request.entity), let mapping = schema.mappings[entity.name] else {
+        guard let entity = managedObjectModel.entity(named: request.entity), let mapping = plan.entity(named: entity.name)?.mapping else {
             throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(request.entity)'")
         }
         let slots = properties.map { entity.slotByName[$0]! }
         let columns = slots.map { "t0.\(mapping.columns[$0]!)" }
         let (sql, arguments) = try query(request, ordered: true, distinct: distinct) { _ in columns.joined(separator: ", ") }
-        return try storeOperation(.read, "fetch \(request.entity) dictionaries") { try writer.unsafeRead { db in
-            let statement = try db.cachedStatement(sql: sql)
-            statement.setUncheckedArguments(StatementArguments(arguments))
-            var results: [[String: Value]] = []
-            let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() {
-                var dictionary: [String: Value] = [:]
-                for (index, slot) in slots.enumerated() {
-                    let databaseValue: DatabaseValue = row[index]
-                    switch entity.allProperties[slot] {
-                    case let attribute as AttributeDescription:
-                        dictionary[properties[index]] = Value(databaseValue, type: attribute.attributeType)
-                    case let relationship as RelationshipDescription:
-                        if case .int64(let pk) = databaseValue.storage {
-                            dictionary[properties[index]] = .objectID(ManagedObjectID(storeIdentifier: identifier, entityName: relationship.destinationEntity!.name, primaryKey: pk))
+        return try storeOperation(.read, "fetch \(request.entity) dictionaries") {
+            try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: sql)
+                statement.setUncheckedArguments(StatementArguments(arguments))
+                var results: [[String: Value]] = []
+                let cursor = try Row.fetchCursor(statement)
+                while let row = try cursor.next() {
+                    var dictionary: [String: Value] = [:]
+                    for (index, slot) in slots.enumerated() {
+                        let databaseValue: DatabaseValue = row[index]
+                        switch entity.allProperties[slot] {
+                        case let attribute as AttributeDescription:
+                            dictionary[properties[index]] = Value(databaseValue, type: attribute.attributeType)
+                        case let relationship as RelationshipDescription:
+                            if case .int64(let pk) = databaseValue.storage {
+                                dictionary[properties[index]] = .objectID(
+                                    ManagedObjectID(storeIdentifier: identifier, entityName: relationship.destinationEntity!.name, primaryKey: pk)
+                                )
+                            }
+                        default: break
                         }
-                    default: break
                     }
+                    results.append(dictionary)
                 }
-                results.append(dictionary)
+                return results
             }
-            return results
-        } }
+        }
     }
 
-    func members(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        guard let destination = relationship.destinationEntity else { return [] }
-        let table = schema.mappings[destination.name]!.table
+    func members(of id: ManagedObjectID, relationship: RelationshipKey) throws -> [ManagedObjectID] {
         let sql: String
-        if !relationship.usesJoinTable, let inverse = relationship.inverseRelationship, let owner = inverse.entity {
-            let column = schema.mappings[owner.name]!.columns[inverse.slot]!
-            let order = schema.orderColumns["\(relationship.entity!.name).\(relationship.name)"].map { "\($0), " } ?? ""
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(order)Z_PK"
-        } else {
-            guard let (joinTable, isOwner) = schema.joinTable(for: relationship) else { return [] }
+        switch schema.toMany[relationship] {
+        case .foreignKey(let table, let column, let orderColumn):
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+        case .joinTable(let joinTable, let isOwner):
             let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
             let ordered = isOwner ? joinTable.sourceOrdered : joinTable.destinationOrdered
             let order = ordered ? "j.Z_FOK_\(isOwner ? "SOURCE" : "DESTINATION"), " : ""
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
+            let table = isOwner ? joinTable.destinationTable : joinTable.sourceTable
+            sql =
+                "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
+        case nil:
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the store at \(path ?? ":memory:") stores no members for \(relationshipName(relationship))",
+                file: path
+            )
         }
-        return try storeOperation(.read, "read \(relationship.entity?.name ?? "?").\(relationship.name) of \(id)") { try writer.unsafeRead { db in
-            let statement = try db.cachedStatement(sql: sql)
-            let cursor = try Row.fetchCursor(statement, arguments: [id.primaryKey])
-            var ids: [ManagedObjectID] = []
-            while try cursor.next() != nil {
-                if let member = objectID(statement.sqliteStatement) { ids.append(member) }
+        return try storeOperation(.read, "read \(relationshipName(relationship)) of \(id)") {
+            try writer.unsafeRead { db in
+                let statement = try db.cachedStatement(sql: sql)
+                let cursor = try Row.fetchCursor(statement, arguments: [id.primaryKey])
+                var ids: [ManagedObjectID] = []
+                while try cursor.next() != nil {
+                    if let member = objectID(statement.sqliteStatement) { ids.append(member) }
+                }
+                return ids
             }
-            return ids
-        } }
+        }
     }
 
     // MARK: Helpers
 
-    /// Where the entity named `name` is stored; throws for an entity the store does not know
+    /// How the entity named `name` is stored; throws for an entity the store does not know
     /// (an ID from another model), rather than treating its objects as missing.
-    func mapping(of name: String) throws -> StoreSchema.EntityMapping {
-        guard let mapping = schema.mappings[name] else {
+    func entityPlan(named name: String) throws -> StorePlan.EntityPlan {
+        guard let entity = plan.entity(named: name) else {
             throw ObjectGraphError(.entityNotFound, "the store at \(path ?? ":memory:") has no table for entity '\(name)'")
         }
-        return mapping
-    }
-
-    func selectList(_ table: String, alias: String?) -> String {
-        tableColumns[table]!.map { column in alias.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
+        return entity
     }
 
     /// The ID in the current row of a `SELECT Z_PK, Z_ENT …` statement.
     @inline(__always)
     private func objectID(_ statement: SQLiteStatement) -> ManagedObjectID? {
         guard let pk = Value.integer(sqliteStatement: statement, index: 0),
-              let code = Value.integer(sqliteStatement: statement, index: 1),
-              let name = schema.entityNames[Int(code)] else { return nil }
+            let code = Value.integer(sqliteStatement: statement, index: 1),
+            let name = schema.entityNames[Int(code)]
+        else { return nil }
         return ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk)
     }
 
     /// Decodes a full-table row (`Z_PK, Z_ENT, Z_OPT, columns…`).
     func decode(_ row: Row) -> StoredRow? {
-        decode(integer: { index in
-            if case .int64(let int) = (row[index] as DatabaseValue).storage { return int }
-            return nil
-        }, attribute: { Value(row[$0] as DatabaseValue, type: $1) })
+        decode(
+            integer: { index in
+                if case .int64(let int) = (row[index] as DatabaseValue).storage { return int }
+                return nil
+            },
+            attribute: { Value(row[$0] as DatabaseValue, type: $1) }
+        )
     }
 
     /// Decodes a full-table row whose column `i` is read by `integer(i)` (an integer column, `nil`
     /// when it holds no integer) and `attribute(i, type)`.
     @inline(__always)
     func decode(integer: (Int) -> Int64?, attribute: (Int, AttributeType) -> Value) -> StoredRow? {
-        guard let pk = integer(0), let code = integer(1), let (name, plan) = readPlan(code: code) else { return nil }
-        var values = ContiguousArray<Value>(repeating: .null, count: plan.slotCount)
-        for item in plan.columns {
+        guard let pk = integer(0), let code = integer(1), let entity = plan.entity(code: Int(code)) else { return nil }
+        var values = ContiguousArray<Value>(repeating: .null, count: entity.read.slotCount)
+        for item in entity.read.columns {
             switch item {
             case .attribute(let slot, let index, let type):
                 values[slot] = attribute(index, type)
@@ -198,14 +220,7 @@ extension SQLiteStore {
             }
         }
         let version = integer(2) ?? 0
-        return StoredRow(id: ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk), version: version, values: values)
-    }
-
-    /// The entity name and read plan of entity code `code`.
-    @inline(__always)
-    private func readPlan(code: Int64) -> (String, RowReadPlan)? {
-        guard code >= 0, code < readPlansByCode.count, let entry = readPlansByCode[Int(code)] else { return nil }
-        return entry
+        return StoredRow(id: ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: pk), version: version, values: values)
     }
 
     /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`,
@@ -214,7 +229,12 @@ extension SQLiteStore {
     /// - Throws: ``NeedsInMemoryEvaluation`` when the request applies a predicate SQLite
     ///   cannot express (check ``FetchPlan/needsInMemoryEvaluation`` first), or the error
     ///   compiling the predicate or the sort.
-    private func query(_ request: FetchDescriptor, ordered: Bool = true, distinct: Bool = false, columns: (String) -> String) throws -> (String, [DatabaseValue]) {
+    private func query(
+        _ request: FetchDescriptor,
+        ordered: Bool = true,
+        distinct: Bool = false,
+        columns: (String) -> String
+    ) throws -> (String, [DatabaseValue]) {
         let plan: FetchPlan
         if let given = request.plan, canUse(given) { plan = given } else { plan = try fetchPlan(for: request) }
         let clauses: FetchPlan.Clauses

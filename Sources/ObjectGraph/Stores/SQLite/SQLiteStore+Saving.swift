@@ -6,188 +6,171 @@ extension SQLiteStore {
         do {
             if let injected = failureInjection.withLock({ $0 })?(.write) { throw injected }
             try writer.write { db in
-                for id in changes.deletes { try delete(id, in: db) }
+                for delete in changes.deletes { try self.delete(delete, in: db) }
                 for write in changes.updates { try update(write, in: db) }
-                var targets = InsertTargets()
-                for write in changes.inserts { try insert(write, in: db, targets: &targets) }
-                for membership in changes.removedMembers {
-                    let table = try joinTable(of: membership)
-                    try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_SOURCE = ? AND Z_DESTINATION = ?")
-                        .execute(arguments: [membership.source.primaryKey, membership.destination.primaryKey])
-                }
-                for membership in changes.addedMembers {
-                    let table = try joinTable(of: membership)
-                    try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table.name) (Z_SOURCE, Z_DESTINATION) VALUES (?, ?)")
-                        .execute(arguments: [membership.source.primaryKey, membership.destination.primaryKey])
-                }
-                for ordering in changes.orderings { try write(ordering, in: db) }
+                // Inserts of one entity share one prepared statement per save.
+                var insertStatements: [Statement?] = Array(repeating: nil, count: plan.entities.count)
+                for write in changes.inserts { try insert(write, in: db, statements: &insertStatements) }
+                // Members before orders: an order is written on join rows that must exist.
+                for change in changes.relationshipChanges { try writeMembers(change, in: db) }
+                for change in changes.relationshipChanges where change.order != nil { try writeOrder(change, in: db) }
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-            throw ObjectGraphError(.constraintConflict, "the save breaks a uniqueness constraint: \(describeConstraint(error.message ?? ""))", underlying: error, file: path)
+        } catch let error as DatabaseError
+            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+        {
+            throw ObjectGraphError(
+                .constraintConflict,
+                "the save breaks a uniqueness constraint: \(describeConstraint(error.message ?? ""))",
+                underlying: error,
+                file: path
+            )
         } catch let error as ObjectGraphError {
             throw error
         } catch {
-            throw ObjectGraphError(.persistentStoreOperation, "the save could not be written to the store at \(path ?? ":memory:"); nothing was saved", underlying: error, file: path)
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the save could not be written to the store at \(path ?? ":memory:"); nothing was saved",
+                underlying: error,
+                file: path
+            )
         }
     }
 
-    /// What inserting rows of one entity needs, looked up once per save.
-    struct InsertTarget {
-        let entity: EntityDescription
-        let mapping: StoreSchema.EntityMapping
-        /// The column counts of the entity's stored slots (see `insertColumnCounts`).
-        let plan: (slots: [Int], counts: [UInt8])?
-        /// The INSERT of every stored column, and its column count.
-        let sql: (sql: String, columnCount: Int)?
-        /// The prepared INSERT, once used.
-        var statement: Statement?
-    }
-
-    /// The insert targets of one save, by entity name; consecutive rows of one entity (the
-    /// usual case: a save writes in entity order) skip the lookup.
-    struct InsertTargets {
-        var byName: [String: InsertTarget] = [:]
-        var lastName: String?
-        var last: InsertTarget?
-    }
-
-    /// Inserts one row. Inserts of one entity write the same columns: their SQL is built once
-    /// per entity and their statement prepared once per save.
-    private func insert(_ write: SaveChanges.RowWrite, in db: Database, targets: inout InsertTargets) throws {
-        let name = write.id.entityName
-        if targets.lastName != name {
-            if targets.byName[name] == nil {
-                guard let entity = managedObjectModel.entity(named: name) else { throw unknownEntity(name) }
-                let mapping = try self.mapping(of: name)
-                targets.byName[name] = InsertTarget(entity: entity, mapping: mapping, plan: insertColumnCounts[entity.name],
-                                                    sql: insertSQL[entity.name], statement: nil)
-            }
-            targets.lastName = name
-            targets.last = targets.byName[name]
-        }
-        guard let target = targets.last else { throw unknownEntity(name) }
-        let entity = target.entity
-        var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.entityCode.databaseValue, 1.databaseValue]
-        arguments.reserveCapacity(3 + write.slots.count)
-        if let plan = target.plan, plan.slots == write.slots {
-            for (count, value) in zip(plan.counts, write.values) where count > 0 {
-                arguments.append(value.databaseValue)
-                if count == 2 { arguments.append(entityCode(of: value)) }
-            }
-        } else {
-            var noColumns: [String]?
-            try appendColumns(write, entity: entity, mapping: target.mapping, columns: &noColumns, arguments: &arguments)
+    /// Inserts one row with every stored column of its entity.
+    private func insert(_ write: SaveChanges.RowWrite, in db: Database, statements: inout [Statement?]) throws {
+        let entity = try entityPlan(write.entity, of: write.id)
+        var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.code.databaseValue, 1.databaseValue]
+        arguments.reserveCapacity(3 + entity.insertColumns.count)
+        for (slot, count) in entity.insertColumns.enumerated() where count > 0 {
+            let value = write.values[slot]
+            arguments.append(value.databaseValue)
+            if count == 2 { arguments.append(entityCode(of: value)) }
         }
         let statement: Statement
-        if let cached = target.sql, cached.columnCount == arguments.count {
-            if let reused = target.statement {
-                statement = reused
-            } else {
-                statement = try db.cachedStatement(sql: cached.sql)
-                statement.prepareForDirectBinding()
-                targets.byName[name]?.statement = statement
-                targets.last?.statement = statement
-            }
+        if let prepared = statements[entity.code] {
+            statement = prepared
         } else {
-            var columns: [String]? = ["Z_PK", "Z_ENT", "Z_OPT"]
-            var ignored: [DatabaseValue] = []
-            try appendColumns(write, entity: entity, mapping: target.mapping, columns: &columns, arguments: &ignored)
-            let names = columns ?? []
-            statement = try db.cachedStatement(sql: "INSERT INTO \(target.mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))")
+            statement = try db.cachedStatement(sql: entity.insertSQL)
             statement.prepareForDirectBinding()
+            statements[entity.code] = statement
         }
         try arguments.withUnsafeBufferPointer { try statement.executeBinding($0) }
     }
 
+    /// Writes the changed stored columns of one row and bumps its version; a change of only
+    /// to-many or transient slots writes nothing here.
     private func update(_ write: SaveChanges.RowWrite, in db: Database) throws {
-        guard let entity = managedObjectModel.entity(named: write.id.entityName) else { throw unknownEntity(write.id.entityName) }
-        let mapping = try self.mapping(of: entity.name)
-        var names: [String]? = []
+        let entity = try entityPlan(write.entity, of: write.id)
+        var assignments: [String] = []
         var arguments: [DatabaseValue] = []
-        try appendColumns(write, entity: entity, mapping: mapping, columns: &names, arguments: &arguments)
-        let assignments = (names ?? []).map { "\($0) = ?" } + ["Z_OPT = Z_OPT + 1"]
-        let statement = try db.cachedStatement(sql: "UPDATE \(mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
+        for slot in write.changedSlots ?? [] {
+            guard let column = entity.updateColumns[slot] else { continue }
+            let value = write.values[slot]
+            assignments.append("\(column) = ?")
+            arguments.append(value.databaseValue)
+            if let entityColumn = entity.mapping.entityColumns[slot] {
+                assignments.append("\(entityColumn) = ?")
+                arguments.append(entityCode(of: value))
+            }
+        }
+        guard !assignments.isEmpty else { return }
+        assignments.append("Z_OPT = Z_OPT + 1")
+        let statement = try db.cachedStatement(sql: "UPDATE \(entity.mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
         arguments.append(write.id.primaryKey.databaseValue)
         statement.prepareForDirectBinding()
         try arguments.withUnsafeBufferPointer { try statement.executeBinding($0) }
     }
 
-    /// Appends the columns (when `columns` is not `nil`) and the values of `write`'s stored slots.
-    private func appendColumns(_ write: SaveChanges.RowWrite, entity: EntityDescription, mapping: StoreSchema.EntityMapping,
-                               columns: inout [String]?, arguments: inout [DatabaseValue]) throws {
-        for (slot, value) in zip(write.slots, write.values) {
-            guard let column = mapping.columns[slot] else {
-                throw ObjectGraphError(.persistentStoreOperation, "the store at \(path ?? ":memory:") has no column for \(entity.name).\(entity.allProperties[slot].name); nothing was saved")
-            }
-            columns?.append(column)
-            arguments.append(value.databaseValue)
-            if let entityColumn = mapping.entityColumns[slot] {
-                columns?.append(entityColumn)
-                arguments.append(entityCode(of: value))
-            }
+    /// Deletes a row and its join rows, whichever side it is on.
+    private func delete(_ delete: SaveChanges.RowDelete, in db: Database) throws {
+        let entity = try entityPlan(delete.entity, of: delete.id)
+        for sql in entity.deleteStatements {
+            try db.cachedStatement(sql: sql).execute(arguments: [delete.id.primaryKey])
         }
+    }
+
+    /// Adds and removes join rows for a relationship stored in a join table, from its owning
+    /// side (the inverse side's change mirrors it). A relationship stored as the destination's
+    /// foreign key was written with the destinations' rows.
+    private func writeMembers(_ change: SaveChanges.RelationshipChange, in db: Database) throws {
+        switch try storage(of: change) {
+        case .joinTable(let table, isOwner: true):
+            let source = change.source.primaryKey
+            if !change.removed.isEmpty {
+                let statement = try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_SOURCE = ? AND Z_DESTINATION = ?")
+                for member in change.removed { try statement.execute(arguments: [source, member.primaryKey]) }
+            }
+            if !change.added.isEmpty {
+                let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table.name) (Z_SOURCE, Z_DESTINATION) VALUES (?, ?)")
+                for member in change.added { try statement.execute(arguments: [source, member.primaryKey]) }
+            }
+        case .joinTable, .foreignKey:
+            break
+        }
+    }
+
+    /// Writes an ordered relationship's order: in the destinations' order column (one-to-many)
+    /// or on the join rows.
+    private func writeOrder(_ change: SaveChanges.RelationshipChange, in db: Database) throws {
+        let members = change.order ?? []
+        switch try storage(of: change) {
+        case .foreignKey(let table, _, let orderColumn?):
+            let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?")
+            for (index, member) in members.enumerated() { try statement.execute(arguments: [index, member.primaryKey]) }
+        case .joinTable(let table, let isOwner) where isOwner ? table.sourceOrdered : table.destinationOrdered:
+            let (mine, theirs, order) = isOwner ? ("Z_SOURCE", "Z_DESTINATION", "Z_FOK_SOURCE") : ("Z_DESTINATION", "Z_SOURCE", "Z_FOK_DESTINATION")
+            let statement = try db.cachedStatement(sql: "UPDATE \(table.name) SET \(order) = ? WHERE \(mine) = ? AND \(theirs) = ?")
+            for (index, member) in members.enumerated() {
+                try statement.execute(arguments: [index, change.source.primaryKey, member.primaryKey])
+            }
+        case .foreignKey, .joinTable:
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the store at \(path ?? ":memory:") keeps no order for \(relationshipName(change.relationship)); nothing was saved",
+                file: path
+            )
+        }
+    }
+
+    /// The plan of entity code `code`; a row of an entity the store does not have must not
+    /// make the save succeed without writing it.
+    private func entityPlan(_ code: Int, of id: ManagedObjectID) throws -> StorePlan.EntityPlan {
+        guard let entity = plan.entity(code: code) else {
+            throw ObjectGraphError(
+                .entityNotFound,
+                "the store at \(path ?? ":memory:") has no entity '\(id.entityName)' (code \(code)); nothing was saved",
+                file: path
+            )
+        }
+        return entity
+    }
+
+    /// Where the members of the changed relationship are stored.
+    private func storage(of change: SaveChanges.RelationshipChange) throws -> StoreSchema.ToManyStorage {
+        guard let storage = schema.toMany[change.relationship] else {
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the store at \(path ?? ":memory:") stores no members for \(relationshipName(change.relationship)); nothing was saved",
+                file: path
+            )
+        }
+        return storage
+    }
+
+    /// "Entity.relationship", for errors.
+    func relationshipName(_ key: RelationshipKey) -> String {
+        guard let entity = plan.entity(code: key.entity), let model = managedObjectModel.entity(named: entity.name),
+            key.slot >= 0, key.slot < model.allProperties.count
+        else { return "relationship \(key.slot) of entity \(key.entity)" }
+        return "\(entity.name).\(model.allProperties[key.slot].name)"
     }
 
     /// The entity code column's value for a to-one value: the destination's `Z_ENT`, or NULL.
     private func entityCode(of value: Value) -> DatabaseValue {
-        if case .objectID(let id) = value, let target = managedObjectModel.entity(named: id.entityName) {
-            return target.entityCode.databaseValue
+        if case .objectID(let id) = value, let target = plan.entity(named: id.entityName) {
+            return target.code.databaseValue
         }
         return .null
-    }
-
-    private func delete(_ id: ManagedObjectID, in db: Database) throws {
-        guard let entity = managedObjectModel.entity(named: id.entityName) else { throw unknownEntity(id.entityName) }
-        let mapping = try self.mapping(of: entity.name)
-        try db.cachedStatement(sql: "DELETE FROM \(mapping.table) WHERE Z_PK = ?").execute(arguments: [id.primaryKey])
-        // Join rows of a deleted object go with it, whichever side it is on.
-        for other in managedObjectModel.entities {
-            for case let relationship as RelationshipDescription in other.properties {
-                guard let (table, isOwner) = schema.joinTable(for: relationship), isOwner, let destination = relationship.destinationEntity else { continue }
-                if entity.rootEntity === other.rootEntity {
-                    try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_SOURCE = ?").execute(arguments: [id.primaryKey])
-                }
-                if entity.rootEntity === destination.rootEntity {
-                    try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_DESTINATION = ?").execute(arguments: [id.primaryKey])
-                }
-            }
-        }
-    }
-
-    private func joinTable(of membership: SaveChanges.Membership) throws -> StoreSchema.JoinTable {
-        guard let table = schema.joinTables["\(membership.entity).\(membership.relationship)"] else {
-            throw ObjectGraphError(.persistentStoreOperation, "the store at \(path ?? ":memory:") has no join table for \(membership.entity).\(membership.relationship); nothing was saved")
-        }
-        return table
-    }
-
-    /// The error for a row of an entity the store's model does not have: the save must not
-    /// succeed without writing it.
-    private func unknownEntity(_ name: String) -> ObjectGraphError {
-        ObjectGraphError(.entityNotFound, "the store at \(path ?? ":memory:") has no entity '\(name)'; nothing was saved")
-    }
-
-    private func write(_ ordering: SaveChanges.Ordering, in db: Database) throws {
-        guard let entity = managedObjectModel.entity(named: ordering.entity),
-              let relationship = entity.relationshipsByName[ordering.relationship],
-              let destination = relationship.destinationEntity
-        else { throw unknownEntity("\(ordering.entity).\(ordering.relationship)") }
-        if let column = schema.orderColumns["\(ordering.entity).\(ordering.relationship)"] {
-            let table = try mapping(of: destination.name).table
-            let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?")
-            for (index, member) in ordering.members.enumerated() {
-                try statement.execute(arguments: [index, member.primaryKey])
-            }
-        } else if let (table, isOwner) = schema.joinTable(for: relationship) {
-            let (mine, theirs, order) = isOwner ? ("Z_SOURCE", "Z_DESTINATION", "Z_FOK_SOURCE") : ("Z_DESTINATION", "Z_SOURCE", "Z_FOK_DESTINATION")
-            guard isOwner ? table.sourceOrdered : table.destinationOrdered else { return }
-            let statement = try db.cachedStatement(sql: "UPDATE \(table.name) SET \(order) = ? WHERE \(mine) = ? AND \(theirs) = ?")
-            for (index, member) in ordering.members.enumerated() {
-                try statement.execute(arguments: [index, ordering.source.primaryKey, member.primaryKey])
-            }
-        } else {
-            throw ObjectGraphError(.persistentStoreOperation, "the store at \(path ?? ":memory:") keeps no order for \(ordering.entity).\(ordering.relationship); nothing was saved")
-        }
     }
 
     /// Turns SQLite's "UNIQUE constraint failed: ZTAG.ZNAME" into entity and property names.
@@ -196,7 +179,10 @@ extension SQLiteStore {
         for entity in managedObjectModel.entities {
             guard let mapping = schema.mappings[entity.name] else { continue }
             for (slot, column) in mapping.columns {
-                text = text.replacingOccurrences(of: "\(mapping.table).\(column)", with: "\(entity.rootEntity.name).\(entity.allProperties[slot].name)")
+                text = text.replacingOccurrences(
+                    of: "\(mapping.table).\(column)",
+                    with: "\(entity.rootEntity.name).\(entity.allProperties[slot].name)"
+                )
             }
         }
         return text

@@ -10,7 +10,9 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     static let formatVersion = 1
 
     let managedObjectModel: ManagedObjectModel
-    let schema: StoreSchema
+    /// The model's tables, columns, statements and relationship storage, computed once.
+    let plan: StorePlan
+    var schema: StoreSchema { plan.schema }
     let writer: any DatabaseWriter
     /// The store's file; `nil` in memory. Named in every error the store throws.
     let path: String?
@@ -21,25 +23,17 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     private let keys = Locked(KeyReservations())
     /// How many fetch plans the store has compiled (tests prove plans are reused with it).
     let fetchPlansCompiled = Locked(0)
-    /// Per entity: how to read a row of it from a full-table SELECT.
-    let readPlans: [String: RowReadPlan]
-    /// The same plans with their entity names, indexed by entity code (`Z_ENT`), for row decoding.
-    let readPlansByCode: [(String, RowReadPlan)?]
-    /// Per root table: the column list every row SELECT uses, in order.
-    let tableColumns: [String: [String]]
-    /// Per entity: the INSERT of a new row with every stored column, in slot order.
-    let insertSQL: [String: (sql: String, columnCount: Int)]
-    /// Per entity: for each of its `storedColumnSlots`, how many columns the INSERT writes
-    /// (0, 1, or 2 with the destination's entity code), so a save binds without lookups.
-    let insertColumnCounts: [String: (slots: [Int], counts: [UInt8])]
 
     init(
-        model: ManagedObjectModel, url: URL?, readOnly: Bool, statementObserver: SQLStatementObserver? = nil,
+        model: ManagedObjectModel,
+        url: URL?,
+        readOnly: Bool,
+        statementObserver: SQLStatementObserver? = nil,
         busyTimeout: Double = PersistentStore.defaultTimeout
     ) throws {
         managedObjectModel = model
         path = url?.path
-        schema = StoreSchema(model: model)
+        plan = StorePlan(model: model)
         var configuration = Configuration()
         configuration.readonly = readOnly
         // Another process writing (a server beside a command-line tool) makes writes wait,
@@ -54,35 +48,6 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 }
             }
         }
-        var columns: [String: [String]] = [:]
-        for (name, table) in schema.tables { columns[name] = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name) }
-        tableColumns = columns
-        // Per entity, once: how to read its rows and how to insert them.
-        var plans: [String: RowReadPlan] = [:]
-        var inserts: [String: (sql: String, columnCount: Int)] = [:]
-        var counts: [String: (slots: [Int], counts: [UInt8])] = [:]
-        for entity in model.entities {
-            guard let mapping = schema.mappings[entity.name] else { continue }
-            plans[entity.name] = RowReadPlan(entity: entity, mapping: mapping, columns: columns[mapping.table]!, model: model)
-            var names = ["Z_PK", "Z_ENT", "Z_OPT"]
-            let slots = entity.storedColumnSlots
-            for slot in slots {
-                guard let column = mapping.columns[slot] else { continue }
-                names.append(column)
-                if let entityColumn = mapping.entityColumns[slot] { names.append(entityColumn) }
-            }
-            let sql = "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-            inserts[entity.name] = (sql, names.count)
-            counts[entity.name] = (slots, slots.map { mapping.columns[$0] == nil ? 0 : mapping.entityColumns[$0] == nil ? 1 : 2 })
-        }
-        readPlans = plans
-        var byCode: [(String, RowReadPlan)?] = Array(repeating: nil, count: (schema.entityNames.keys.max() ?? 0) + 1)
-        for (code, name) in schema.entityNames where code >= 0 {
-            if let plan = plans[name] { byCode[code] = (name, plan) }
-        }
-        readPlansByCode = byCode
-        insertSQL = inserts
-        insertColumnCounts = counts
         do {
             if let url {
                 // Decide on a read-only connection whether this file is ours to open: a refusal
@@ -103,9 +68,19 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-            throw ObjectGraphError(.persistentStoreInvalidType, "\(url?.path ?? "the store") is not an SQLite database, or it is damaged", underlying: error, file: url?.path)
+            throw ObjectGraphError(
+                .persistentStoreInvalidType,
+                "\(url?.path ?? "the store") is not an SQLite database, or it is damaged",
+                underlying: error,
+                file: url?.path
+            )
         } catch {
-            throw ObjectGraphError(.persistentStoreOperation, "could not open the store at \(url?.path ?? ":memory:")", underlying: error, file: url?.path)
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "could not open the store at \(url?.path ?? ":memory:")",
+                underlying: error,
+                file: url?.path
+            )
         }
     }
 
@@ -117,7 +92,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             guard try db.tableExists("Z_METADATA") else {
                 let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
                 if !tables.isEmpty {
-                    throw ObjectGraphError(.persistentStoreInvalidType, "\(path) is an SQLite database but not an ObjectGraph store (it has tables \(tables.prefix(5).joined(separator: ", ")) and no Z_METADATA)")
+                    throw ObjectGraphError(
+                        .persistentStoreInvalidType,
+                        "\(path) is an SQLite database but not an ObjectGraph store (it has tables \(tables.prefix(5).joined(separator: ", ")) and no Z_METADATA)"
+                    )
                 }
                 return nil
             }
@@ -150,15 +128,25 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         } else {
             if readOnly { throw ObjectGraphError(.persistentStoreOperation, "cannot create a store at \(path) read-only") }
             identifier = UUID().uuidString
-            let metadata = StoreMetadata(formatVersion: Self.formatVersion, storeUUID: identifier, modelVersionHash: snapshot.versionHash, model: snapshot)
+            let metadata = StoreMetadata(
+                formatVersion: Self.formatVersion,
+                storeUUID: identifier,
+                modelVersionHash: snapshot.versionHash,
+                model: snapshot
+            )
             let plist = try JSONEncoder.sortedKeys.encode(metadata)
             try writer.write { db in
                 try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID TEXT, Z_PLIST BLOB)")
-                try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)", arguments: [Self.formatVersion, identifier, plist])
+                try db.execute(
+                    sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)",
+                    arguments: [Self.formatVersion, identifier, plist]
+                )
                 try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME TEXT, Z_SUPER INTEGER, Z_MAX INTEGER)")
                 for entity in managedObjectModel.entities {
-                    try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                                   arguments: [entity.entityCode, entity.name, entity.superentity?.entityCode ?? 0])
+                    try db.execute(
+                        sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                        arguments: [entity.entityCode, entity.name, entity.superentity?.entityCode ?? 0]
+                    )
                 }
                 for statement in schema.creationSQL(model: managedObjectModel) { try db.execute(sql: statement) }
             }
@@ -192,16 +180,22 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         } catch let error as ObjectGraphError {
             throw error
         } catch {
-            throw ObjectGraphError(.persistentStoreOperation, "could not \(what()) in the store at \(path ?? ":memory:")", underlying: error, file: path)
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "could not \(what()) in the store at \(path ?? ":memory:")",
+                underlying: error,
+                file: path
+            )
         }
     }
 
     // MARK: Keys
 
-    func newObjectID(for entity: EntityDescription) throws -> ManagedObjectID {
-        let root = entity.rootEntity
-        // The model's entities live as long as the store: their identities key the ranges.
-        let key = ObjectIdentifier(root)
+    func newObjectID(forEntity entityCode: Int) throws -> ManagedObjectID {
+        guard let entity = plan.entity(code: entityCode) else {
+            throw ObjectGraphError(.entityNotFound, "the store at \(path ?? ":memory:") has no entity with code \(entityCode)", file: path)
+        }
+        let key = entity.rootCode
         let primaryKey: Int64 = try keys.withLock { keys in
             if let range = keys.ranges[key], range.next < range.end {
                 keys.ranges[key] = (range.next + 1, range.end)
@@ -210,10 +204,12 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             // Reserve keys in growing ranges, so an import reserves rarely; unused keys are gaps.
             let size = min((keys.reservationSize[key] ?? 8) * 2, 65_536)
             keys.reservationSize[key] = size
-            let end: Int64 = try storeOperation(.write, "reserve keys for new \(root.name) objects") { try writer.write { db in
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, root.entityCode])
-                return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityCode]) ?? size
-            } }
+            let end: Int64 = try storeOperation(.write, "reserve keys for new \(entity.rootName) objects") {
+                try writer.write { db in
+                    try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, entity.rootCode])
+                    return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity.rootCode]) ?? size
+                }
+            }
             let start = end - size + 1
             keys.ranges[key] = (start + 1, end + 1)
             return start
@@ -225,34 +221,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
 /// Primary keys reserved from `Z_PRIMARYKEY`, per root entity.
 private struct KeyReservations {
     /// The next key to hand out and the end of the reserved range.
-    var ranges: [ObjectIdentifier: (next: Int64, end: Int64)] = [:]
+    var ranges: [Int: (next: Int64, end: Int64)] = [:]
     /// The size of the last range reserved (ranges grow, so an import reserves rarely).
-    var reservationSize: [ObjectIdentifier: Int64] = [:]
-}
-
-/// How to turn a row of a full-table SELECT into an entity's slot values.
-struct RowReadPlan: Sendable {
-    enum Column: Sendable {
-        case attribute(slot: Int, index: Int, type: AttributeType)
-        case toOne(slot: Int, index: Int, entityIndex: Int?, destination: String)
-    }
-    let slotCount: Int
-    let columns: [Column]
-
-    init(entity: EntityDescription, mapping: StoreSchema.EntityMapping, columns tableColumns: [String], model: ManagedObjectModel) {
-        slotCount = entity.allProperties.count
-        let indexOf = Dictionary(tableColumns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        columns = mapping.columns.sorted { $0.key < $1.key }.compactMap { slot, column in
-            guard let index = indexOf[column] else { return nil }
-            switch entity.allProperties[slot] {
-            case let attribute as AttributeDescription:
-                return .attribute(slot: slot, index: index, type: attribute.attributeType)
-            case let relationship as RelationshipDescription:
-                return .toOne(slot: slot, index: index, entityIndex: mapping.entityColumns[slot].flatMap { indexOf[$0] },
-                              destination: relationship.destinationEntity!.name)
-            default:
-                return nil
-            }
-        }
-    }
+    var reservationSize: [Int: Int64] = [:]
 }

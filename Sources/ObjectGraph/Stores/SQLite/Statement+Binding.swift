@@ -23,7 +23,11 @@ extension Statement {
                 code = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, CInt($0.count), sqliteTransient) }
             }
             if code != SQLITE_OK {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))), sql: sql)
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
+                    sql: sql
+                )
             }
         }
         try execute()

@@ -57,7 +57,10 @@ enum StoreFileProbe {
         if size == 0 {
             // SQLite would delete the -wal of an empty file on opening it: refuse instead.
             if let walSize, walSize > 0 {
-                throw ObjectGraphError(.persistentStoreInvalidType, "\(path) is empty but its -wal holds \(walSize) bytes; it may be a store whose first save was interrupted")
+                throw ObjectGraphError(
+                    .persistentStoreInvalidType,
+                    "\(path) is empty but its -wal holds \(walSize) bytes; it may be a store whose first save was interrupted"
+                )
             }
             return .noStore
         }
@@ -110,7 +113,12 @@ enum StoreFileProbe {
             try manager.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
         } catch {
             try? manager.removeItem(at: directory)  // best effort: only our own temporary copy
-            throw ObjectGraphError(.persistentStoreOperation, "could not copy \(path) and its -wal to read them without creating a -shm", underlying: error, file: path)
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "could not copy \(path) and its -wal to read them without creating a -shm",
+                underlying: error,
+                file: path
+            )
         }
         defer { try? manager.removeItem(at: directory) }  // best effort: only our own temporary copy
         return try read(path: copy, uriParameters: "mode=ro", reportedPath: path)
@@ -122,10 +130,16 @@ enum StoreFileProbe {
         let tables = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         if tables.isEmpty { return .noStore }
         guard tables.contains("Z_METADATA") else {
-            throw ObjectGraphError(.persistentStoreInvalidType, "\(reportedPath) is an SQLite database but not an ObjectGraph store (it has tables \(tables.prefix(5).joined(separator: ", ")) and no Z_METADATA)")
+            throw ObjectGraphError(
+                .persistentStoreInvalidType,
+                "\(reportedPath) is an SQLite database but not an ObjectGraph store (it has tables \(tables.prefix(5).joined(separator: ", ")) and no Z_METADATA)"
+            )
         }
         guard let plist = try connection.blob("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = \(SQLiteStore.formatVersion)") else {
-            throw ObjectGraphError(.persistentStoreInvalidType, "\(reportedPath) has no readable ObjectGraph metadata (format \(SQLiteStore.formatVersion))")
+            throw ObjectGraphError(
+                .persistentStoreInvalidType,
+                "\(reportedPath) has no readable ObjectGraph metadata (format \(SQLiteStore.formatVersion))"
+            )
         }
         return .store(try StoreMetadata.decode(plist, path: reportedPath))
     }
@@ -157,9 +171,11 @@ struct StoreMetadata: Codable {
     func checkWritten(by snapshot: ModelSnapshot, path: String) throws {
         guard modelVersionHash != snapshot.versionHash else { return }
         let differences = snapshot.differences(from: model)
-        throw ObjectGraphError(.persistentStoreIncompatibleVersionHash,
-                               "the store at \(path) was written with a different model (\(differences.count) difference\(differences.count == 1 ? "" : "s")); the file was not changed",
-                               differences: differences.isEmpty ? ["the model version hashes differ"] : differences)
+        throw ObjectGraphError(
+            .persistentStoreIncompatibleVersionHash,
+            "the store at \(path) was written with a different model (\(differences.count) difference\(differences.count == 1 ? "" : "s")); the file was not changed",
+            differences: differences.isEmpty ? ["the model version hashes differ"] : differences
+        )
     }
 }
 
@@ -227,7 +243,11 @@ private final class ReadOnlyConnection {
     }
 
     private func failure(_ code: CInt, _ sql: String) -> ObjectGraphError {
-        Self.refusal(SQLiteResultError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql), reportedPath, primary: code)
+        Self.refusal(
+            SQLiteResultError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql),
+            reportedPath,
+            primary: code
+        )
     }
 
     private static func refusal(_ error: SQLiteResultError, _ path: String, primary: CInt? = nil) -> ObjectGraphError {

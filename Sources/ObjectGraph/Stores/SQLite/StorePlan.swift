@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+
+/// Everything the SQLite store needs to read and write one model, computed once when the store
+/// opens and never changed: per entity code, its table, columns, read plan, INSERT and the
+/// statements a delete runs; per to-many relationship, where its members are stored.
+///
+/// Contexts hand the store entity codes and relationship keys (``SaveChanges``), never names:
+/// a save looks each one up in an array.
+struct StorePlan: Sendable {
+    /// How one entity is stored.
+    struct EntityPlan: Sendable {
+        let name: String
+        let code: Int
+        /// The code and name of the root of the entity's inheritance tree, whose keys it shares.
+        let rootCode: Int
+        let rootName: String
+        let mapping: StoreSchema.EntityMapping
+        /// How to decode a row of a full-table SELECT (`selectList`).
+        let read: RowReadPlan
+        /// The table's columns, as every row SELECT lists them.
+        let selectList: String
+        /// The INSERT of a new row with every stored column.
+        let insertSQL: String
+        /// Per slot: how many columns the INSERT writes for it (0: not stored; 2: a to-one
+        /// into an inheritance tree, with the destination's entity code).
+        let insertColumns: [UInt8]
+        /// Per slot: the column an UPDATE writes, `nil` for a slot not stored in the row.
+        let updateColumns: [String?]
+        /// The DELETE of a row, then of the join rows on either side of it.
+        let deleteStatements: [String]
+    }
+
+    let schema: StoreSchema
+    /// By entity code (`Z_ENT`); index 0 is unused.
+    let entities: [EntityPlan?]
+    /// Per table: its columns as a fetch selects them, from the table aliased `t0`.
+    let aliasedSelectLists: [String: String]
+    private let codesByName: [String: Int]
+
+    init(model: ManagedObjectModel) {
+        let schema = StoreSchema(model: model)
+        self.schema = schema
+        var entities: [EntityPlan?] = Array(repeating: nil, count: (model.entities.map(\.entityCode).max() ?? 0) + 1)
+        var codes: [String: Int] = [:]
+        for entity in model.entities {
+            guard let mapping = schema.mappings[entity.name], let table = schema.tables[mapping.table] else { continue }
+            let tableColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
+            var names = ["Z_PK", "Z_ENT", "Z_OPT"]
+            var insertColumns: [UInt8] = []
+            var updateColumns: [String?] = []
+            for slot in entity.allProperties.indices {
+                guard let column = mapping.columns[slot] else {
+                    insertColumns.append(0)
+                    updateColumns.append(nil)
+                    continue
+                }
+                names.append(column)
+                updateColumns.append(column)
+                if let entityColumn = mapping.entityColumns[slot] {
+                    names.append(entityColumn)
+                    insertColumns.append(2)
+                } else {
+                    insertColumns.append(1)
+                }
+            }
+            let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+            entities[entity.entityCode] = EntityPlan(
+                name: entity.name,
+                code: entity.entityCode,
+                rootCode: entity.rootEntity.entityCode,
+                rootName: entity.rootEntity.name,
+                mapping: mapping,
+                read: RowReadPlan(entity: entity, mapping: mapping, columns: tableColumns, model: model),
+                selectList: tableColumns.joined(separator: ", "),
+                insertSQL: "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
+                insertColumns: insertColumns,
+                updateColumns: updateColumns,
+                deleteStatements: ["DELETE FROM \(mapping.table) WHERE Z_PK = ?"] + schema.joinRowDeletes(for: entity)
+            )
+            codes[entity.name] = entity.entityCode
+        }
+        self.entities = entities
+        codesByName = codes
+        aliasedSelectLists = schema.tables.mapValues { table in
+            (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { "t0.\($0)" }.joined(separator: ", ")
+        }
+    }
+
+    /// The plan of entity code `code`, or `nil` for a code the model does not have.
+    @inline(__always)
+    func entity(code: Int) -> EntityPlan? {
+        code > 0 && code < entities.count ? entities[code] : nil
+    }
+
+    /// The plan of the entity named `name`, or `nil` when the model has no such entity.
+    func entity(named name: String) -> EntityPlan? {
+        codesByName[name].flatMap { entity(code: $0) }
+    }
+}
+
+/// A relationship's identity in a model: its entity's code and its slot, as a context hands it
+/// to the store.
+struct RelationshipKey: Sendable, Hashable {
+    /// The code of the entity that declares the relationship.
+    let entity: Int
+    let slot: Int
+
+    init(_ relationship: RelationshipDescription) {
+        entity = relationship.entity?.entityCode ?? 0
+        slot = relationship.slot
+    }
+}
+
+/// How to turn a row of a full-table SELECT into an entity's slot values.
+struct RowReadPlan: Sendable {
+    enum Column: Sendable {
+        case attribute(slot: Int, index: Int, type: AttributeType)
+        case toOne(slot: Int, index: Int, entityIndex: Int?, destination: String)
+    }
+    let slotCount: Int
+    let columns: [Column]
+
+    init(entity: EntityDescription, mapping: StoreSchema.EntityMapping, columns tableColumns: [String], model: ManagedObjectModel) {
+        slotCount = entity.allProperties.count
+        let indexOf = Dictionary(tableColumns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        columns = mapping.columns.sorted { $0.key < $1.key }.compactMap { slot, column in
+            guard let index = indexOf[column] else { return nil }
+            switch entity.allProperties[slot] {
+            case let attribute as AttributeDescription:
+                return .attribute(slot: slot, index: index, type: attribute.attributeType)
+            case let relationship as RelationshipDescription:
+                return .toOne(
+                    slot: slot,
+                    index: index,
+                    entityIndex: mapping.entityColumns[slot].flatMap { indexOf[$0] },
+                    destination: relationship.destinationEntity!.name
+                )
+            default:
+                return nil
+            }
+        }
+    }
+}
