@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "objectgraph-gen",
             dependencies: [
-                "ObjectGraphGenerator",
+                "ObjectGraphGenerator", "ObjectGraph",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,7 +74,12 @@ let package = Package(
             dependencies: ["objectgraph-gen"]
         ),
         // The generator's output for two fixture models, committed and compiled here.
-        .testTarget(name: "GeneratedModelTests", dependencies: ["ObjectGraph", "ObjectGraphGenerator", "objectgraph-gen"]),
+        // With the upcoming features on, as a user's target might have them (Library is generated
+        // with public access, Media with internal).
+        .testTarget(
+            name: "GeneratedModelTests", dependencies: ["ObjectGraph", "ObjectGraphGenerator", "objectgraph-gen"],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Flickr — the REST client and its loopback sandbox.
         .target(

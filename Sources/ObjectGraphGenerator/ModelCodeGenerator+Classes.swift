@@ -7,10 +7,13 @@ extension ModelCodeGenerator {
     func machineFile(for entity: EntityDescription) -> String {
         let name = className(of: entity)
         let parent = entity.superentity.map { className(of: $0) } ?? "ManagedObject"
+        let types = entity.properties.map { swiftType(of: $0).type }
+        let foundationTypes = ["Date", "Data", "URL", "UUID", "Decimal"]
+        let usesFoundation = types.contains { type in foundationTypes.contains { type.hasPrefix($0) } }
         var lines: [String] = []
         lines.append(machineHeader)
-        lines.append("import Foundation")
-        lines.append("import ObjectGraph")
+        lines.append(importLine("Foundation", publicly: usesFoundation))
+        lines.append(importLine("ObjectGraph", publicly: true))
         lines.append("")
         lines.append("/// The properties of the `\(entity.name)` entity\(entity.isAbstract ? " (abstract)" : ""), as the model declares them. Subclassed by")
         lines.append("/// ``\(name)``, the class to use and extend.")

@@ -7,7 +7,7 @@ extension ModelCodeGenerator {
     /// the Xcode model itself (for its versions).
     func modelFile() -> String {
         let entities = model.entities.sorted { $0.name < $1.name }
-        var lines: [String] = [machineHeader, "import Foundation", "import ObjectGraph", ""]
+        var lines: [String] = [machineHeader, "import Foundation", importLine("ObjectGraph", publicly: true), ""]
         lines.append("/// The `\(modelName)` model (\(SwiftSource.docText(source))), built in Swift with each entity bound to its class.")
         lines.append("\(access)enum \(modelName)Model {")
         lines.append("    /// The class of each entity, by entity name, for")

@@ -1,5 +1,5 @@
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// Writes typed `ManagedObject` subclasses for the entities of a model, split as mogenerator
 /// does: per entity a machine file `_Photo.swift` (the `@Managed` properties, rewritten on every
@@ -103,6 +103,12 @@ public struct ModelCodeGenerator {
 
     /// `public ` or nothing, before a declaration.
     var access: String { accessLevel == .public ? "public " : "" }
+
+    /// `import module`, made `public import` when public declarations use the module's types
+    /// (so the output compiles with the `InternalImportsByDefault` upcoming feature too).
+    func importLine(_ module: String, publicly: Bool) -> String {
+        accessLevel == .public && publicly ? "public import \(module)" : "import \(module)"
+    }
 
     /// The comment every machine file starts with.
     var machineHeader: String {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectGraph
 import ObjectGraphGenerator
 
 /// `objectgraph-gen MODEL --output DIR`: typed ManagedObject classes from an Xcode model.

@@ -6,10 +6,11 @@ import Testing
 @Suite("objectgraph-gen: output")
 struct GeneratorOutputTests {
     @Test("running the generator now reproduces the committed machine files", arguments: [
-        ("Library", "Library.xcdatamodeld"), ("Media", "Media.xcdatamodel"),
+        ("Library", "Library.xcdatamodeld", ModelCodeGenerator.AccessLevel.public), ("Media", "Media.xcdatamodel", .internal),
     ])
-    func noDrift(name: String, fixture: String) throws {
-        let generator = try ModelCodeGenerator(contentsOf: GeneratedSources.fixtures.appendingPathComponent(fixture))
+    func noDrift(name: String, fixture: String, access: ModelCodeGenerator.AccessLevel) throws {
+        var generator = try ModelCodeGenerator(contentsOf: GeneratedSources.fixtures.appendingPathComponent(fixture))
+        generator.accessLevel = access
         let folder = GeneratedSources.output(name)
         let files = generator.files()
         for file in files {

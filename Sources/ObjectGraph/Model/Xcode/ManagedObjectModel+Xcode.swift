@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ManagedObjectModel {
     /// Reads a model from an Xcode model: the current version of an `.xcdatamodeld` bundle,

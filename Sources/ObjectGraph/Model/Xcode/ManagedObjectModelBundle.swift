@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Every version of an Xcode model bundle (`.xcdatamodeld`), in order, and the current one —
 /// what a migration walks through, version by version.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What reading an Xcode model left out or changed: every element, attribute and option of the
 /// `contents` file that ObjectGraph cannot map, each naming where it was.

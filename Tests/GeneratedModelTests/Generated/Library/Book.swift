@@ -5,7 +5,7 @@ import ObjectGraph
 ///
 /// objectgraph-gen wrote this file once and never rewrites it: add your own code here.
 /// The model's properties are in `_Book.swift`, which it rewrites on every run.
-final class Book: _Book {
+public final class Book: _Book {
     /// How many digits the ISBN has (13 for a valid one): code a developer added to the class.
-    var isbnDigits: Int { isbn?.count ?? 0 }
+    public var isbnDigits: Int { isbn?.count ?? 0 }
 }

@@ -2,13 +2,13 @@
 // Do not edit: this file is rewritten every time the generator runs.
 
 import Foundation
-import ObjectGraph
+public import ObjectGraph
 
 /// The `Library` model (Library.xcdatamodeld, version "Library"), built in Swift with each entity bound to its class.
-enum LibraryModel {
+public enum LibraryModel {
     /// The class of each entity, by entity name, for
     /// `ManagedObjectModelBundle(contentsOf:modelClasses:)` and `ManagedObjectModel(contentsOf:modelClasses:)`.
-    static var modelClasses: [String: ManagedObject.Type] {
+    public static var modelClasses: [String: ManagedObject.Type] {
         [
             "Author": Author.self,
             "Book": Book.self,
@@ -19,7 +19,7 @@ enum LibraryModel {
     }
 
     /// A new model (a container freezes the model it loads, so each container gets its own).
-    static func make() -> ManagedObjectModel {
+    public static func make() -> ManagedObjectModel {
         let model = ManagedObjectModel {
             configured(EntityDescription("Author", class: Author.self) {
                 configured(AttributeDescription("born", .date)) {

@@ -5,4 +5,4 @@ import ObjectGraph
 ///
 /// objectgraph-gen wrote this file once and never rewrites it: add your own code here.
 /// The model's properties are in `_Loan.swift`, which it rewrites on every run.
-final class Loan: _Loan {}
+public final class Loan: _Loan {}

@@ -5,4 +5,4 @@ import ObjectGraph
 ///
 /// objectgraph-gen wrote this file once and never rewrites it: add your own code here.
 /// The model's properties are in `_Publisher.swift`, which it rewrites on every run.
-final class Publisher: _Publisher {}
+public final class Publisher: _Publisher {}

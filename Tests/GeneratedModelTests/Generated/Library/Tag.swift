@@ -5,4 +5,4 @@ import ObjectGraph
 ///
 /// objectgraph-gen wrote this file once and never rewrites it: add your own code here.
 /// The model's properties are in `_Tag.swift`, which it rewrites on every run.
-final class Tag: _Tag {}
+public final class Tag: _Tag {}

@@ -2,13 +2,13 @@
 // Do not edit: this file is rewritten every time the generator runs.
 
 import Foundation
-import ObjectGraph
+public import ObjectGraph
 
 /// The properties of the `Tag` entity, as the model declares them. Subclassed by
 /// ``Tag``, the class to use and extend.
-class _Tag: ManagedObject {
+public class _Tag: ManagedObject {
     /// Attribute `name` (string), required.
-    @Managed var name: String?
+    @Managed public var name: String?
     /// To-many relationship `books` to `Book`, inverse `tags`; delete rule nullify.
-    @Managed var books: Set<Book>
+    @Managed public var books: Set<Book>
 }
