@@ -77,7 +77,8 @@ let package = Package(
         // With the upcoming features on, as a user's target might have them (Library is generated
         // with public access, Media with internal).
         .testTarget(
-            name: "GeneratedModelTests", dependencies: ["ObjectGraph", "ObjectGraphGenerator", "objectgraph-gen"],
+            name: "GeneratedModelTests",
+            dependencies: ["ObjectGraph", "ObjectGraphGenerator", "objectgraph-gen"],
             swiftSettings: swiftSettings
         ),
 

@@ -15,7 +15,9 @@ extension ModelCodeGenerator {
         lines.append(importLine("Foundation", publicly: usesFoundation))
         lines.append(importLine("ObjectGraph", publicly: true))
         lines.append("")
-        lines.append("/// The properties of the `\(entity.name)` entity\(entity.isAbstract ? " (abstract)" : ""), as the model declares them. Subclassed by")
+        lines.append(
+            "/// The properties of the `\(entity.name)` entity\(entity.isAbstract ? " (abstract)" : ""), as the model declares them. Subclassed by"
+        )
         lines.append("/// ``\(name)``, the class to use and extend.")
         lines.append("\(access)class _\(name): \(parent) {")
         for property in entity.properties {
@@ -65,7 +67,10 @@ extension ModelCodeGenerator {
             let destination = relationship.destinationEntity.map { className(of: $0) } ?? "ManagedObject"
             let rule = "delete rule \(relationship.deleteRule.rawValue)"
             if !relationship.isToMany {
-                return ("\(destination)?", "To-one relationship `\(relationship.name)`\(inverseText(relationship)), \(relationship.isOptional ? "optional" : "required"); \(rule).")
+                return (
+                    "\(destination)?",
+                    "To-one relationship `\(relationship.name)`\(inverseText(relationship)), \(relationship.isOptional ? "optional" : "required"); \(rule)."
+                )
             }
             let counts = countText(relationship)
             if relationship.isOrdered {
@@ -78,19 +83,23 @@ extension ModelCodeGenerator {
         var notes: [String] = [required ? "required" : "optional"]
         if attribute.isTransient { notes.append("transient") }
         if attribute.derivationExpression != nil { notes.append("derived (not evaluated: stores what it is given)") }
-        let scalar: String? = switch attribute.attributeType {
-        case .boolean: "Bool"
-        case .integer16: "Int16"
-        case .integer32: "Int32"
-        case .integer64: "Int64"
-        case .double: "Double"
-        case .float: "Float"
-        case .decimal: "Decimal"
-        default: nil
-        }
+        let scalar: String? =
+            switch attribute.attributeType {
+            case .boolean: "Bool"
+            case .integer16: "Int16"
+            case .integer32: "Int32"
+            case .integer64: "Int64"
+            case .double: "Double"
+            case .float: "Float"
+            case .decimal: "Decimal"
+            default: nil
+            }
         if let scalar {
             if required { notes.append("a nil value reads as 0") }
-            return (required ? scalar : "\(scalar)?", "Attribute `\(attribute.name)` (\(attribute.attributeType.rawValue)), \(notes.joined(separator: ", ")).")
+            return (
+                required ? scalar : "\(scalar)?",
+                "Attribute `\(attribute.name)` (\(attribute.attributeType.rawValue)), \(notes.joined(separator: ", "))."
+            )
         }
         let type: String
         switch attribute.attributeType {

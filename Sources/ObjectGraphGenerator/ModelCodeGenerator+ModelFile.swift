@@ -50,7 +50,9 @@ extension ModelCodeGenerator {
         let descendingIndexes = entity.indexes.filter { $0.elements.contains { !$0.isAscending } }
         if !descendingIndexes.isEmpty {
             let indexes = descendingIndexes.map { index in
-                let elements = index.elements.map { "FetchIndexElementDescription(propertyName: \(SwiftSource.literal($0.propertyName)), isAscending: \($0.isAscending))" }
+                let elements = index.elements.map {
+                    "FetchIndexElementDescription(propertyName: \(SwiftSource.literal($0.propertyName)), isAscending: \($0.isAscending))"
+                }
                 return "FetchIndexDescription(name: \(SwiftSource.literal(index.name)), elements: [\(elements.joined(separator: ", "))])"
             }
             settings.append("$0.indexes += [\(indexes.joined(separator: ", "))]")

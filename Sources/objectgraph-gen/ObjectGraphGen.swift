@@ -13,7 +13,8 @@ struct ObjectGraphGen: ParsableCommand {
             For each entity, writes _Entity.swift (its @Managed properties; rewritten on every run) \
             and Entity.swift (the class you edit; written only when missing), plus ModelNameModel.swift, \
             which builds the model in Swift with every entity bound to its class.
-            """)
+            """
+    )
 
     @Argument(help: "The .xcdatamodeld or .xcdatamodel folder.")
     var model: String

@@ -9,7 +9,8 @@ private func objectgraphGen(_ arguments: [String]) throws -> (status: Int32, std
     ]
     let executable = try #require(
         candidates.map { $0.appendingPathComponent("objectgraph-gen") }.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-        "objectgraph-gen is not built next to the tests")
+        "objectgraph-gen is not built next to the tests"
+    )
     let folder = try GeneratedSources.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("stdout")
@@ -36,20 +37,22 @@ struct GeneratorCommandTests {
         let first = try objectgraphGen([model, "--output", output.path])
         #expect(first.status == 0)
         #expect(first.stderr == "")
-        #expect(first.stdout == """
-            wrote _Album.swift
-            wrote Album.swift
-            wrote _LivePhoto.swift
-            wrote LivePhoto.swift
-            wrote _MediaItem.swift
-            wrote MediaItem.swift
-            wrote _Photo.swift
-            wrote Photo.swift
-            wrote _Video.swift
-            wrote Video.swift
-            wrote MediaModel.swift
+        #expect(
+            first.stdout == """
+                wrote _Album.swift
+                wrote Album.swift
+                wrote _LivePhoto.swift
+                wrote LivePhoto.swift
+                wrote _MediaItem.swift
+                wrote MediaItem.swift
+                wrote _Photo.swift
+                wrote Photo.swift
+                wrote _Video.swift
+                wrote Video.swift
+                wrote MediaModel.swift
 
-            """)
+                """
+        )
         let second = try objectgraphGen([model, "-o", output.path, "--access", "public"])
         #expect(second.status == 0)
         #expect(second.stdout.hasPrefix("wrote _Album.swift\nwrote _LivePhoto.swift\n"))

@@ -5,9 +5,12 @@ import Testing
 
 @Suite("objectgraph-gen: output")
 struct GeneratorOutputTests {
-    @Test("running the generator now reproduces the committed machine files", arguments: [
-        ("Library", "Library.xcdatamodeld", ModelCodeGenerator.AccessLevel.public), ("Media", "Media.xcdatamodel", .internal),
-    ])
+    @Test(
+        "running the generator now reproduces the committed machine files",
+        arguments: [
+            ("Library", "Library.xcdatamodeld", ModelCodeGenerator.AccessLevel.public), ("Media", "Media.xcdatamodel", .internal),
+        ]
+    )
     func noDrift(name: String, fixture: String, access: ModelCodeGenerator.AccessLevel) throws {
         var generator = try ModelCodeGenerator(contentsOf: GeneratedSources.fixtures.appendingPathComponent(fixture))
         generator.accessLevel = access
@@ -28,10 +31,12 @@ struct GeneratorOutputTests {
     func fileSet() throws {
         let generator = try ModelCodeGenerator(contentsOf: GeneratedSources.fixtures.appendingPathComponent("Media.xcdatamodel"))
         #expect(generator.modelName == "Media")
-        #expect(generator.files().map(\.name) == [
-            "_Album.swift", "Album.swift", "_LivePhoto.swift", "LivePhoto.swift", "_MediaItem.swift", "MediaItem.swift",
-            "_Photo.swift", "Photo.swift", "_Video.swift", "Video.swift", "MediaModel.swift",
-        ])
+        #expect(
+            generator.files().map(\.name) == [
+                "_Album.swift", "Album.swift", "_LivePhoto.swift", "LivePhoto.swift", "_MediaItem.swift", "MediaItem.swift",
+                "_Photo.swift", "Photo.swift", "_Video.swift", "Video.swift", "MediaModel.swift",
+            ]
+        )
         #expect(generator.files().filter { $0.owner == .developer }.count == 5)
     }
 

@@ -82,13 +82,18 @@ struct XcodeModelReadingTests {
         #expect(book.versionHashModifier == "isbn13")
         #expect(book.userInfo == ["displayName": "Book", "plural": "Books"])
         #expect(book.uniquenessConstraints == [["isbn"], ["title", "author"]])
-        #expect(book.indexes == [
-            FetchIndexDescription(name: "byTitleIndex", elements: [FetchIndexElementDescription(propertyName: "title")]),
-            FetchIndexDescription(name: "byRatingAndPublished", elements: [
-                FetchIndexElementDescription(propertyName: "rating", isAscending: false),
-                FetchIndexElementDescription(propertyName: "published"),
-            ]),
-        ])
+        #expect(
+            book.indexes == [
+                FetchIndexDescription(name: "byTitleIndex", elements: [FetchIndexElementDescription(propertyName: "title")]),
+                FetchIndexDescription(
+                    name: "byRatingAndPublished",
+                    elements: [
+                        FetchIndexElementDescription(propertyName: "rating", isAscending: false),
+                        FetchIndexElementDescription(propertyName: "published"),
+                    ]
+                ),
+            ]
+        )
         let isbn = try #require(book.attribute("isbn"))
         #expect(isbn.renamingIdentifier == "code")
         #expect(isbn.versionHashModifier == "13 digits")
@@ -127,22 +132,24 @@ struct XcodeModelReadingTests {
         let model = try ManagedObjectModel(contentsOf: XcodeFixtures.url("Library.xcdatamodeld"))
         let report = try #require(model.importReport)
         let lines = report.entries.map { "\($0.kind) \($0.location) \($0.item)" }
-        #expect(lines == [
-            "skipped model usedWithCloudKit=\"YES\"",
-            "changed Author.displayName derived attribute",
-            "skipped Author.recentBooks fetched property",
-            "changed Book.coverColor valueTransformerName=\"NSSecureUnarchiveFromData\"",
-            "skipped Book.shelfLocation attributeType=\"Composite\"",
-            "skipped Loan.due preserveAfterDeletion=\"YES\"",
-            "changed Publisher.location valueTransformerName=\"LocationTransformer\"",
-            "changed Publisher.notes transformable attribute without valueTransformerName",
-            "skipped Publisher.region attributeType=\"Undefined\"",
-            "skipped Publisher.location fetch index \"byLocation\"",
-            "skipped Tag isAccessibilityElement=\"YES\"",
-            "skipped model composite attribute type \"Shelf\"",
-            "skipped model fetch request template \"TopRated\"",
-            "skipped model configuration \"Cloud\"",
-        ])
+        #expect(
+            lines == [
+                "skipped model usedWithCloudKit=\"YES\"",
+                "changed Author.displayName derived attribute",
+                "skipped Author.recentBooks fetched property",
+                "changed Book.coverColor valueTransformerName=\"NSSecureUnarchiveFromData\"",
+                "skipped Book.shelfLocation attributeType=\"Composite\"",
+                "skipped Loan.due preserveAfterDeletion=\"YES\"",
+                "changed Publisher.location valueTransformerName=\"LocationTransformer\"",
+                "changed Publisher.notes transformable attribute without valueTransformerName",
+                "skipped Publisher.region attributeType=\"Undefined\"",
+                "skipped Publisher.location fetch index \"byLocation\"",
+                "skipped Tag isAccessibilityElement=\"YES\"",
+                "skipped model composite attribute type \"Shelf\"",
+                "skipped model fetch request template \"TopRated\"",
+                "skipped model configuration \"Cloud\"",
+            ]
+        )
         #expect(report.entries(entity: "Publisher", property: "region").first?.message.contains("Undefined") == true)
         #expect(report.entries(entity: "Publisher").count == 4)
         let rTree = try #require(report.entries(entity: "Publisher").last)
@@ -189,9 +196,11 @@ struct XcodeModelReadingTests {
         #expect(model.entity("Photo")?.superentity === media)
         #expect(model.entity("LivePhoto")?.superentity === model.entity("Photo"))
         #expect(Set(media.subentities.map(\.name)) == ["Photo", "Video"])
-        #expect(model.entity("LivePhoto")?.propertiesByName.keys.sorted() == [
-            "albums", "caption", "captured", "height", "identifier", "motionData", "width",
-        ])
+        #expect(
+            model.entity("LivePhoto")?.propertiesByName.keys.sorted() == [
+                "albums", "caption", "captured", "height", "identifier", "motionData", "width",
+            ]
+        )
         let items = try #require(model.entity("Album")?.relationship("items"))
         #expect(items.destinationEntity === media)
         #expect(items.inverseRelationship === media.relationship("albums"))
@@ -203,7 +212,8 @@ struct XcodeModelReadingTests {
         final class Clip: ManagedObject {}
         let model = try ManagedObjectModel(
             contentsOf: XcodeFixtures.url("Media.xcdatamodel"),
-            modelClasses: ["Photo": Photo.self, "Video": Clip.self])
+            modelClasses: ["Photo": Photo.self, "Video": Clip.self]
+        )
         #expect(model.entity("Photo")?.managedObjectClass == Photo.self)
         #expect(model.entity("Video")?.managedObjectClass == Clip.self)
         #expect(model.entity("Album")?.managedObjectClass == ManagedObject.self)

@@ -53,13 +53,13 @@ struct XcodeModelRefusalTests {
         try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
         let contents = version.appendingPathComponent("contents")
         try """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-                <entity name="Photo" syncable="YES">
-                    <attribute name="title" optional="YES" attributeType="String"
-                </entity>
-            </model>
-            """.write(to: contents, atomically: true, encoding: .utf8)
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Photo" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String"
+            </entity>
+        </model>
+        """.write(to: contents, atomically: true, encoding: .utf8)
         let error = try refusal(version)
         #expect(error.message.hasPrefix("\(contents.path):5:"))
         #expect(error.message.contains("malformed XML at line 5"))

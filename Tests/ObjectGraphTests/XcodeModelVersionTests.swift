@@ -71,7 +71,9 @@ struct XcodeModelVersionTests {
         #expect(read.currentVersionName == "Model 10")
         #expect(read.currentModel.importReport?.entries.first?.item == ".xccurrentversion")
         let current = try ManagedObjectModel(contentsOf: bundle)
-        #expect(current.importReport?.entries.map(\.message) == ["the bundle has no .xccurrentversion: its last version, 'Model 10', is taken as current"])
+        #expect(
+            current.importReport?.entries.map(\.message) == ["the bundle has no .xccurrentversion: its last version, 'Model 10', is taken as current"]
+        )
     }
 
     @Test("a single .xcdatamodel reads as a bundle of one version")

@@ -55,8 +55,11 @@ public struct ManagedObjectModelBundle: Sendable {
         case .bundle:
             let (urls, current) = try XcodeModelReader.versions(inBundle: url)
             versions = try urls.map { versionURL in
-                Version(name: versionURL.deletingPathExtension().lastPathComponent, url: versionURL,
-                        model: try XcodeModelReader.readVersion(at: versionURL, modelClasses: modelClasses))
+                Version(
+                    name: versionURL.deletingPathExtension().lastPathComponent,
+                    url: versionURL,
+                    model: try XcodeModelReader.readVersion(at: versionURL, modelClasses: modelClasses)
+                )
             }
             if let current {
                 currentVersionName = current

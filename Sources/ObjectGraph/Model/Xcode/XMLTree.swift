@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationXML)
-    import FoundationXML
+import FoundationXML
 #endif
 
 /// One element of an XML document, with its attributes, children and the line it starts on:
@@ -72,8 +72,11 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     private(set) var failure: XMLTreeError?
 
     func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        _ parser: XMLParser,
+        didStartElement elementName: String,
+        namespaceURI: String?,
+        qualifiedName qName: String?,
+        attributes attributeDict: [String: String] = [:]
     ) {
         stack.append(XMLTree(name: elementName, attributes: attributeDict, children: [], line: parser.lineNumber))
     }
@@ -92,7 +95,9 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         let nsError = parseError as NSError
         let description = (nsError.userInfo[NSLocalizedDescriptionKey] as? String).flatMap { $0.isEmpty ? nil : $0 }
         failure = XMLTreeError(
-            line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1),
-            reason: description ?? "the document is not well-formed XML (parser error \(nsError.code))")
+            line: max(parser.lineNumber, 1),
+            column: max(parser.columnNumber, 1),
+            reason: description ?? "the document is not well-formed XML (parser error \(nsError.code))"
+        )
     }
 }

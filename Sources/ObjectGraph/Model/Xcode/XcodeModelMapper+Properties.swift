@@ -40,12 +40,13 @@ extension XcodeModelMapper {
         }
         let typeName = element["attributeType"] ?? "Undefined"
         guard let type = Self.attributeTypes[typeName] else {
-            let why = switch typeName {
-            case "Undefined": "ObjectGraph has no untyped (Undefined) attributes"
-            case "ObjectID": "ObjectGraph has no object ID attributes"
-            case "Composite": "ObjectGraph has no composite attributes"
-            default: "unknown attribute type"
-            }
+            let why =
+                switch typeName {
+                case "Undefined": "ObjectGraph has no untyped (Undefined) attributes"
+                case "ObjectID": "ObjectGraph has no object ID attributes"
+                case "Composite": "ObjectGraph has no composite attributes"
+                default: "unknown attribute type"
+                }
             skip(entity, name, "attributeType=\"\(typeName)\"", why, element.line)
             return nil
         }
@@ -65,8 +66,13 @@ extension XcodeModelMapper {
         }
         if element.flag("derived") {
             attribute.derivationExpression = element["derivationExpression"] ?? ""
-            change(entity, name, "derived attribute",
-                   "the derivation expression '\(attribute.derivationExpression ?? "")' is kept but not evaluated: the attribute stores the values it is given", element.line)
+            change(
+                entity,
+                name,
+                "derived attribute",
+                "the derivation expression '\(attribute.derivationExpression ?? "")' is kept but not evaluated: the attribute stores the values it is given",
+                element.line
+            )
         }
         readValues(element, into: attribute, entity: entity)
         return attribute
@@ -75,14 +81,24 @@ extension XcodeModelMapper {
     private mutating func readTransformer(_ element: XMLTree, into attribute: AttributeDescription, entity: String) {
         let name = attribute.name
         guard let transformer = element["valueTransformerName"], !transformer.isEmpty else {
-            change(entity, name, "transformable attribute without valueTransformerName",
-                   "Core Data would unarchive values with NSKeyedUnarchiveFromData; ObjectGraph stores and returns Data (set transformableType or a valueTransformerName)", element.line)
+            change(
+                entity,
+                name,
+                "transformable attribute without valueTransformerName",
+                "Core Data would unarchive values with NSKeyedUnarchiveFromData; ObjectGraph stores and returns Data (set transformableType or a valueTransformerName)",
+                element.line
+            )
             return
         }
         attribute.valueTransformerName = transformer
         if ValueTransformerRegistry.valueTransformer(forName: transformer) == nil {
-            change(entity, name, "valueTransformerName=\"\(transformer)\"",
-                   "no transformer is registered under this name: values are Data until one is registered with ValueTransformerRegistry.setValueTransformer(_:forName:)", element.line)
+            change(
+                entity,
+                name,
+                "valueTransformerName=\"\(transformer)\"",
+                "no transformer is registered under this name: values are Data until one is registered with ValueTransformerRegistry.setValueTransformer(_:forName:)",
+                element.line
+            )
         }
     }
 
@@ -181,7 +197,13 @@ extension XcodeModelMapper {
         relationship.maxCount = toMany ? (maxCount.map { $0 == 1 ? 0 : $0 } ?? 0) : 1
         relationship.minCount = element["minCount"].flatMap(Int.init) ?? 0
         if toMany, maxCount == 1 {
-            change(entity, name, "toMany=\"YES\" maxCount=\"1\"", "ObjectGraph takes maxCount 1 for a to-one relationship: this to-many relationship is unbounded", element.line)
+            change(
+                entity,
+                name,
+                "toMany=\"YES\" maxCount=\"1\"",
+                "ObjectGraph takes maxCount 1 for a to-one relationship: this to-many relationship is unbounded",
+                element.line
+            )
         }
         if !toMany, relationship.minCount > 1 { relationship.minCount = 1 }
         switch element["deletionRule"] ?? "Nullify" {
@@ -193,7 +215,13 @@ extension XcodeModelMapper {
             change(entity, name, "deletionRule=\"\(other)\"", "unknown delete rule: Nullify is used", element.line)
         }
         if let inverseEntity = element["inverseEntity"], let destination = element["destinationEntity"], inverseEntity != destination {
-            change(entity, name, "inverseEntity=\"\(inverseEntity)\"", "differs from destinationEntity '\(destination)': the inverse is looked up in '\(destination)'", element.line)
+            change(
+                entity,
+                name,
+                "inverseEntity=\"\(inverseEntity)\"",
+                "differs from destinationEntity '\(destination)': the inverse is looked up in '\(destination)'",
+                element.line
+            )
         }
         reportUnknownKeys(of: element, known: Self.relationshipKeys, entity: entity, property: name)
         return relationship

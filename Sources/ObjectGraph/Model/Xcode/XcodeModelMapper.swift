@@ -39,7 +39,10 @@ struct XcodeModelMapper {
             throw ObjectGraphError(.invalidModelFile, "\(contentsPath) is not an Xcode data model: its root element is <\(root.name)>, not <model>")
         }
         if let type = root["type"], type != "com.apple.IDECoreDataModeler.DataModel" {
-            throw ObjectGraphError(.invalidModelFile, "\(contentsPath) is not an Xcode data model: its model type is '\(type)', not 'com.apple.IDECoreDataModeler.DataModel'")
+            throw ObjectGraphError(
+                .invalidModelFile,
+                "\(contentsPath) is not an Xcode data model: its model type is '\(type)', not 'com.apple.IDECoreDataModeler.DataModel'"
+            )
         }
         let model = ManagedObjectModel()
         if let identifier = root["userDefinedModelVersionIdentifier"], !identifier.isEmpty {
@@ -58,11 +61,21 @@ struct XcodeModelMapper {
                 break  // Xcode's diagram layout: positions of boxes, nothing about data.
             case "configuration":
                 let members = child.children(named: "memberEntity").compactMap { $0["name"] }
-                skip(nil, nil, "configuration \"\(child["name"] ?? "")\"",
-                     "ObjectGraph keeps one store per coordinator and has no configurations (members: \(members.joined(separator: ", ")))", child.line)
+                skip(
+                    nil,
+                    nil,
+                    "configuration \"\(child["name"] ?? "")\"",
+                    "ObjectGraph keeps one store per coordinator and has no configurations (members: \(members.joined(separator: ", ")))",
+                    child.line
+                )
             case "fetchRequest":
-                skip(nil, nil, "fetch request template \"\(child["name"] ?? "")\"",
-                     "ObjectGraph has no fetch request templates; build a FetchRequest for entity '\(child["entity"] ?? "?")' with predicate '\(child["predicateString"] ?? "")' in code", child.line)
+                skip(
+                    nil,
+                    nil,
+                    "fetch request template \"\(child["name"] ?? "")\"",
+                    "ObjectGraph has no fetch request templates; build a FetchRequest for entity '\(child["entity"] ?? "?")' with predicate '\(child["predicateString"] ?? "")' in code",
+                    child.line
+                )
             case "composite":
                 skip(nil, nil, "composite attribute type \"\(child["name"] ?? "")\"", "ObjectGraph has no composite attributes", child.line)
             default:
@@ -98,8 +111,13 @@ struct XcodeModelMapper {
                 if let relationship = relationship(from: child, entity: name) { properties.append(relationship) }
             case "fetchedProperty":
                 let request = child.children(named: "fetchRequest").first
-                skip(name, child["name"], "fetched property",
-                     "ObjectGraph has no fetched properties; fetch '\(request?["entity"] ?? "?")' with predicate '\(request?["predicateString"] ?? "")' in code", child.line)
+                skip(
+                    name,
+                    child["name"],
+                    "fetched property",
+                    "ObjectGraph has no fetched properties; fetch '\(request?["entity"] ?? "?")' with predicate '\(request?["predicateString"] ?? "")' in code",
+                    child.line
+                )
             case "userInfo":
                 entity.userInfo = userInfo(from: child)
             case "uniquenessConstraints":
@@ -111,9 +129,12 @@ struct XcodeModelMapper {
             case "compoundIndexes":
                 for (number, compound) in child.children(named: "compoundIndex").enumerated() {
                     let keys = compound.children(named: "index").compactMap { $0["value"] }
-                    entity.indexes.append(FetchIndexDescription(
-                        name: "\(name)_compoundIndex\(number + 1)",
-                        elements: keys.map { FetchIndexElementDescription(propertyName: $0) }))
+                    entity.indexes.append(
+                        FetchIndexDescription(
+                            name: "\(name)_compoundIndex\(number + 1)",
+                            elements: keys.map { FetchIndexElementDescription(propertyName: $0) }
+                        )
+                    )
                 }
             default:
                 skip(name, nil, "<\(child.name)>", "unknown element", child.line)
@@ -130,8 +151,13 @@ struct XcodeModelMapper {
             let shortName = className.split(separator: ".").last.map(String.init) ?? className
             if let bound = modelClasses[className] ?? modelClasses[shortName] { return bound }
             if !modelClasses.isEmpty && className != "NSManagedObject" {
-                change(entity.name, nil, "representedClassName=\"\(className)\"",
-                       "no class in modelClasses is registered for the entity or '\(shortName)': its objects are ManagedObject", line)
+                change(
+                    entity.name,
+                    nil,
+                    "representedClassName=\"\(className)\"",
+                    "no class in modelClasses is registered for the entity or '\(shortName)': its objects are ManagedObject",
+                    line
+                )
             }
         }
         return ManagedObject.self
@@ -146,7 +172,13 @@ struct XcodeModelMapper {
                 return nil
             }
             guard let property = child["property"] else {
-                skip(entity, nil, "fetch index \"\(name)\"", "ObjectGraph indexes properties, not expressions ('\(child["expression"] ?? "")')", element.line)
+                skip(
+                    entity,
+                    nil,
+                    "fetch index \"\(name)\"",
+                    "ObjectGraph indexes properties, not expressions ('\(child["expression"] ?? "")')",
+                    element.line
+                )
                 return nil
             }
             elements.append(FetchIndexElementDescription(propertyName: property, isAscending: child["order"] != "descending"))

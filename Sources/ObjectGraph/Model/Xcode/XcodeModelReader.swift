@@ -21,7 +21,10 @@ enum XcodeModelReader {
             throw ObjectGraphError(.invalidModelFile, "there is no Xcode model at \(url.path): no such file or folder")
         }
         guard isDirectory.boolValue else {
-            throw ObjectGraphError(.invalidModelFile, "\(url.path) is not an Xcode model: a model is a folder (.xcdatamodeld or .xcdatamodel), this is a file")
+            throw ObjectGraphError(
+                .invalidModelFile,
+                "\(url.path) is not an Xcode model: a model is a folder (.xcdatamodeld or .xcdatamodel), this is a file"
+            )
         }
         switch url.pathExtension {
         case "xcdatamodeld": return .bundle
@@ -30,7 +33,10 @@ enum XcodeModelReader {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
             if names.contains(".xccurrentversion") || names.contains(where: { $0.hasSuffix(".xcdatamodel") }) { return .bundle }
             if names.contains("contents") || names.contains("elements") { return .version }
-            throw ObjectGraphError(.invalidModelFile, "\(url.path) is not an Xcode model: it is neither an .xcdatamodeld nor an .xcdatamodel folder, and holds no model 'contents'")
+            throw ObjectGraphError(
+                .invalidModelFile,
+                "\(url.path) is not an Xcode model: it is neither an .xcdatamodeld nor an .xcdatamodel folder, and holds no model 'contents'"
+            )
         }
     }
 
@@ -43,7 +49,10 @@ enum XcodeModelReader {
         let contents = url.appendingPathComponent("contents")
         guard FileManager.default.fileExists(atPath: contents.path) else {
             if FileManager.default.fileExists(atPath: url.appendingPathComponent("elements").path) {
-                throw ObjectGraphError(.invalidModelFile, "\(url.path) is in the binary format of Xcode 3 ('elements' and 'layout' files), which ObjectGraph cannot read; open it in Xcode 4 or later and save it to convert it to XML")
+                throw ObjectGraphError(
+                    .invalidModelFile,
+                    "\(url.path) is in the binary format of Xcode 3 ('elements' and 'layout' files), which ObjectGraph cannot read; open it in Xcode 4 or later and save it to convert it to XML"
+                )
             }
             throw ObjectGraphError(.invalidModelFile, "\(url.path) is not an Xcode model: it has no 'contents' file")
         }
@@ -54,13 +63,19 @@ enum XcodeModelReader {
             throw ObjectGraphError(.invalidModelFile, "cannot read \(contents.path)", underlying: error)
         }
         if data.starts(with: Array("bplist".utf8)) {
-            throw ObjectGraphError(.invalidModelFile, "\(contents.path) is a binary property list, not the XML Xcode 4 and later write; open the model in Xcode and save it to convert it")
+            throw ObjectGraphError(
+                .invalidModelFile,
+                "\(contents.path) is a binary property list, not the XML Xcode 4 and later write; open the model in Xcode and save it to convert it"
+            )
         }
         let root: XMLTree
         do {
             root = try XMLTree.parse(data)
         } catch {
-            throw ObjectGraphError(.invalidModelFile, "\(contents.path):\(error.line):\(error.column): malformed XML at line \(error.line), column \(error.column): \(error.reason)")
+            throw ObjectGraphError(
+                .invalidModelFile,
+                "\(contents.path):\(error.line):\(error.column): malformed XML at line \(error.line), column \(error.column): \(error.reason)"
+            )
         }
         var mapper = XcodeModelMapper(url: url, modelClasses: modelClasses)
         let model = try mapper.model(from: root, contentsPath: contents.path)
@@ -95,7 +110,10 @@ enum XcodeModelReader {
                 throw ObjectGraphError(.invalidModelFile, "\(plistURL.path) names no current version (_XCCurrentVersionName)")
             }
             guard versions.contains(name) else {
-                throw ObjectGraphError(.invalidModelFile, "\(plistURL.path) names '\(name)' as the current version, but \(url.path) has no such version (it has \(versions.joined(separator: ", ")))")
+                throw ObjectGraphError(
+                    .invalidModelFile,
+                    "\(plistURL.path) names '\(name)' as the current version, but \(url.path) has no such version (it has \(versions.joined(separator: ", ")))"
+                )
             }
             current = name
         }
@@ -106,9 +124,16 @@ enum XcodeModelReader {
     /// `name` (the last) was taken as current.
     static func noteMissingCurrentVersion(in model: ManagedObjectModel, name: String) {
         model.importReport?.entries.insert(
-            .init(kind: .changed, entity: nil, property: nil, item: ".xccurrentversion",
-                  message: "the bundle has no .xccurrentversion: its last version, '\(name)', is taken as current", line: 1),
-            at: 0)
+            .init(
+                kind: .changed,
+                entity: nil,
+                property: nil,
+                item: ".xccurrentversion",
+                message: "the bundle has no .xccurrentversion: its last version, '\(name)', is taken as current",
+                line: 1
+            ),
+            at: 0
+        )
     }
 
     /// Xcode's version order: by name, numbers compared as numbers, so "Model 2" < "Model 10".
