@@ -8,8 +8,8 @@ import GRDB
 /// Contexts hand the store entity codes and relationship keys (``SaveChanges``), never names:
 /// a save looks each one up in an array.
 struct StorePlan: Sendable {
-    /// How one entity is stored.
-    struct EntityPlan: Sendable {
+    /// How one entity is stored (a class: rows decode through it, one reference each).
+    final class EntityPlan: Sendable {
         let name: String
         let code: Int
         /// The code and name of the root of the entity's inheritance tree, whose keys it shares.
@@ -29,6 +29,32 @@ struct StorePlan: Sendable {
         let updateColumns: [String?]
         /// The DELETE of a row, then of the join rows on either side of it.
         let deleteStatements: [String]
+
+        init(
+            name: String,
+            code: Int,
+            rootCode: Int,
+            rootName: String,
+            mapping: StoreSchema.EntityMapping,
+            read: RowReadPlan,
+            selectList: String,
+            insertSQL: String,
+            insertColumns: [UInt8],
+            updateColumns: [String?],
+            deleteStatements: [String]
+        ) {
+            self.name = name
+            self.code = code
+            self.rootCode = rootCode
+            self.rootName = rootName
+            self.mapping = mapping
+            self.read = read
+            self.selectList = selectList
+            self.insertSQL = insertSQL
+            self.insertColumns = insertColumns
+            self.updateColumns = updateColumns
+            self.deleteStatements = deleteStatements
+        }
     }
 
     let schema: StoreSchema
