@@ -20,6 +20,9 @@ let package = Package(
         .library(name: "SPoTWeb", targets: ["SPoTWeb"]),
         .executable(name: "spot", targets: ["spot"]),
         .executable(name: "flickr-sandbox", targets: ["flickr-sandbox"]),
+        .executable(name: "objectgraph-gen", targets: ["objectgraph-gen"]),
+        .library(name: "ObjectGraphGenerator", targets: ["ObjectGraphGenerator"]),
+        .plugin(name: "ObjectGraphGenPlugin", targets: ["ObjectGraphGenPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -50,7 +53,34 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        // Xcode model fixtures (.xcdatamodel/.xcdatamodeld folders) are copied as they are.
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"], resources: [.copy("Fixtures")]),
+
+        // MARK: objectgraph-gen — typed classes from an Xcode model (mogenerator's job).
+        .target(name: "ObjectGraphGenerator", dependencies: ["ObjectGraph"]),
+        .executableTarget(
+            name: "objectgraph-gen",
+            dependencies: [
+                "ObjectGraphGenerator", "ObjectGraph",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .plugin(
+            name: "ObjectGraphGenPlugin",
+            capability: .command(
+                intent: .custom(verb: "objectgraph-gen", description: "Generate typed ManagedObject classes from an Xcode model"),
+                permissions: [.writeToPackageDirectory(reason: "objectgraph-gen writes the generated Swift files into the package")]
+            ),
+            dependencies: ["objectgraph-gen"]
+        ),
+        // The generator's output for two fixture models, committed and compiled here.
+        // With the upcoming features on, as a user's target might have them (Library is generated
+        // with public access, Media with internal).
+        .testTarget(
+            name: "GeneratedModelTests",
+            dependencies: ["ObjectGraph", "ObjectGraphGenerator", "objectgraph-gen"],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Flickr — the REST client and its loopback sandbox.
         .target(

@@ -32,6 +32,14 @@ public final class AttributeDescription: PropertyDescription {
     public var regularExpression: String? { willSet { checkMutable("regularExpression") } }
     /// Accepted for source compatibility; large values are always stored in the row.
     public var allowsExternalBinaryDataStorage = false
+    /// For `.transformable` attributes: the name of the values' class, as Core Data's
+    /// `attributeValueClassName` (Xcode's "Custom Class", e.g. `[String]`). Informative:
+    /// ``transformableType`` or the transformer decides how values are stored.
+    public var attributeValueClassName: String? { willSet { checkMutable("attributeValueClassName") } }
+    /// For a derived attribute read from an Xcode model: its derivation expression, as Core
+    /// Data's `NSDerivedAttributeDescription`. ObjectGraph keeps it for tools and migrations
+    /// but does not evaluate it: the attribute stores the values it is given.
+    public var derivationExpression: String? { willSet { checkMutable("derivationExpression") } }
 
     /// Converted forms of the value options, set when the model is frozen.
     var defaultStoredValue: Value = .null

@@ -44,6 +44,13 @@ public final class EntityDescription: CustomStringConvertible {
     public var userInfo: [String: String] = [:]
     /// The name this entity had in the previous model version, for migrations.
     public var renamingIdentifier: String? { willSet { checkMutable("renamingIdentifier") } }
+    /// A string that makes this entity's version hash differ when its stored form does not
+    /// change (Xcode's "Hash Modifier"), for migrations.
+    public var versionHashModifier: String? { willSet { checkMutable("versionHashModifier") } }
+    /// The class name an Xcode model gives the entity (`representedClassName`), kept for tools
+    /// such as `objectgraph-gen`; Linux cannot find a class by name, so ``managedObjectClass``
+    /// is what binds the entity.
+    public var representedClassName: String? { willSet { checkMutable("representedClassName") } }
 
     /// The model this entity belongs to (set when the entity joins a model).
     public internal(set) weak var managedObjectModel: ManagedObjectModel?

@@ -17,6 +17,9 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     }
     /// Labels for this model version; they do not affect storage.
     public var versionIdentifiers: Set<String> = [] { willSet { checkMutable() } }
+    /// For a model read from an Xcode model file: what the reader skipped or mapped with a
+    /// difference (see ``XcodeModelReport``); `nil` for a model built in Swift.
+    public internal(set) var importReport: XcodeModelReport?
 
     /// Problems that do not stop the model from loading (such as a missing inverse), found by
     /// the last ``validate()``.

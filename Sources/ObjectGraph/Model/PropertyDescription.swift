@@ -18,6 +18,9 @@ public class PropertyDescription: CustomStringConvertible {
     public var userInfo: [String: String] = [:] { willSet { checkMutable("userInfo") } }
     /// The name this property had in the previous model version, for migrations.
     public var renamingIdentifier: String? { willSet { checkMutable("renamingIdentifier") } }
+    /// A string that makes this property's version hash differ when its stored form does not
+    /// change (Xcode's "Hash Modifier"), for migrations.
+    public var versionHashModifier: String? { willSet { checkMutable("versionHashModifier") } }
     /// Predicates each value must satisfy (evaluated with the value as `SELF`) and the message
     /// reported for each; set with ``setValidationPredicates(_:withValidationWarnings:)``.
     public private(set) var validationPredicates: [FetchPredicate] = []

@@ -40,6 +40,9 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         public static let invalidRequest = Code("invalidRequest")
         /// A fetched results controller's sections are not contiguous in its sort order.
         public static let sectionsNotContiguous = Code("sectionsNotContiguous")
+        /// A file or folder is not a model ObjectGraph can read (an Xcode model that is
+        /// malformed, of the pre-Xcode 4 format, or not a model at all); the message names it.
+        public static let invalidModelFile = Code("invalidModelFile")
     }
 
     /// What kind of error this is.

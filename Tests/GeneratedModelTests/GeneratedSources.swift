@@ -1,0 +1,21 @@
+import Foundation
+
+/// Where the generator's inputs and committed outputs live in the source tree.
+enum GeneratedSources {
+    /// `Tests/GeneratedModelTests`.
+    static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    /// The Xcode model fixtures, shared with ObjectGraphTests.
+    static let fixtures = testsFolder.deletingLastPathComponent()
+        .appendingPathComponent("ObjectGraphTests/Fixtures/XcodeModels")
+    /// The committed output for the fixture `name` (`Library`, `Media`).
+    static func output(_ name: String) -> URL {
+        testsFolder.appendingPathComponent("Generated").appendingPathComponent(name)
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-gen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
