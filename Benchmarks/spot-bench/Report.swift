@@ -15,7 +15,8 @@ struct BenchmarkResult {
     let rows: [Row]
 
     var baseline: Double? { rows.first { $0.role == .baseline }?.median }
-    var grdb: Double? { rows.first { $0.role == .grdb }?.median }
+    /// GRDB at its best: the fastest of its contenders (its Codable and hand-written records).
+    var grdb: Double? { rows.filter { $0.role == .grdb }.map(\.median).min() }
     /// Whether every contender read or wrote the same thing.
     var checksumsAgree: Bool { Set(rows.map(\.checksum)).count <= 1 }
 }
