@@ -55,7 +55,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var parentStore: (any ObjectStore)? { coordinator?.store }
 
     /// One object per ID (uniquing).
-    var registeredObjectsByID: [ManagedObjectID: ManagedObject] = [:]
+    var registeredObjectsByID = ObjectRegistry()
     /// Objects with unsaved changes (inserted, updated or deleted), in the order they changed.
     var changedObjects: [ManagedObjectID: ManagedObject] = [:]
     /// Changes since the last `processPendingChanges()`, for objects-did-change.

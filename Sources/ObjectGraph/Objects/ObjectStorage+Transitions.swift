@@ -62,7 +62,13 @@ extension ObjectStorage {
         toMany = [:]
         changed.removeAll()
         pendingFailures = []
+        prefetched = []
         flags.insert(.fault)
+    }
+
+    /// Holds `objects`, prefetched with this one, while this one is loaded.
+    mutating func holdPrefetched(_ objects: [ManagedObject]) {
+        prefetched = objects
     }
 
     /// A key-path probe: its accessors record keys instead of reading values.

@@ -19,6 +19,11 @@ struct ObjectStorage {
     var flags: ObjectFlags = []
     /// Values given to `setValue(_:forKey:)` that could not be stored; the next save reports them.
     var pendingFailures: [ValidationFailure] = []
+    /// Related objects prefetched with this one (see `relationshipKeyPathsForPrefetching`),
+    /// held so that they stay registered — their values loaded — while this object is; as
+    /// Core Data's objects hold their related objects. Only fetched objects hold, and never
+    /// each other, so holding makes no cycle.
+    var prefetched: [ManagedObject] = []
 }
 
 /// Lifecycle flags of a managed object.
