@@ -66,6 +66,12 @@ extension ObjectStorage {
         flags.insert(.fault)
     }
 
+    /// A fault of a batched fetch: it fills with batch `number` of `fetch`, and keeps that
+    /// batch when it turns back into a fault.
+    mutating func joinFaultBatch(_ fetch: BatchedFetch, number: Int) {
+        faultBatch = (fetch, number)
+    }
+
     /// Holds `objects`, prefetched with this one, while this one is loaded.
     mutating func holdPrefetched(_ objects: [ManagedObject]) {
         prefetched = objects

@@ -24,6 +24,8 @@ struct ObjectStorage {
     /// Core Data's objects hold their related objects. Only fetched objects hold, and never
     /// each other, so holding makes no cycle.
     var prefetched: [ManagedObject] = []
+    /// The batched fetch this fault came from, and its batch: firing it fills the whole batch.
+    var faultBatch: (fetch: BatchedFetch, number: Int)?
 }
 
 /// Lifecycle flags of a managed object.
