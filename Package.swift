@@ -54,7 +54,13 @@ let package = Package(
             ]
         ),
         // Xcode model fixtures (.xcdatamodel/.xcdatamodeld folders) are copied as they are.
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "objectgraph-memory-walk"], resources: [.copy("Fixtures")]),
+        // A child process whose peak memory is a batched walk's alone, for ObjectGraphTests.
+        .executableTarget(
+            name: "objectgraph-memory-walk",
+            dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/ObjectGraphMemoryWalk"
+        ),
 
         // MARK: objectgraph-gen — typed classes from an Xcode model (mogenerator's job).
         .target(name: "ObjectGraphGenerator", dependencies: ["ObjectGraph"]),

@@ -17,7 +17,7 @@ struct MemoryBenchmark: Benchmark {
     var fixedRuns: Int? { 1 }
     var notes: [String] {
         [
-            "memory: VmHWM of a child process; ObjectGraph sets fetchBatchSize = \(batchSize): the result is an array of faults that fill a batch at a time, two batches kept filled; GRDB and raw C iterate a cursor. 1 run (deterministic)"
+            "memory: VmHWM of a child process; ObjectGraph with fetchBatchSize = \(batchSize): fetchBatched holds IDs and the two batches read last; fetch returns an array of faults that fill a batch at a time (two batches kept filled, the objects themselves stay); GRDB and raw C iterate a cursor. 1 run (deterministic)"
         ]
     }
 
@@ -27,7 +27,12 @@ struct MemoryBenchmark: Benchmark {
             { try Self.spawn(kind: kind, path: url.path, batchSize: batchSize) }
         }
         return [
-            Contender(name: "ObjectGraph typed, fetchBatchSize \(batchSize)", role: .objectGraph, run: child("objectgraph")),
+            Contender(name: "ObjectGraph typed, fetchBatched, batch size \(batchSize)", role: .objectGraph, run: child("objectgraph")),
+            Contender(
+                name: "ObjectGraph typed, fetch (array of faults), fetchBatchSize \(batchSize)",
+                role: .objectGraph,
+                run: child("objectgraph-array")
+            ),
             Contender(name: "GRDB records (fetchCursor)", role: .grdb, run: child("grdb")),
             Contender(name: "raw SQLite C (step loop)", role: .baseline, run: child("raw")),
         ]
@@ -58,14 +63,16 @@ struct MemoryBenchmark: Benchmark {
         let url = URL(fileURLWithPath: arguments[1])
         var sum: Int64 = 0
         switch arguments[0] {
-        case "objectgraph":
+        case "objectgraph", "objectgraph-array":
             let container = try Models.container(Models.item(), at: url)
             let context = container.newBackgroundContext()
+            let batched = arguments[0] == "objectgraph"
             sum = try context.performAndWait {
                 let request = Item.fetchRequest()
                 request.fetchBatchSize = batchSize
                 var sum: Int64 = 0
-                for item in try context.fetch(request) {
+                let items: any Collection<Item> = batched ? try context.fetchBatched(request) : try context.fetch(request)
+                for item in items {
                     sum = sum &+ item.a &+ item.b &+ item.c &+ item.d &+ item.e &+ item.f &+ item.g &+ item.h &+ item.i &+ item.j
                 }
                 return sum

@@ -111,3 +111,68 @@ struct ObjectRegistryTests {
         }
     }
 }
+
+@Suite("Related objects an object holds")
+struct RelatedObjectHoldingTests {
+    /// One photo with two tags, saved.
+    private static func seed(_ stack: SQLRecordingStack) throws -> ManagedObjectID {
+        let context = stack.container.newBackgroundContext()
+        return try context.performAndWait {
+            let photo = Photo(context: context)
+            photo.unique = "p"
+            photo.tags = Set(
+                ["a", "b"].map { name in
+                    let tag = Tag(context: context)
+                    tag.name = name
+                    return tag
+                }
+            )
+            try context.save()
+            return photo.objectID
+        }
+    }
+
+    @Test("tags a photo returned stay loaded while the photo lives; refreshing it lets them go")
+    func relatedObjectsStayWhileTheSourceLives() throws {
+        let stack = try SQLRecordingStack()
+        let id = try Self.seed(stack)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let photo = try #require(try context.existingObject(with: id) as? Photo)
+            weak var tag: Tag?
+            do {
+                tag = photo.tags.first
+                #expect(photo.tags.compactMap(\.name).count == 2)
+            }
+            #expect(tag != nil, "held by the photo that returned it")
+            let reads = stack.recording { _ = photo.tags.map(\.name) }
+            #expect(reads.selects(from: "ZTAG").isEmpty, "the tags are still loaded: \(reads)")
+            context.refreshAllObjects()
+            #expect(tag == nil, "a photo turned into a fault lets its tags go")
+            #expect(Set(photo.tags.compactMap(\.name)) == ["a", "b"])
+        }
+    }
+
+    @Test("objects that hold each other are released with their context")
+    func cyclesBreakWithTheContext() throws {
+        let stack = try SQLRecordingStack()
+        let id = try Self.seed(stack)
+        weak var photo: Photo?
+        weak var tag: Tag?
+        weak var gone: ManagedObjectContext?
+        do {
+            let context = stack.container.newBackgroundContext()
+            gone = context
+            try context.performAndWait {
+                let loaded = try #require(try context.existingObject(with: id) as? Photo)
+                let first = try #require(loaded.tags.first)
+                #expect(first.photos.contains(loaded), "photo → tag → photo: a cycle")
+                photo = loaded
+                tag = first
+            }
+            #expect(photo != nil && tag != nil, "the cycle keeps them while the context lives")
+        }
+        #expect(gone == nil)
+        #expect(photo == nil && tag == nil, "the context's end broke the cycle")
+    }
+}

@@ -81,6 +81,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
         queue = ContextQueue(main: concurrencyType == .mainQueueConcurrencyType, label: "ObjectGraph.ManagedObjectContext")
     }
 
+    deinit {
+        // Related objects hold each other (a photo its tags, a tag its photos); with the
+        // context gone nothing would turn them into faults, so their cycles are broken here.
+        for object in registeredObjectsByID.values { object.storage.releaseRelated() }
+    }
+
     /// The model of the context's coordinator.
     var model: ManagedObjectModel? { coordinator?.managedObjectModel }
 

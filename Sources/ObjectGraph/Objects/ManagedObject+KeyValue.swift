@@ -170,10 +170,13 @@ extension ManagedObject {
             }
             if relationship.isToMany {
                 let objects = toManyMembers(at: slot).map { context.object(with: $0) }
+                storage.holdRelated(objects, at: slot)
                 return relationship.isOrdered ? objects as Any : Set(objects) as Any
             }
             guard case .objectID(let id) = storage.values[slot] else { return nil }
-            return context.object(with: id)
+            let object = context.object(with: id)
+            storage.holdRelated([object], at: slot)
+            return object
         default:
             return nil
         }

@@ -63,6 +63,7 @@ extension ObjectStorage {
         changed.removeAll()
         pendingFailures = []
         prefetched = []
+        related = [:]
         flags.insert(.fault)
     }
 
@@ -70,6 +71,17 @@ extension ObjectStorage {
     /// batch when it turns back into a fault.
     mutating func joinFaultBatch(_ fetch: BatchedFetch, number: Int) {
         faultBatch = (fetch, number)
+    }
+
+    /// Lets go of every related object held (the context is going away).
+    mutating func releaseRelated() {
+        related = [:]
+        prefetched = []
+    }
+
+    /// Holds the objects relationship `slot` returned, while this one is loaded.
+    mutating func holdRelated(_ objects: [ManagedObject], at slot: Int) {
+        related[slot] = objects
     }
 
     /// Holds `objects`, prefetched with this one, while this one is loaded.

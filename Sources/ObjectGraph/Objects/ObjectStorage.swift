@@ -24,6 +24,11 @@ struct ObjectStorage {
     /// Core Data's objects hold their related objects. Only fetched objects hold, and never
     /// each other, so holding makes no cycle.
     var prefetched: [ManagedObject] = []
+    /// The related objects this object's relationship properties last returned, by slot: held,
+    /// as Core Data's objects hold theirs, so that objects many others point to (a photo's
+    /// tags) stay loaded while those others live. Released when the object turns into a fault
+    /// (`refresh`, `refreshAllObjects()`), which is how cycles between related objects break.
+    var related: [Int: [ManagedObject]] = [:]
     /// The batched fetch this fault came from, and its batch: firing it fills the whole batch.
     var faultBatch: (fetch: BatchedFetch, number: Int)?
 }
