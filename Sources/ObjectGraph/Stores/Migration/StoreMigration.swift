@@ -44,16 +44,16 @@ struct StoreMigration {
         let storedHash = metadata.modelVersionHash
         let targetHash = target.versionHash
         func name(_ hash: String) -> String? { hashes.lastIndex(of: hash).map { versions[$0].name } }
-        let storeVersion = name(storedHash).map { "'\($0)'" } ?? "an unnamed version (hash \(storedHash.prefix(12)))"
+        let storeVersion = name(storedHash) ?? "an unnamed version (hash \(storedHash.prefix(12)))"
         let identifiers = model.versionIdentifiers.sorted().joined(separator: ", ")
         let modelVersion =
-            name(targetHash).map { "'\($0)'" }
-            ?? (identifiers.isEmpty ? "an unnamed version (hash \(targetHash.prefix(12)))" : "'\(identifiers)' (hash \(targetHash.prefix(12)))")
+            name(targetHash)
+            ?? (identifiers.isEmpty ? "an unnamed version (hash \(targetHash.prefix(12)))" : "\(identifiers) (hash \(targetHash.prefix(12)))")
         let differences = target.differences(from: metadata.model)
         func incompatible(_ reason: String) -> ObjectGraphError {
             ObjectGraphError(
                 .persistentStoreIncompatibleVersionHash,
-                "the store at \(path) was written with model version \(storeVersion), and the model is version \(modelVersion): \(reason); the file was not changed",
+                "the store at \(path) was written with model version \(Self.quoted(storeVersion)), and the model is version \(Self.quoted(modelVersion)): \(reason); the file was not changed",
                 differences: differences.isEmpty ? ["the model version hashes differ"] : differences,
                 file: path
             )
@@ -101,12 +101,7 @@ struct StoreMigration {
         } else {
             // No bundle, or the store's version is not in it: straight from the store's snapshot.
             let old = try ManagedObjectModel(snapshot: metadata.model)
-            let mapping = MigrationMapping(
-                from: old,
-                to: model,
-                sourceVersion: storeVersion.trimmingCharacters(in: ["'"]),
-                destinationVersion: modelVersion.trimmingCharacters(in: ["'"])
-            )
+            let mapping = MigrationMapping(from: old, to: model, sourceVersion: storeVersion, destinationVersion: modelVersion)
             steps = [Step(mapping: mapping, handler: nil)]
         }
         if steps.first?.mapping.sharesNoEntity == true {
@@ -114,7 +109,7 @@ struct StoreMigration {
         }
         if !options.infersMapping, let step = steps.first(where: { $0.handler == nil }) {
             throw incompatible(
-                "the step from '\(step.mapping.sourceVersion)' to '\(step.mapping.destinationVersion)' needs an inferred mapping, and inferring is off (PersistentStoreDescription.shouldInferMappingModelAutomatically)"
+                "the step from \(Self.quoted(step.mapping.sourceVersion)) to \(Self.quoted(step.mapping.destinationVersion)) needs an inferred mapping, and inferring is off (PersistentStoreDescription.shouldInferMappingModelAutomatically)"
             )
         }
         self.steps = steps
@@ -136,7 +131,7 @@ struct StoreMigration {
             } catch {
                 throw ObjectGraphError(
                     .migrationFailed,
-                    "the store at \(path) could not be migrated from '\(mapping.sourceVersion)' to '\(mapping.destinationVersion)'\(step.handler == nil ? "" : " (custom stage)"); the file was not changed",
+                    "the store at \(path) could not be migrated from \(Self.quoted(mapping.sourceVersion)) to \(Self.quoted(mapping.destinationVersion))\(step.handler == nil ? "" : " (custom stage)"); the file was not changed",
                     underlying: error,
                     file: path
                 )
@@ -144,7 +139,7 @@ struct StoreMigration {
             if !problems.isEmpty {
                 throw ObjectGraphError(
                     .migrationFailed,
-                    "the store at \(path) cannot be migrated from '\(mapping.sourceVersion)' to '\(mapping.destinationVersion)': \(problems.count) change\(problems.count == 1 ? "" : "s") cannot be migrated; the file was not changed",
+                    "the store at \(path) cannot be migrated from \(Self.quoted(mapping.sourceVersion)) to \(Self.quoted(mapping.destinationVersion)): \(problems.count) change\(problems.count == 1 ? "" : "s") cannot be migrated; the file was not changed",
                     differences: problems,
                     file: path
                 )
@@ -160,6 +155,11 @@ struct StoreMigration {
         updated.versionHashHistory = history
         let plist = try JSONEncoder.sortedKeys.encode(updated)
         try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", arguments: [plist, SQLiteStore.formatVersion])
+    }
+
+    /// A version's name in quotes; a description of an unnamed version as it is.
+    static func quoted(_ version: String) -> String {
+        version.hasPrefix("an unnamed version") ? version : "'\(version)'"
     }
 
     /// Runs the migration on a private copy of the store file and its `-wal`, and rolls it
