@@ -3,8 +3,7 @@ import GRDB
 
 /// Whether and how a store written with another model version migrates, read from the store's
 /// options (``PersistentStore/migratePersistentStoresAutomaticallyOption`` and friends).
-struct MigrationOptions: @unchecked Sendable {
-    // @unchecked Sendable: every member is Sendable; the manager is immutable.
+struct MigrationOptions: Sendable {
     var migratesAutomatically = false
     var infersMapping = false
     var manager: StagedMigrationManager?
