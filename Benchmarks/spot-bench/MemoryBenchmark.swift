@@ -17,7 +17,7 @@ struct MemoryBenchmark: Benchmark {
     var fixedRuns: Int? { 1 }
     var notes: [String] {
         [
-            "memory: VmHWM of a child process; ObjectGraph sets fetchBatchSize = \(batchSize), which it accepts but ignores today (the whole result is one array); GRDB and raw C iterate a cursor. 1 run (deterministic)"
+            "memory: VmHWM of a child process; ObjectGraph sets fetchBatchSize = \(batchSize): the result is an array of faults that fill a batch at a time, two batches kept filled; GRDB and raw C iterate a cursor. 1 run (deterministic)"
         ]
     }
 

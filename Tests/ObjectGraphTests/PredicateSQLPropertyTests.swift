@@ -149,7 +149,9 @@ struct PropertyRun {
         // The same predicates with unsaved inserts, updates and deletes.
         let pending = stack.container.newBackgroundContext()
         try pending.performAndWait {
-            _ = try PropertyData.universe(in: pending)
+            // The context holds only the objects someone holds (as Core Data's does): keep them.
+            let fetched = try PropertyData.universe(in: pending)
+            defer { withExtendedLifetime(fetched) {} }
             PropertyData.mutate(pending, &rng)
             pending.processPendingChanges()
             let universe = PropertyData.current(in: pending)
@@ -1039,7 +1041,9 @@ struct PredicateSQLRegressionTests {
             #expect(fetched == expected, "fetch: \(format)", sourceLocation: sourceLocation)
         }
         #expect(try context.count(for: request) == expected.count, "count(for:): \(format)", sourceLocation: sourceLocation)
-        let all = context.registeredObjects.filter { $0.entity.name == entity && !$0.isDeleted }
+        // Every current object of the entity, unsaved inserts included (the context holds only
+        // the objects someone holds, so its registered objects are not all of them).
+        let all = try context.fetch(FetchRequest<ManagedObject>(entityName: entity)).filter { $0.entity.name == entity }
         let matching = try all.filter { try predicate.evaluate(with: $0) }.map(label)
         #expect(matching.sorted() == expected.sorted(), "evaluate(with:): \(format)", sourceLocation: sourceLocation)
     }

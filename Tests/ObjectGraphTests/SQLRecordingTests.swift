@@ -58,10 +58,12 @@ struct SQLRecordingTests {
         let stack = try SQLRecordingStack()
         let (photoIDs, tagIDs) = try Self.insertPhotosAndTags(stack, photos: 30, tags: 6)
         let viewer = stack.container.newBackgroundContext()
-        let loaded = try viewer.performAndWait {
-            try viewer.fetch(Photo.fetchRequest()).count + viewer.fetch(Tag.fetchRequest()).count
+        // A merge refreshes the objects the viewer holds (registered objects are held weakly).
+        let held: [ManagedObject] = try viewer.performAndWait {
+            try viewer.fetch(Photo.fetchRequest()) + viewer.fetch(Tag.fetchRequest())
         }
-        #expect(loaded == 36)
+        defer { withExtendedLifetime(held) {} }
+        #expect(held.count == 36)
         let editor = stack.container.newBackgroundContext()
         try editor.performAndWait {
             for id in photoIDs { (try editor.existingObject(with: id) as? Photo)?.title = "retitled" }

@@ -225,7 +225,7 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
             object.storage.detach()
         }
-        registeredObjectsByID = [:]
+        registeredObjectsByID.removeAll()
         changedObjects = [:]
         deletesToPropagate = []
         // The objects whose reads failed are forgotten with everything else.

@@ -27,9 +27,17 @@ extension ManagedObjectContext {
         let (entity, descriptor) = try prepare(request)
         switch request.resultType {
         case .managedObjectResultType:
-            let objects = try fetchObjects(entity, descriptor, includePending: request.includesPendingChanges)
-            if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
-                try prefetchRelationships(keyPaths, of: objects)
+            let objects: [ManagedObject]
+            if request.fetchBatchSize > 0 || !request.includesPropertyValues,
+                let ids = try idsWithoutLoading(entity, descriptor, includePending: request.includesPendingChanges)
+            {
+                // IDs only: faults, filled one batch at a time (or one by one without a batch size).
+                objects = faults(for: ids, batchSize: request.fetchBatchSize)
+            } else {
+                objects = try fetchObjects(entity, descriptor, includePending: request.includesPendingChanges)
+                if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
+                    try prefetchRelationships(keyPaths, of: objects)
+                }
             }
             // Objects of the entity's own class need no cast each: check the class once (and
             // that `T` is a class reference, not an existential such as `FetchRequestResult`).
@@ -196,6 +204,15 @@ extension ManagedObjectContext {
             }
         }
         return !local(predicate)
+    }
+
+    /// The matching IDs read from the store without loading rows, or `nil` when the objects
+    /// must be loaded to decide (unsaved changes that can change the result, or a predicate
+    /// evaluated in memory).
+    private func idsWithoutLoading(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> [ManagedObjectID]? {
+        if includePending && pendingChangesAffect(entity, descriptor) { return nil }
+        if descriptor.needsInMemoryEvaluation { return nil }
+        return try store().objectIDs(matching: descriptor)
     }
 
     private func count(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> Int {

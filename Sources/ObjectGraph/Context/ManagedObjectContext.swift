@@ -55,7 +55,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var parentStore: (any ObjectStore)? { coordinator?.store }
 
     /// One object per ID (uniquing).
-    var registeredObjectsByID: [ManagedObjectID: ManagedObject] = [:]
+    var registeredObjectsByID = ObjectRegistry()
     /// Objects with unsaved changes (inserted, updated or deleted), in the order they changed.
     var changedObjects: [ManagedObjectID: ManagedObject] = [:]
     /// Changes since the last `processPendingChanges()`, for objects-did-change.
@@ -219,6 +219,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Reads a fault's row from the store, throwing when the store cannot be read.
     func loadFault(_ object: ManagedObject) throws {
         guard let store = parentStore else { return }
+        if let (fetch, number) = object.storage.faultBatch {
+            try fillBatch(number, of: fetch, from: store)
+            if !object.isFault { return }
+        }
         fill(object, with: try store.row(for: object.objectID))
     }
 

@@ -62,7 +62,19 @@ extension ObjectStorage {
         toMany = [:]
         changed.removeAll()
         pendingFailures = []
+        prefetched = []
         flags.insert(.fault)
+    }
+
+    /// A fault of a batched fetch: it fills with batch `number` of `fetch`, and keeps that
+    /// batch when it turns back into a fault.
+    mutating func joinFaultBatch(_ fetch: BatchedFetch, number: Int) {
+        faultBatch = (fetch, number)
+    }
+
+    /// Holds `objects`, prefetched with this one, while this one is loaded.
+    mutating func holdPrefetched(_ objects: [ManagedObject]) {
+        prefetched = objects
     }
 
     /// A key-path probe: its accessors record keys instead of reading values.

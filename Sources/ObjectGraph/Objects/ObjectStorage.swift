@@ -19,6 +19,13 @@ struct ObjectStorage {
     var flags: ObjectFlags = []
     /// Values given to `setValue(_:forKey:)` that could not be stored; the next save reports them.
     var pendingFailures: [ValidationFailure] = []
+    /// Related objects prefetched with this one (see `relationshipKeyPathsForPrefetching`),
+    /// held so that they stay registered — their values loaded — while this object is; as
+    /// Core Data's objects hold their related objects. Only fetched objects hold, and never
+    /// each other, so holding makes no cycle.
+    var prefetched: [ManagedObject] = []
+    /// The batched fetch this fault came from, and its batch: firing it fills the whole batch.
+    var faultBatch: (fetch: BatchedFetch, number: Int)?
 }
 
 /// Lifecycle flags of a managed object.

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// The context holds its objects as Core Data's does: unchanged ones weakly, changed ones until
+/// saved or rolled back, one object per ID while anyone holds it.
+@Suite("Objects a context holds")
+struct ObjectRegistryTests {
+    private static func seed(_ stack: SQLRecordingStack, photos: Int) throws -> [ManagedObjectID] {
+        let context = stack.container.newBackgroundContext()
+        return try context.performAndWait {
+            let objects = (0..<photos).map { number in
+                let photo = Photo(context: context)
+                photo.unique = "\(number)"
+                photo.title = "Photo \(number)"
+                return photo
+            }
+            try context.save()
+            return objects.map(\.objectID)
+        }
+    }
+
+    @Test("an unchanged object no one holds is released; asking again gives an equal object")
+    func unchangedObjectIsReleased() throws {
+        let stack = try SQLRecordingStack()
+        let ids = try Self.seed(stack, photos: 3)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            weak var released: Photo?
+            do {
+                let photo = try #require(try context.existingObject(with: ids[0]) as? Photo)
+                released = photo
+                #expect(context.registeredObject(for: ids[0]) === photo)
+            }
+            #expect(released == nil, "the context does not keep an unchanged object alive")
+            #expect(context.registeredObject(for: ids[0]) == nil)
+            #expect(!context.registeredObjects.contains { $0.objectID == ids[0] })
+            let again = try #require(try context.existingObject(with: ids[0]) as? Photo)
+            #expect(again.title == "Photo 0")
+        }
+    }
+
+    @Test("a changed, inserted or deleted object stays registered until saved")
+    func changedObjectIsKept() throws {
+        let stack = try SQLRecordingStack()
+        let ids = try Self.seed(stack, photos: 3)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            weak var changed: Photo?
+            weak var inserted: Photo?
+            weak var deleted: Photo?
+            var insertedID: ManagedObjectID?
+            do {
+                let photo = try #require(try context.existingObject(with: ids[0]) as? Photo)
+                photo.title = "Retitled"
+                changed = photo
+                let newcomer = Photo(context: context)
+                newcomer.unique = "new"
+                inserted = newcomer
+                insertedID = newcomer.objectID
+                let doomed = try context.existingObject(with: ids[1])
+                context.delete(doomed)
+                deleted = doomed as? Photo
+            }
+            #expect(changed != nil && inserted != nil && deleted != nil, "unsaved changes keep their objects")
+            #expect((context.registeredObject(for: ids[0]) as? Photo)?.title == "Retitled")
+            try context.save()
+            #expect(changed == nil, "once saved, nobody holds it")
+            #expect(inserted == nil)
+            #expect(deleted == nil)
+            let reread = try #require(try context.existingObject(with: ids[0]) as? Photo)
+            #expect(reread.title == "Retitled")
+            #expect(try context.existingObject(with: try #require(insertedID)).value(forKey: "unique") as? String == "new")
+            #expect(throws: ObjectGraphError.self) { try context.existingObject(with: ids[1]) }
+        }
+    }
+
+    @Test("one object per ID while anyone holds it, across fetches and object(with:)")
+    func uniquingHolds() throws {
+        let stack = try SQLRecordingStack()
+        let ids = try Self.seed(stack, photos: 5)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let request = Photo.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: "unique", ascending: true)]
+            let first = try context.fetch(request)
+            let second = try context.fetch(request)
+            #expect(first.count == 5)
+            #expect(zip(first, second).allSatisfy { $0 === $1 })
+            #expect(context.object(with: ids[2]) === first[2])
+        }
+    }
+
+    @Test("entries of released objects are swept, so the table follows what is alive")
+    func releasedEntriesAreSwept() throws {
+        let stack = try SQLRecordingStack()
+        _ = try Self.seed(stack, photos: 5_000)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let request = Photo.fetchRequest()
+            request.fetchLimit = 500
+            for offset in stride(from: 0, to: 5_000, by: 500) {
+                request.fetchOffset = offset
+                let page = try context.fetch(request)
+                #expect(page.count == 500)
+            }
+            // 500 alive at most at any time: the table never grows past the sweep threshold.
+            #expect(context.registeredObjectsByID.entryCount <= 1_024 + 500)
+            #expect(context.registeredObjects.isEmpty)
+        }
+    }
+}
