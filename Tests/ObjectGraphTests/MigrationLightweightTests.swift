@@ -145,6 +145,27 @@ struct MigrationLightweightTests {
         )
     }
 
+    @Test("a store written by the code before migrations (a fixture) opens as it is, and migrates")
+    func oldFormatFixture() throws {
+        let fixture = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+            .appendingPathComponent("Stores/Company-v1-before-migrations.sqlite")
+        let url = try CompanyStore.temporaryURL()
+        try FileManager.default.copyItem(at: fixture, to: url)
+        let plist = try DatabaseQueue(path: url.path).read { db in try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") }
+        let metadata = try JSONSerialization.jsonObject(with: try #require(plist)) as? [String: Any]
+        #expect(metadata?["versionHashHistory"] == nil)
+
+        let same = try CompanyStore.open("Company", of: try CompanyStore.bundle(), at: url)
+        #expect(try CompanyStore.all("Company", in: same) { $0.value(forKey: "name") as? String ?? "?" } == ["Acme", "Globex", "Initech"])
+        let container = try CompanyStore.open("Company 3", of: try CompanyStore.bundle(), at: url)
+        #expect(
+            try CompanyStore.all("Person", in: container, Self.person3) == [
+                "- <cy@globex.com> at Globex, note nil", "Ada <ada@acme.com> at Acme, note nil",
+                "Bob <> at Acme, note nil", "Dee <> at -, note nil",
+            ]
+        )
+    }
+
     @Test("a store written before migrations existed (no version history) opens, and migrates")
     func oldFormat() throws {
         let url = try CompanyStore.temporaryURL()

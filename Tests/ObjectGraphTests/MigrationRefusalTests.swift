@@ -17,7 +17,7 @@ struct MigrationRefusalTests {
                 AttributeDescription("name", .string)
                 AttributeDescription("email", .string, optional: false)
                 AttributeDescription("age", .integer64, optional: false)
-                RelationshipDescription("employer", to: "Company", inverse: "employees")
+                RelationshipDescription("employer", to: "Company", inverse: "employees", optional: false)
             }
         }
     }
@@ -41,13 +41,14 @@ struct MigrationRefusalTests {
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
         let error = try #require(throws: ObjectGraphError.self) { try CompanyStore.load(container) }
         #expect(error.code == .migrationFailed)
-        #expect(error.message.contains(url.path) && error.message.contains("4 changes cannot be migrated"))
+        #expect(error.message.contains(url.path) && error.message.contains("5 changes cannot be migrated"))
         #expect(
             error.differences == [
                 "Company.name: the type changed from string to integer64 (Company.name in the store); a type change is not a lightweight migration",
                 "Company.employees: a to-many relationship became to-one, but 1 object in the store has more than one Person",
                 "Person.email: now required without a default value, but 2 objects in the store have no value",
                 "Person.age: a new required attribute without a default value; 4 objects in the store would have none",
+                "Person.employer: required, but 1 object in the store has no Company",
             ]
         )
         // The store file and its -wal are untouched. (The -shm is the live connection's shared

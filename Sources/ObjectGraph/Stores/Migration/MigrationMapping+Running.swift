@@ -131,6 +131,17 @@ extension MigrationMapping {
             sql:
                 "INSERT INTO \(mapping.table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(source) AS o WHERE \(filter)"
         )
+        // A required to-one relationship must have found a destination for every copied row.
+        for (slot, column) in mapping.columns.sorted(by: { $0.key < $1.key }) {
+            guard let relationship = entity.allProperties[slot] as? RelationshipDescription, !relationship.isOptional else { continue }
+            let missing =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(mapping.table) WHERE Z_ENT = \(entity.entityCode) AND \(column) IS NULL") ?? 0
+            if missing > 0 {
+                problems.append(
+                    "\(entity.name).\(relationship.name): required, but \(Self.objects(missing)) in the store \(missing == 1 ? "has" : "have") no \(relationship.destinationEntity?.name ?? "destination")"
+                )
+            }
+        }
         return problems
     }
 
