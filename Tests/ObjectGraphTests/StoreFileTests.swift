@@ -89,11 +89,20 @@ struct StoreFileTests {
                 AttributeDescription("colour", .string)
             }
         }
+        // Migration is on by default (PersistentStoreDescription), and a type change cannot be
+        // inferred: refused, listing what cannot be migrated.
         let error = try #require(throws: ObjectGraphError.self) { try TestStack(model: changed, file: url) }
-        #expect(error.code == .persistentStoreIncompatibleVersionHash)
-        #expect(error.differences.contains("Tag.name: attribute changed from type string to type integer64"))
-        #expect(error.differences.contains("Tag.colour: attribute added (type string)"))
-        #expect(error.differences.contains { $0.contains("entity Photo is in the store but not in the model") })
+        #expect(error.code == .migrationFailed)
+        #expect(error.differences.contains { $0.hasPrefix("Tag.name: the type changed from string to integer64") })
+        #expect(error.message.contains(url.path))
+        // With migration off (a coordinator's default, as in Core Data), the refusal lists
+        // every difference between the models.
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: changed)
+        let refusal = try #require(throws: ObjectGraphError.self) { try coordinator.addPersistentStore(type: .sqlite, at: url) }
+        #expect(refusal.code == .persistentStoreIncompatibleVersionHash)
+        #expect(refusal.differences.contains("Tag.name: attribute changed from type string to type integer64"))
+        #expect(refusal.differences.contains("Tag.colour: attribute added (type string)"))
+        #expect(refusal.differences.contains { $0.contains("entity Photo is in the store but not in the model") })
         // The store is intact: the right model still opens it and finds its data.
         let reopened = try TestStack(file: url)
         let context = reopened.container.newBackgroundContext()

@@ -24,13 +24,38 @@ open class PersistentContainer: @unchecked Sendable {
     /// The stores to load: by default one SQLite file in ``defaultDirectoryURL()``.
     public var persistentStoreDescriptions: [PersistentStoreDescription]
 
+    /// The versions of the model, when the container was created from a bundle: stores written
+    /// with an older version migrate through them, one version at a time.
+    public let managedObjectModelBundle: ManagedObjectModelBundle?
+
     private let viewContextStorage = Locked<ManagedObjectContext?>(nil)
 
     /// Creates a container for `model`; call ``loadPersistentStores(completionHandler:)`` next.
     public init(name: String, managedObjectModel model: ManagedObjectModel) {
         self.name = name
         managedObjectModel = model
+        managedObjectModelBundle = nil
         persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        persistentStoreDescriptions = [PersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite"))]
+    }
+
+    /// Creates a container for the current version of `bundle`; a store written with an older
+    /// version migrates through the versions between, one at a time (see <doc:Migrations>).
+    ///
+    /// ```swift
+    /// let bundle = try ManagedObjectModelBundle(contentsOf: modelURL)
+    /// let container = PersistentContainer(name: "Company", bundle: bundle)
+    /// try await container.loadPersistentStores()
+    /// ```
+    ///
+    /// A description may still set its own ``PersistentStore/stagedMigrationManagerOption``
+    /// (for custom stages); without one, the container gives it a ``StagedMigrationManager``
+    /// over `bundle`.
+    public init(name: String, bundle: ManagedObjectModelBundle) {
+        self.name = name
+        managedObjectModel = bundle.currentModel
+        managedObjectModelBundle = bundle
+        persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: bundle.currentModel)
         persistentStoreDescriptions = [PersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite"))]
     }
 
@@ -65,6 +90,11 @@ open class PersistentContainer: @unchecked Sendable {
         }
         var options = description.options
         options[PersistentStore.readOnlyOption] = description.isReadOnly
+        options[PersistentStore.migratePersistentStoresAutomaticallyOption] = description.shouldMigrateStoreAutomatically
+        options[PersistentStore.inferMappingModelAutomaticallyOption] = description.shouldInferMappingModelAutomatically
+        if options[PersistentStore.stagedMigrationManagerOption] == nil, let managedObjectModelBundle {
+            options[PersistentStore.stagedMigrationManagerOption] = StagedMigrationManager(bundle: managedObjectModelBundle)
+        }
         try persistentStoreCoordinator.addPersistentStore(
             type: PersistentStore.StoreType(rawValue: description.type),
             configuration: description.configuration,
@@ -118,9 +148,12 @@ public final class PersistentStoreDescription: CustomStringConvertible {
     public var isReadOnly = false
     /// Accepted for source compatibility: stores always load synchronously.
     public var shouldAddStoreAsynchronously = false
-    /// Accepted for source compatibility (migrations come later).
+    /// Whether a store written with an older version of the model is migrated when it loads
+    /// (`true` by default, as in Core Data); `false` refuses it with an error naming the
+    /// store's version and the model's, and leaves the file as it was. See <doc:Migrations>.
     public var shouldMigrateStoreAutomatically = true
-    /// Accepted for source compatibility (migrations come later).
+    /// Whether a migration may infer lightweight steps (`true` by default, as in Core Data);
+    /// `false` allows only the custom stages of a ``StagedMigrationManager``.
     public var shouldInferMappingModelAutomatically = true
     /// Store options.
     public private(set) var options: [String: Any] = [:]

@@ -30,8 +30,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Opens (or creates) a store and adds it, as Core Data's `addPersistentStore(type:at:)`.
     ///
-    /// An SQLite file written with another model is refused, listing the differences; nothing
-    /// in the file is changed.
+    /// An SQLite file written with another version of the model is migrated when
+    /// ``PersistentStore/migratePersistentStoresAutomaticallyOption`` is `true` (see
+    /// <doc:Migrations>); otherwise, or when it cannot be migrated, it is refused, listing the
+    /// differences, and nothing in the file is changed.
     ///
     /// - Parameters:
     ///   - type: ``PersistentStore/StoreType/sqlite`` (a file at `url`) or
@@ -59,16 +61,44 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let readOnly = (options?[PersistentStore.readOnlyOption] as? Bool) ?? false
         let observer = options?[PersistentStore.sqlStatementObserverOption] as? SQLStatementObserver
         let timeout = try Self.timeout(options?[PersistentStore.timeoutOption])
+        let migration = try Self.migrationOptions(options)
         let backend = try SQLiteStore(
             model: managedObjectModel,
             url: inMemory ? nil : url,
             readOnly: readOnly,
             statementObserver: observer,
-            busyTimeout: timeout
+            busyTimeout: timeout,
+            migration: migration
         )
         let store = PersistentStore(type: inMemory ? .inMemory : .sqlite, url: url, configurationName: configuration, backend: backend)
         state.withLock { $0.stores.append(store) }
         return store
+    }
+
+    /// The migration options, checked.
+    private static func migrationOptions(_ options: [String: Any]?) throws -> MigrationOptions {
+        func flag(_ key: String) throws -> Bool {
+            switch options?[key] {
+            case nil: return false
+            case let value as Bool: return value
+            case let value as NSNumber: return value.boolValue
+            case let value?: throw ObjectGraphError(.persistentStoreOperation, "the store option \(key) must be a Bool; got \(value)")
+            }
+        }
+        var result = MigrationOptions(
+            migratesAutomatically: try flag(PersistentStore.migratePersistentStoresAutomaticallyOption),
+            infersMapping: try flag(PersistentStore.inferMappingModelAutomaticallyOption)
+        )
+        switch options?[PersistentStore.stagedMigrationManagerOption] {
+        case nil: break
+        case let manager as StagedMigrationManager: result.manager = manager
+        case let value?:
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the store option \(PersistentStore.stagedMigrationManagerOption) must be a StagedMigrationManager; got \(type(of: value))"
+            )
+        }
+        return result
     }
 
     /// The ``PersistentStore/timeoutOption`` value in seconds, checked.

@@ -22,6 +22,10 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         public static let constraintConflict = Code("managedObjectConstraintMerge")
         /// The store was written with another model; ``ObjectGraphError/differences`` lists how.
         public static let persistentStoreIncompatibleVersionHash = Code("persistentStoreIncompatibleVersionHash")
+        /// A store could not be migrated to the model's version (Core Data's
+        /// `NSMigrationError`); ``ObjectGraphError/differences`` lists every change that could not
+        /// be migrated, with entity and property. The store was left as it was.
+        public static let migrationFailed = Code("migrationError")
         /// The file is not a store, or is damaged.
         public static let persistentStoreInvalidType = Code("persistentStoreInvalidType")
         /// The store could not be opened or written.
@@ -51,7 +55,8 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// For validation errors: every failing object and key.
     public let failures: [ValidationFailure]
-    /// For an incompatible store: each difference between the store's model and this one.
+    /// For an incompatible store: each difference between the store's model and this one; for
+    /// a failed migration: each change that could not be migrated.
     public let differences: [String]
     /// The SQLite or file-system error underneath, described.
     public let underlyingError: String?

@@ -29,7 +29,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         url: URL?,
         readOnly: Bool,
         statementObserver: SQLStatementObserver? = nil,
-        busyTimeout: Double = PersistentStore.defaultTimeout
+        busyTimeout: Double = PersistentStore.defaultTimeout,
+        migration options: MigrationOptions = MigrationOptions()
     ) throws {
         managedObjectModel = model
         path = url?.path
@@ -52,15 +53,32 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             if let url {
                 // Decide on a read-only connection whether this file is ours to open: a refusal
                 // must leave the file and its -wal/-shm exactly as they were.
+                var migration: StoreMigration?
                 switch try StoreFileProbe.inspect(url) {
-                case .store(let metadata):
-                    try metadata.checkWritten(by: ModelSnapshot(model), path: url.path)
+                case .store(let metadata) where metadata.modelVersionHash != model.versionHash:
+                    // Another version of the model wrote it: plan the migration, and rehearse it
+                    // on a private copy, so a migration that cannot succeed changes nothing.
+                    let planned = try StoreMigration(metadata: metadata, model: model, options: options, path: url.path)
+                    if readOnly {
+                        throw ObjectGraphError(
+                            .persistentStoreIncompatibleVersionHash,
+                            "the store at \(url.path) was written with another model version and needs a migration, but it is opened read-only; the file was not changed",
+                            file: url.path
+                        )
+                    }
+                    try planned.rehearse(url: url, configuration: configuration)
+                    migration = planned
+                case .store:
+                    break
                 case .noStore where readOnly:
                     throw ObjectGraphError(.persistentStoreOperation, "cannot create a store at \(url.path) read-only")
                 case .noStore:
                     break
                 }
                 writer = try DatabasePool(path: url.path, configuration: configuration)
+                if let migration {
+                    try writer.write { db in try migration.run(in: db) }
+                }
             } else {
                 writer = try DatabaseQueue(configuration: configuration)
             }
@@ -132,7 +150,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 formatVersion: Self.formatVersion,
                 storeUUID: identifier,
                 modelVersionHash: snapshot.versionHash,
-                model: snapshot
+                model: snapshot,
+                versionHashHistory: [snapshot.versionHash]
             )
             let plist = try JSONEncoder.sortedKeys.encode(metadata)
             try writer.write { db in

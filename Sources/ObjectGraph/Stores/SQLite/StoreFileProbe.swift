@@ -153,11 +153,23 @@ enum StoreFileProbe {
 }
 
 /// A store's metadata row (`Z_METADATA.Z_PLIST`): which model wrote it.
+///
+/// Stores written before migrations existed have no ``versionHashHistory``; they decode as
+/// before, and their history starts with their ``modelVersionHash``.
 struct StoreMetadata: Codable {
     var formatVersion: Int
     var storeUUID: String
     var modelVersionHash: String
     var model: ModelSnapshot
+    /// Every model version hash the store has been written with, oldest first (the current
+    /// one last); `nil` in stores written before migrations.
+    var versionHashHistory: [String]?
+
+    /// The hashes the store has been written with, ``modelVersionHash`` last.
+    var rememberedVersionHashes: [String] {
+        let history = versionHashHistory ?? []
+        return history.last == modelVersionHash ? history : history + [modelVersionHash]
+    }
 
     static func decode(_ plist: Data, path: String) throws -> StoreMetadata {
         do {

@@ -1,0 +1,194 @@
+import Foundation
+import GRDB
+
+/// Whether and how a store written with another model version migrates, read from the store's
+/// options (``PersistentStore/migratePersistentStoresAutomaticallyOption`` and friends).
+struct MigrationOptions: Sendable {
+    var migratesAutomatically = false
+    var infersMapping = false
+    var manager: StagedMigrationManager?
+}
+
+/// The migration of one store file from the model version that wrote it to the app's: its
+/// steps (one per version of the bundle, or one from the store's own snapshot), planned
+/// before anything is written.
+///
+/// ``rehearse(url:configuration:)`` runs every step on a private copy of the file, so a
+/// migration that cannot succeed fails without leaving a trace; ``run(in:)`` then runs them on
+/// the store, in the caller's one transaction, and writes the new metadata.
+struct StoreMigration {
+    struct Step {
+        let mapping: MigrationMapping
+        let handler: (@Sendable (MigrationContext) throws -> Void)?
+    }
+
+    let steps: [Step]
+    let metadata: StoreMetadata
+    let target: ModelSnapshot
+    let path: String
+
+    /// Plans the migration of a store whose metadata is `metadata` to `model`.
+    ///
+    /// - Throws: ``ObjectGraphError`` with code
+    ///   ``ObjectGraphError/Code/persistentStoreIncompatibleVersionHash`` — naming the store's
+    ///   version and the model's — when migration is off, inference is off and a step needs
+    ///   it, the store is of a newer version, or store and model share no entity.
+    init(metadata: StoreMetadata, model: ManagedObjectModel, options: MigrationOptions, path: String) throws {
+        self.metadata = metadata
+        self.path = path
+        target = ModelSnapshot(model)
+        let versions = options.manager?.bundle.versions ?? []
+        for version in versions { try version.model.validate() }
+        let hashes = versions.map(\.model.versionHash)
+        let storedHash = metadata.modelVersionHash
+        let targetHash = target.versionHash
+        func name(_ hash: String) -> String? { hashes.lastIndex(of: hash).map { versions[$0].name } }
+        let storeVersion = name(storedHash) ?? "an unnamed version (hash \(storedHash.prefix(12)))"
+        let identifiers = model.versionIdentifiers.sorted().joined(separator: ", ")
+        let modelVersion =
+            name(targetHash)
+            ?? (identifiers.isEmpty ? "an unnamed version (hash \(targetHash.prefix(12)))" : "\(identifiers) (hash \(targetHash.prefix(12)))")
+        let differences = target.differences(from: metadata.model)
+        func incompatible(_ reason: String) -> ObjectGraphError {
+            ObjectGraphError(
+                .persistentStoreIncompatibleVersionHash,
+                "the store at \(path) was written with model version \(Self.quoted(storeVersion)), and the model is version \(Self.quoted(modelVersion)): \(reason); the file was not changed",
+                differences: differences.isEmpty ? ["the model version hashes differ"] : differences,
+                file: path
+            )
+        }
+        guard options.migratesAutomatically else {
+            throw incompatible("automatic migration is off (PersistentStoreDescription.shouldMigrateStoreAutomatically)")
+        }
+        if metadata.rememberedVersionHashes.dropLast().contains(targetHash) {
+            throw incompatible("the store has been migrated past this version, and is not migrated back")
+        }
+        var steps: [Step] = []
+        if let start = hashes.lastIndex(of: storedHash), let end = hashes.lastIndex(of: targetHash) {
+            guard start < end else { throw incompatible("the store was written by a newer version, and is not migrated back") }
+            var index = start
+            while index < end {
+                let from = versions[index]
+                if let stage = options.manager?.stage(from: from.name),
+                    let destination = versions.firstIndex(where: { $0.name == stage.destinationVersion }), destination > index, destination <= end
+                {
+                    steps.append(
+                        Step(
+                            mapping: MigrationMapping(
+                                from: from.model,
+                                to: versions[destination].model,
+                                sourceVersion: from.name,
+                                destinationVersion: versions[destination].name
+                            ),
+                            handler: stage.handler
+                        )
+                    )
+                    index = destination
+                } else {
+                    let to = versions[index + 1]
+                    if to.model.versionHash != from.model.versionHash {
+                        steps.append(
+                            Step(
+                                mapping: MigrationMapping(from: from.model, to: to.model, sourceVersion: from.name, destinationVersion: to.name),
+                                handler: nil
+                            )
+                        )
+                    }
+                    index += 1
+                }
+            }
+        } else {
+            // No bundle, or the store's version is not in it: straight from the store's snapshot.
+            let old = try ManagedObjectModel(snapshot: metadata.model)
+            let mapping = MigrationMapping(from: old, to: model, sourceVersion: storeVersion, destinationVersion: modelVersion)
+            steps = [Step(mapping: mapping, handler: nil)]
+        }
+        if steps.first?.mapping.sharesNoEntity == true {
+            throw incompatible("they share no entity, so the store is not an older version of this model")
+        }
+        if !options.infersMapping, let step = steps.first(where: { $0.handler == nil }) {
+            throw incompatible(
+                "the step from \(Self.quoted(step.mapping.sourceVersion)) to \(Self.quoted(step.mapping.destinationVersion)) needs an inferred mapping, and inferring is off (PersistentStoreDescription.shouldInferMappingModelAutomatically)"
+            )
+        }
+        self.steps = steps
+    }
+
+    /// Runs every step in `db`, then writes the new metadata (model, version hash, and the
+    /// hashes the store has been written with), all in the caller's transaction.
+    ///
+    /// - Throws: ``ObjectGraphError`` (``ObjectGraphError/Code/migrationFailed``) listing every
+    ///   change of the first failing step that could not be migrated, with entity and property.
+    func run(in db: Database) throws {
+        for step in steps {
+            let mapping = step.mapping
+            let problems: [String]
+            do {
+                problems = try mapping.run(in: db, handler: step.handler)
+            } catch let error as ObjectGraphError {
+                throw error
+            } catch {
+                throw ObjectGraphError(
+                    .migrationFailed,
+                    "the store at \(path) could not be migrated from \(Self.quoted(mapping.sourceVersion)) to \(Self.quoted(mapping.destinationVersion))\(step.handler == nil ? "" : " (custom stage)"); the file was not changed",
+                    underlying: error,
+                    file: path
+                )
+            }
+            if !problems.isEmpty {
+                throw ObjectGraphError(
+                    .migrationFailed,
+                    "the store at \(path) cannot be migrated from \(Self.quoted(mapping.sourceVersion)) to \(Self.quoted(mapping.destinationVersion)): \(problems.count) change\(problems.count == 1 ? "" : "s") cannot be migrated; the file was not changed",
+                    differences: problems,
+                    file: path
+                )
+            }
+        }
+        var updated = metadata
+        updated.modelVersionHash = target.versionHash
+        updated.model = target
+        var history = metadata.rememberedVersionHashes
+        for hash in steps.map(\.mapping.newModel.versionHash) + [target.versionHash] where history.last != hash {
+            history.append(hash)
+        }
+        updated.versionHashHistory = history
+        let plist = try JSONEncoder.sortedKeys.encode(updated)
+        try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", arguments: [plist, SQLiteStore.formatVersion])
+    }
+
+    /// A version's name in quotes; a description of an unnamed version as it is.
+    static func quoted(_ version: String) -> String {
+        version.hasPrefix("an unnamed version") ? version : "'\(version)'"
+    }
+
+    /// Runs the migration on a private copy of the store file and its `-wal`, and rolls it
+    /// back: every failure shows here, while the store itself is still untouched.
+    func rehearse(url: URL, configuration: Configuration) throws {
+        let manager = FileManager.default
+        let directory = manager.temporaryDirectory.appendingPathComponent("objectgraph-migration-\(UUID().uuidString)")
+        defer { try? manager.removeItem(at: directory) }  // best effort: only our own temporary copy
+        let copy = directory.appendingPathComponent("store.sqlite").path
+        do {
+            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+            try manager.copyItem(atPath: url.path, toPath: copy)
+            if manager.fileExists(atPath: url.path + "-wal") { try manager.copyItem(atPath: url.path + "-wal", toPath: copy + "-wal") }
+        } catch {
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "could not copy \(url.path) to rehearse its migration",
+                underlying: error,
+                file: url.path
+            )
+        }
+        var configuration = configuration
+        configuration.readonly = false
+        let queue = try DatabaseQueue(path: copy, configuration: configuration)
+        try queue.inDatabase { db in
+            try db.inTransaction {
+                try run(in: db)
+                return .rollback
+            }
+        }
+        try queue.close()
+    }
+}
