@@ -101,7 +101,7 @@ extension ManagedObjectContext {
 
     /// Forgets an object another save deleted: it leaves the registry and the unsaved changes,
     /// and objects-did-change reports it deleted.
-    private func markDeletedElsewhere(_ object: ManagedObject) {
+    func markDeletedElsewhere(_ object: ManagedObject) {
         registeredObjectsByID[object.objectID] = nil
         changedObjects[object.objectID] = nil
         object.storage.becomeGone(deleted: true)

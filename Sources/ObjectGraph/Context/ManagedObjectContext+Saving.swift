@@ -29,7 +29,7 @@ extension ManagedObjectContext {
         processPendingChanges()
         try throwUnreportedStoreErrors()
 
-        let objects = changedObjectsInSaveOrder()
+        var objects = changedObjectsInSaveOrder()
         var failures: [ValidationFailure] = []
         for object in objects {
             failures.append(contentsOf: object.storage.pendingFailures)
@@ -62,13 +62,27 @@ extension ManagedObjectContext {
         // Objects inserted while the store could not reserve keys get their permanent IDs now;
         // if the store still cannot, the save throws with every change kept for a retry.
         try obtainPermanentIDsForInsertedObjects()
-        let (changes, saved) = saveChanges(for: objects)
-        if !changes.isEmpty { try store.save(changes) }
+        var (changes, saved) = saveChanges(for: objects)
+        var attempt = 0
+        while !changes.isEmpty {
+            do {
+                try store.save(changes)
+                break
+            } catch let failure as OptimisticLockingFailure {
+                // Objects changed in the store since they were read: the merge policy resolves
+                // them (or throws), and the save runs again against the new versions.
+                attempt += 1
+                try resolveConflicts(failure, in: store, attempt: attempt)
+                objects.removeAll { $0.storage.flags.contains(.gone) }
+                (changes, saved) = saveChanges(for: objects)
+            }
+        }
+        let written = Set(changes.inserts.map(\.id)).union(changes.updates.map(\.id))
 
         for object in objects {
             let deleted = object.isDeleted
             let wroteValues = !deleted && (object.hasChanges || !object.storage.changed.isEmpty)
-            object.storage.saved(deleted: deleted, wroteValues: wroteValues)
+            object.storage.saved(deleted: deleted, wroteValues: wroteValues, bumpedVersion: written.contains(object.objectID))
             if deleted { registeredObjectsByID[object.objectID] = nil }
             if deleted || wroteValues { object.didSave() }
         }
@@ -101,6 +115,11 @@ extension ManagedObjectContext {
             if object.isDeleted {
                 if !object.isInserted {
                     changes.deletes.append(SaveChanges.RowDelete(id: object.objectID, entity: entity.entityCode))
+                    if object.storage.committed != nil {
+                        changes.versionChecks.append(
+                            SaveChanges.VersionCheck(id: object.objectID, entity: entity.entityCode, version: object.storage.version)
+                        )
+                    }
                     deleted.insert(object.objectID)
                 }
                 continue
@@ -112,10 +131,20 @@ extension ManagedObjectContext {
                 )
                 inserted.insert(object.objectID)
             } else {
-                let slots = object.storage.changed.slots
-                if !slots.isEmpty {
-                    changes.updates.append(
-                        SaveChanges.RowWrite(id: object.objectID, entity: entity.entityCode, changedSlots: slots, values: object.storage.values)
+                // Every updated object's row gets a new version, also when only to-many
+                // relationships changed (as Core Data's `Z_OPT`).
+                changes.updates.append(
+                    SaveChanges.RowWrite(
+                        id: object.objectID,
+                        entity: entity.entityCode,
+                        changedSlots: object.storage.changed.slots,
+                        values: object.storage.values
+                    )
+                )
+                // A fault changed only through an inverse to-many relationship read no version.
+                if object.storage.committed != nil {
+                    changes.versionChecks.append(
+                        SaveChanges.VersionCheck(id: object.objectID, entity: entity.entityCode, version: object.storage.version)
                     )
                 }
                 updated.insert(object.objectID)

@@ -132,13 +132,41 @@ extension ObjectStorage {
         flags = [.gone]
     }
 
-    /// After a save wrote it: the deletion is gone; otherwise the values are committed.
-    mutating func saved(deleted: Bool, wroteValues: Bool) {
+    /// Brought to a newer row of the store by a merge policy (another save changed the object
+    /// since it was read): each slot of `storedSlots` keeps this object's value where
+    /// `keepsOwn` says so — changed, so the save writes it, if it was changed or `writesAll` —
+    /// and takes the row's value otherwise. The row becomes the committed snapshot and version;
+    /// to-many members load again (their unsaved additions and removals replay on top).
+    mutating func rebase(on row: StoredRow, storedSlots: [Int], writesAll: Bool, keepsOwn: (Int) -> Bool) {
+        let wasChanged = changed
+        for slot in storedSlots {
+            if keepsOwn(slot) {
+                if writesAll || wasChanged.contains(slot) { changed.insert(slot) }
+            } else {
+                values[slot] = row.values[slot]
+                changed.remove(slot)
+            }
+        }
+        committed = row.values
+        version = row.version
+        for slot in Array(toMany.keys) { toMany[slot]!.members = nil }
+    }
+
+    /// A deleted object whose row changed in the store since it was read: the delete goes on,
+    /// against the row's new version.
+    mutating func rebaseDeleted(on row: StoredRow) {
+        committed = row.values
+        version = row.version
+    }
+
+    /// After a save wrote it: the deletion is gone; otherwise the values are committed, and
+    /// the version follows the row's when the save wrote the row (`bumpedVersion`).
+    mutating func saved(deleted: Bool, wroteValues: Bool, bumpedVersion: Bool) {
         flags.remove(.tracked)
         if deleted {
             flags.insert(.gone)
         } else if wroteValues {
-            version += 1
+            if bumpedVersion { version += 1 }
             committed = values
             changed.removeAll()
             for slot in toMany.keys { toMany[slot]!.commit() }

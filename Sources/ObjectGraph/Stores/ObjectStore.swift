@@ -36,6 +36,10 @@ protocol ObjectStore: AnyObject, Sendable {
     /// hundred sources (for prefetching); every source is in the result, without members as `[]`.
     func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [ManagedObjectID: [ManagedObjectID]]
     /// Writes a context's changes, all or nothing.
+    ///
+    /// - Throws: ``OptimisticLockingFailure`` (and writes nothing) when a row of
+    ///   ``SaveChanges/versionChecks`` is no longer at the version the context read — checked
+    ///   inside the save's write transaction, so no other save can slip in between.
     func save(_ changes: SaveChanges) throws
 }
 
@@ -98,6 +102,15 @@ struct SaveChanges: Sendable {
         /// An ordered relationship's whole new order; `nil` for an unordered one.
         let order: [ManagedObjectID]?
     }
+    /// A row the save updates or deletes, and the version (`Z_OPT`) its context read.
+    struct VersionCheck: Sendable {
+        let id: ManagedObjectID
+        /// The object's entity code (`Z_ENT`).
+        let entity: Int
+        let version: Int64
+    }
+    /// The rows that must still be at the version their context read (optimistic locking).
+    var versionChecks: [VersionCheck] = []
     var inserts: [RowWrite] = []
     var updates: [RowWrite] = []
     var deletes: [RowDelete] = []
@@ -106,4 +119,11 @@ struct SaveChanges: Sendable {
     var isEmpty: Bool {
         inserts.isEmpty && updates.isEmpty && deletes.isEmpty && relationshipChanges.isEmpty
     }
+}
+
+/// A save refused because rows it updates or deletes changed in the store since their context
+/// read them; nothing was written. The context resolves it with its merge policy.
+struct OptimisticLockingFailure: Error, Sendable {
+    /// Each conflicting object's version in the store now; `nil` when its row is gone.
+    let storeVersions: [ManagedObjectID: Int64?]
 }

@@ -20,6 +20,10 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         public static let validationRelationshipDeniedDelete = Code("validationRelationshipDeniedDelete")
         /// A save would break a uniqueness constraint.
         public static let constraintConflict = Code("managedObjectConstraintMerge")
+        /// A save found objects changed in the store since they were read, and the context's
+        /// merge policy is ``MergePolicy/error`` (Core Data's `NSManagedObjectMergeError`);
+        /// ``ObjectGraphError/conflicts`` lists them.
+        public static let managedObjectMerge = Code("managedObjectMerge")
         /// The store was written with another model; ``ObjectGraphError/differences`` lists how.
         public static let persistentStoreIncompatibleVersionHash = Code("persistentStoreIncompatibleVersionHash")
         /// A store could not be migrated to the model's version (Core Data's
@@ -58,6 +62,9 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
     /// For an incompatible store: each difference between the store's model and this one; for
     /// a failed migration: each change that could not be migrated.
     public let differences: [String]
+    /// For ``Code/managedObjectMerge``: each conflicting object, with what changed in the
+    /// store (Core Data's `conflictList`).
+    public let conflicts: [MergeConflict]
     /// The SQLite or file-system error underneath, described.
     public let underlyingError: String?
     /// The store failure underneath, with its SQLite result code, statement and file — so a
@@ -70,6 +77,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         _ message: String,
         failures: [ValidationFailure] = [],
         differences: [String] = [],
+        conflicts: [MergeConflict] = [],
         underlying: (any Error)? = nil,
         file: String? = nil
     ) {
@@ -77,6 +85,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.failures = failures
         self.differences = differences
+        self.conflicts = conflicts
         self.underlyingError = underlying.map { String(describing: $0) }
         self.cause =
             underlying.map { StoreFailure($0, file: file) }
@@ -88,6 +97,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         var text = message
         if !failures.isEmpty { text += "\n" + failures.map { "  - \($0)" }.joined(separator: "\n") }
         if !differences.isEmpty { text += "\n" + differences.map { "  - \($0)" }.joined(separator: "\n") }
+        if !conflicts.isEmpty { text += "\n" + conflicts.map { "  - \($0)" }.joined(separator: "\n") }
         if let underlyingError { text += "\n  (\(underlyingError))" }
         return text
     }

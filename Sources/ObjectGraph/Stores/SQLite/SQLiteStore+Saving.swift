@@ -6,6 +6,7 @@ extension SQLiteStore {
         do {
             if let injected = failureInjection.withLock({ $0 })?(.write) { throw injected }
             try writer.write { db in
+                try checkVersions(changes.versionChecks, in: db)
                 for delete in changes.deletes { try self.delete(delete, in: db) }
                 for write in changes.updates { try update(write, in: db) }
                 // Inserts of one entity share one prepared statement per save.
@@ -26,6 +27,8 @@ extension SQLiteStore {
             )
         } catch let error as ObjectGraphError {
             throw error
+        } catch let failure as OptimisticLockingFailure {
+            throw failure
         } catch {
             throw ObjectGraphError(
                 .persistentStoreOperation,
@@ -34,6 +37,34 @@ extension SQLiteStore {
                 file: path
             )
         }
+    }
+
+    /// Throws ``OptimisticLockingFailure`` when a checked row's `Z_OPT` is not the version its
+    /// context read (or the row is gone); runs first in the save's transaction, which holds
+    /// SQLite's write lock, so the rows cannot change before the save's own writes.
+    private func checkVersions(_ checks: [SaveChanges.VersionCheck], in db: Database) throws {
+        guard !checks.isEmpty else { return }
+        var byTable: [String: [SaveChanges.VersionCheck]] = [:]
+        for check in checks {
+            byTable[try entityPlan(check.entity, of: check.id).mapping.table, default: []].append(check)
+        }
+        var conflicts: [ManagedObjectID: Int64?] = [:]
+        for (table, checks) in byTable {
+            for start in stride(from: 0, to: checks.count, by: 500) {
+                let chunk = checks[start..<min(start + 500, checks.count)]
+                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let rows = try Row.fetchAll(
+                    db.cachedStatement(sql: "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (\(placeholders))"),
+                    arguments: StatementArguments(chunk.map(\.id.primaryKey))
+                )
+                var versions: [Int64: Int64] = [:]
+                for row in rows { versions[row[0]] = row[1] }
+                for check in chunk where versions[check.id.primaryKey] != check.version {
+                    conflicts[check.id] = versions[check.id.primaryKey]
+                }
+            }
+        }
+        if !conflicts.isEmpty { throw OptimisticLockingFailure(storeVersions: conflicts) }
     }
 
     /// Inserts one row with every stored column of its entity.
@@ -57,8 +88,9 @@ extension SQLiteStore {
         try arguments.withUnsafeBufferPointer { try statement.executeBinding($0) }
     }
 
-    /// Writes the changed stored columns of one row and bumps its version; a change of only
-    /// to-many or transient slots writes nothing here.
+    /// Writes the changed stored columns of one row and bumps its version — also for a change
+    /// of only to-many slots, so that every saved change of an object is a new version (as
+    /// Core Data's `Z_OPT`), which is what optimistic locking compares.
     private func update(_ write: SaveChanges.RowWrite, in db: Database) throws {
         let entity = try entityPlan(write.entity, of: write.id)
         var assignments: [String] = []
@@ -73,7 +105,6 @@ extension SQLiteStore {
                 arguments.append(entityCode(of: value))
             }
         }
-        guard !assignments.isEmpty else { return }
         assignments.append("Z_OPT = Z_OPT + 1")
         let statement = try db.cachedStatement(sql: "UPDATE \(entity.mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
         arguments.append(write.id.primaryKey.databaseValue)
