@@ -54,12 +54,22 @@ let package = Package(
             ]
         ),
         // Xcode model fixtures (.xcdatamodel/.xcdatamodeld folders) are copied as they are.
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "objectgraph-memory-walk"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ObjectGraphTests",
+            dependencies: ["ObjectGraph", "objectgraph-memory-walk", "objectgraph-crash-writer"],
+            resources: [.copy("Fixtures")]
+        ),
         // A child process whose peak memory is a batched walk's alone, for ObjectGraphTests.
         .executableTarget(
             name: "objectgraph-memory-walk",
             dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphMemoryWalk"
+        ),
+        // A child process that writes until it is killed, for ObjectGraphTests' crash-safety test.
+        .executableTarget(
+            name: "objectgraph-crash-writer",
+            dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/ObjectGraphCrashWriter"
         ),
 
         // MARK: objectgraph-gen — typed classes from an Xcode model (mogenerator's job).

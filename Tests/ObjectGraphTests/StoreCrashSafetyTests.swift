@@ -1,0 +1,143 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+/// SQLite's atomic commit, as ObjectGraph uses it: a writer process killed with SIGKILL at
+/// random moments (`objectgraph-crash-writer`, which prints "saved N" after each save returns)
+/// leaves a store that opens, passes `PRAGMA integrity_check`, has both sides of every
+/// relationship in agreement, holds every save whole or not at all, and holds every save the
+/// writer reported.
+@Suite("Crash safety: a writer killed mid-save")
+struct StoreCrashSafetyTests {
+    /// The child executable next to the test bundle (SwiftPM builds it: the tests depend on it).
+    static let child: URL = {
+        let candidates = [
+            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
+        let name = "objectgraph-crash-writer"
+        for directory in candidates where FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path) {
+            return directory.appendingPathComponent(name)
+        }
+        return candidates[0].appendingPathComponent(name)
+    }()
+
+    static let kills = 50
+
+    @Test("a writer killed with SIGKILL 50 times loses no reported save and leaves no half-save", .timeLimit(.minutes(3)))
+    func killedWriter() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("Crash.sqlite").path
+        var reported: Int64 = 0
+        var killedMidRun = 0
+        for run in 1...Self.kills {
+            let process = Process()
+            process.executableURL = Self.child
+            process.arguments = ["write", path]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let reader = SaveLineReader(output.fileHandleForReading)
+            // The first reported save: the writer is in its loop (reading, not sleeping).
+            let started = reader.firstLine.wait(timeout: .now() + 60) == .success
+            #expect(started, "run \(run): the writer reported no save within 60 s")
+            usleep(UInt32.random(in: 20_000...200_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            reader.finished.wait()
+            #expect(process.terminationReason == .uncaughtSignal, "run \(run): the writer exited by itself (\(process.terminationStatus))")
+            if process.terminationReason == .uncaughtSignal { killedMidRun += 1 }
+            let before = reported
+            reported = max(reported, reader.lastSave)
+            let verdict = try Self.verify(path: path, reported: reported)
+            #expect(verdict.hasPrefix("ok "), "run \(run), killed after save \(reported) (was \(before)): \(verdict)")
+            guard verdict.hasPrefix("ok ") else { return }
+        }
+        #expect(killedMidRun == Self.kills)
+        #expect(reported >= Int64(Self.kills), "the writer reported only \(reported) saves in \(Self.kills) runs")
+    }
+
+    @Test("the check sees a save missing one item, and a reported save that is not there")
+    func verifierSeesHalfSave() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("Crash.sqlite").path
+        let process = Process()
+        process.executableURL = Self.child
+        process.arguments = ["write", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let reader = SaveLineReader(output.fileHandleForReading)
+        #expect(reader.firstLine.wait(timeout: .now() + 60) == .success)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        reader.finished.wait()
+        let reported = reader.lastSave
+        let whole = try Self.verify(path: path, reported: reported)
+        #expect(whole.hasPrefix("ok "))
+        let last = try #require(Int64(whole.dropFirst(3)))
+        #expect(try Self.verify(path: path, reported: last + 1).contains("returned before the kill but the store ends at save \(last)"))
+        _ = try Self.run(["tear", path])
+        #expect(try Self.verify(path: path, reported: reported).contains("batch \(last) has \(4) items"))
+    }
+
+    /// Runs the child's `verify`: "ok LAST" or the problems it found.
+    private static func verify(path: String, reported: Int64) throws -> String {
+        try run(["verify", path, String(reported)])
+    }
+
+    /// Runs the child with `arguments` to its end: its output, prefixed with the exit status
+    /// when it failed.
+    private static func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = child
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return process.terminationStatus == 0 ? text : "\(arguments[0]) exited with \(process.terminationStatus): \(text)"
+    }
+}
+
+/// Reads a writer's "saved N" lines with blocking reads on a thread of its own (not
+/// `readabilityHandler`), keeping the last N.
+private final class SaveLineReader: @unchecked Sendable {  // `saved` is guarded by `lock`
+    let firstLine = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var saved: Int64 = 0
+
+    var lastSave: Int64 { lock.withLock { saved } }
+
+    init(_ handle: FileHandle) {
+        let thread = Thread { [self] in
+            var pending = Data()
+            var signalled = false
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                pending.append(data)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...newline)
+                    guard line.hasPrefix("saved "), let number = Int64(line.dropFirst(6)) else { continue }
+                    lock.withLock { saved = max(saved, number) }
+                    if !signalled {
+                        signalled = true
+                        firstLine.signal()
+                    }
+                }
+            }
+            if !signalled { firstLine.signal() }
+            finished.signal()
+        }
+        thread.start()
+    }
+}
