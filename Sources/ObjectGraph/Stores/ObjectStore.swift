@@ -39,7 +39,8 @@ protocol ObjectStore: AnyObject, Sendable {
     ///
     /// - Throws: ``OptimisticLockingFailure`` (and writes nothing) when a row of
     ///   ``SaveChanges/versionChecks`` is no longer at the version the context read — checked
-    ///   inside the save's write transaction, so no other save can slip in between.
+    ///   by the save's own UPDATE and DELETE statements (`… AND Z_OPT = ?`), inside its write
+    ///   transaction, so no other save can slip in between.
     func save(_ changes: SaveChanges) throws
 }
 

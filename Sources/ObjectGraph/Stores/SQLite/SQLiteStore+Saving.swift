@@ -6,9 +6,15 @@ extension SQLiteStore {
         do {
             if let injected = failureInjection.withLock({ $0 })?(.write) { throw injected }
             try writer.write { db in
-                try checkVersions(changes.versionChecks, in: db)
-                for delete in changes.deletes { try self.delete(delete, in: db) }
-                for write in changes.updates { try update(write, in: db) }
+                // Optimistic locking: a checked row is written only at the version its context
+                // read (`… AND Z_OPT = ?`); rows that were not are conflicts, and the save stops
+                // before its inserts, its transaction rolled back.
+                var expected: [ManagedObjectID: Int64] = [:]
+                for check in changes.versionChecks { expected[check.id] = check.version }
+                var missed: [SaveChanges.VersionCheck] = []
+                for delete in changes.deletes { try self.delete(delete, expecting: expected[delete.id], in: db, missed: &missed) }
+                for write in changes.updates { try update(write, expecting: expected[write.id], in: db, missed: &missed) }
+                if !missed.isEmpty { try throwConflicts(missed, in: db) }
                 // Inserts of one entity share one prepared statement per save.
                 var insertStatements: [Statement?] = Array(repeating: nil, count: plan.entities.count)
                 for write in changes.inserts { try insert(write, in: db, statements: &insertStatements) }
@@ -39,13 +45,11 @@ extension SQLiteStore {
         }
     }
 
-    /// Throws ``OptimisticLockingFailure`` when a checked row's `Z_OPT` is not the version its
-    /// context read (or the row is gone); runs first in the save's transaction, which holds
-    /// SQLite's write lock, so the rows cannot change before the save's own writes.
-    private func checkVersions(_ checks: [SaveChanges.VersionCheck], in db: Database) throws {
-        guard !checks.isEmpty else { return }
+    /// Throws ``OptimisticLockingFailure`` with the store's versions of the `missed` rows
+    /// (read in the save's transaction, which holds SQLite's write lock).
+    private func throwConflicts(_ missed: [SaveChanges.VersionCheck], in db: Database) throws {
         var byTable: [String: [SaveChanges.VersionCheck]] = [:]
-        for check in checks {
+        for check in missed {
             byTable[try entityPlan(check.entity, of: check.id).mapping.table, default: []].append(check)
         }
         var conflicts: [ManagedObjectID: Int64?] = [:]
@@ -59,12 +63,10 @@ extension SQLiteStore {
                 )
                 var versions: [Int64: Int64] = [:]
                 for row in rows { versions[row[0]] = row[1] }
-                for check in chunk where versions[check.id.primaryKey] != check.version {
-                    conflicts[check.id] = versions[check.id.primaryKey]
-                }
+                for check in chunk { conflicts[check.id] = versions[check.id.primaryKey] }
             }
         }
-        if !conflicts.isEmpty { throw OptimisticLockingFailure(storeVersions: conflicts) }
+        throw OptimisticLockingFailure(storeVersions: conflicts)
     }
 
     /// Inserts one row with every stored column of its entity.
@@ -91,7 +93,15 @@ extension SQLiteStore {
     /// Writes the changed stored columns of one row and bumps its version — also for a change
     /// of only to-many slots, so that every saved change of an object is a new version (as
     /// Core Data's `Z_OPT`), which is what optimistic locking compares.
-    private func update(_ write: SaveChanges.RowWrite, in db: Database) throws {
+    ///
+    /// With `version`, the row is written only at that version; a row that is not is added to
+    /// `missed`.
+    private func update(
+        _ write: SaveChanges.RowWrite,
+        expecting version: Int64?,
+        in db: Database,
+        missed: inout [SaveChanges.VersionCheck]
+    ) throws {
         let entity = try entityPlan(write.entity, of: write.id)
         var assignments: [String] = []
         var arguments: [DatabaseValue] = []
@@ -106,17 +116,37 @@ extension SQLiteStore {
             }
         }
         assignments.append("Z_OPT = Z_OPT + 1")
-        let statement = try db.cachedStatement(sql: "UPDATE \(entity.mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
+        let condition = version == nil ? "Z_PK = ?" : "Z_PK = ? AND Z_OPT = ?"
+        let statement = try db.cachedStatement(
+            sql: "UPDATE \(entity.mapping.table) SET \(assignments.joined(separator: ", ")) WHERE \(condition)"
+        )
         arguments.append(write.id.primaryKey.databaseValue)
+        if let version { arguments.append(version.databaseValue) }
         statement.prepareForDirectBinding()
         try arguments.withUnsafeBufferPointer { try statement.executeBinding($0) }
+        if let version, db.changesCount == 0 {
+            missed.append(SaveChanges.VersionCheck(id: write.id, entity: write.entity, version: version))
+        }
     }
 
-    /// Deletes a row and its join rows, whichever side it is on.
-    private func delete(_ delete: SaveChanges.RowDelete, in db: Database) throws {
+    /// Deletes a row and its join rows, whichever side it is on. With `version`, the row is
+    /// deleted only at that version; a row that is not (or is gone) is added to `missed`.
+    private func delete(
+        _ delete: SaveChanges.RowDelete,
+        expecting version: Int64?,
+        in db: Database,
+        missed: inout [SaveChanges.VersionCheck]
+    ) throws {
         let entity = try entityPlan(delete.entity, of: delete.id)
-        for sql in entity.deleteStatements {
-            try db.cachedStatement(sql: sql).execute(arguments: [delete.id.primaryKey])
+        for (index, sql) in entity.deleteStatements.enumerated() {
+            if index == 0, let version {
+                try db.cachedStatement(sql: sql + " AND Z_OPT = ?").execute(arguments: [delete.id.primaryKey, version])
+                if db.changesCount == 0 {
+                    missed.append(SaveChanges.VersionCheck(id: delete.id, entity: delete.entity, version: version))
+                }
+            } else {
+                try db.cachedStatement(sql: sql).execute(arguments: [delete.id.primaryKey])
+            }
         }
     }
 
