@@ -31,8 +31,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var automaticallyMergesChangesFromParent = false {
         didSet { coordinator?.updateAutomaticMerging(for: self) }
     }
-    /// How saves resolve conflicts; see ``MergePolicy`` (only ``MergePolicy/error`` is
-    /// carried out so far).
+    /// How a save resolves objects another save changed since this context read them (Core
+    /// Data's optimistic locking); see ``MergePolicy``. ``MergePolicy/error`` by default.
     public var mergePolicy: MergePolicy = .error
 
     /// The coordinator this context reads from and saves to.
