@@ -48,7 +48,11 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var fetchLimit: Int = 0
     /// How many matching results to skip.
     public var fetchOffset: Int = 0
-    /// Accepted for source compatibility; results are materialized as one array.
+    /// How many objects one query loads: with a batch size, ``ManagedObjectContext/fetch(_:)``
+    /// reads IDs and returns faults that fill a batch at a time as they are read (the batches
+    /// read longest ago turning back into faults), and
+    /// ``ManagedObjectContext/fetchBatched(_:)`` returns a collection that holds only IDs.
+    /// 0 (the default) loads every object at once.
     public var fetchBatchSize: Int = 0
     /// What the fetch returns.
     public var resultType: FetchRequestResultType
@@ -59,9 +63,12 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// Whether unsaved inserts, updates and deletes of the context count (objects, IDs and
     /// counts; dictionaries always read the store only, as in Core Data).
     public var includesPendingChanges = true
-    /// Accepted for source compatibility; fetched objects always come with their values.
+    /// Accepted for source compatibility: fetched objects come with their row's values (which
+    /// Core Data keeps in its row cache for faults to fill from); use ``fetchBatchSize`` or
+    /// ``includesPropertyValues`` to fetch faults.
     public var returnsObjectsAsFaults = true
-    /// Accepted for source compatibility.
+    /// Whether fetched objects come with their values; `false` reads only IDs and returns
+    /// faults, each filled by its own query when first read.
     public var includesPropertyValues = true
     /// The properties in dictionary results: names (`String`) or ``PropertyDescription``s.
     public var propertiesToFetch: [Any]?

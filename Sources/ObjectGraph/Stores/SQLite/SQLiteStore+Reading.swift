@@ -30,25 +30,31 @@ extension SQLiteStore {
                 let chunk = ids[start..<min(start + Self.rowsByIDChunk, ids.count)]
                 start += chunk.count
                 let sql =
-                    "SELECT \(entity.selectList) FROM \(entity.mapping.table) WHERE Z_PK IN (\(repeatElement("?", count: chunk.count).joined(separator: ", "))) AND Z_ENT = \(entity.code)"
+                    "SELECT \(entity.selectList) FROM \(entity.mapping.table) WHERE Z_PK IN (\(Self.placeholders(chunk.count))) AND Z_ENT = \(entity.code)"
                 try storeOperation(.read, "read \(chunk.count) \(entityName) objects") {
                     try writer.unsafeRead { db in
                         let statement = try db.cachedStatement(sql: sql)
                         statement.setUncheckedArguments(StatementArguments(chunk.map(\.primaryKey)))
-                        let sqliteStatement = statement.sqliteStatement
-                        let cursor = try Row.fetchCursor(statement)
-                        while try cursor.next() != nil {
-                            let decoded = decode(
-                                integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
-                                attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) }
-                            )
-                            if let decoded { rows[decoded.id] = decoded }
-                        }
+                        try forEachRow(of: statement) { rows[$0.id] = $0 }
                     }
                 }
             }
         }
         return rows
+    }
+
+    /// Steps a full-table row SELECT, decoding each row (of an entity the store knows).
+    private func forEachRow(of statement: Statement, _ body: (StoredRow) -> Void) throws {
+        let sqliteStatement = statement.sqliteStatement
+        let cursor = try Row.fetchCursor(statement)
+        // The cursor's row reads the statement in place: decode the columns straight from it.
+        while try cursor.next() != nil {
+            let decoded = decode(
+                integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
+                attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) }
+            )
+            if let decoded { body(decoded) }
+        }
     }
 
     /// How many IDs one `rows(for:)` statement reads.
@@ -61,16 +67,7 @@ extension SQLiteStore {
                 let statement = try db.cachedStatement(sql: sql)
                 statement.setUncheckedArguments(StatementArguments(arguments))
                 var rows: [StoredRow] = []
-                let sqliteStatement = statement.sqliteStatement
-                let cursor = try Row.fetchCursor(statement)
-                // The cursor's row reads the statement in place: decode the columns straight from it.
-                while try cursor.next() != nil {
-                    let decoded = decode(
-                        integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
-                        attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) }
-                    )
-                    if let decoded { rows.append(decoded) }
-                }
+                try forEachRow(of: statement) { rows.append($0) }
                 return rows
             }
         }
