@@ -46,7 +46,7 @@ extension ManagedObjectContext {
         for object in objects where !object.storage.flags.contains(.gone) {
             resolve(object, against: rows[object.objectID], with: policy.type)
         }
-        processPendingChanges()
+        // Objects-did-change reports the resolved objects after the save, outside the save lock.
     }
 
     /// Brings one conflicting object to the store's `row` (`nil`: deleted there) as `type` says.

@@ -63,18 +63,21 @@ extension ManagedObjectContext {
         // if the store still cannot, the save throws with every change kept for a retry.
         try obtainPermanentIDsForInsertedObjects()
         var (changes, saved) = saveChanges(for: objects)
-        var attempt = 0
-        while !changes.isEmpty {
-            do {
-                try store.save(changes)
-                break
-            } catch let failure as OptimisticLockingFailure {
-                // Objects changed in the store since they were read: the merge policy resolves
-                // them (or throws), and the save runs again against the new versions.
-                attempt += 1
-                try resolveConflicts(failure, in: store, attempt: attempt)
-                objects.removeAll { $0.storage.flags.contains(.gone) }
-                (changes, saved) = saveChanges(for: objects)
+        try store.serializingSaves {
+            var attempt = 0
+            while !changes.isEmpty {
+                do {
+                    try store.save(changes)
+                    break
+                } catch let failure as OptimisticLockingFailure {
+                    // Objects changed in the store since they were read: the merge policy
+                    // resolves them (or throws), and the save runs again against the new
+                    // versions — no other save of this process comes in between.
+                    attempt += 1
+                    try resolveConflicts(failure, in: store, attempt: attempt)
+                    objects.removeAll { $0.storage.flags.contains(.gone) }
+                    (changes, saved) = saveChanges(for: objects)
+                }
             }
         }
         let written = Set(changes.inserts.map(\.id)).union(changes.updates.map(\.id))
@@ -91,6 +94,8 @@ extension ManagedObjectContext {
             postDidSave(saved)
             coordinator?.contextDidSave(self, saved)
         }
+        // Objects a merge policy refreshed or deleted, reported once the save is done.
+        processPendingChanges()
     }
 
     /// The changed objects by entity name, then primary key (sort keys taken once per object).

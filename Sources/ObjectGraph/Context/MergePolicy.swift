@@ -49,7 +49,8 @@ public struct MergePolicy: Sendable, Hashable, CustomStringConvertible {
     /// A custom policy, as a Core Data `NSMergePolicy` subclass overriding
     /// `resolve(optimisticLockingConflicts:)`.
     ///
-    /// `resolve` runs on the saving context's queue with the conflicts (the source objects
+    /// `resolve` runs on the saving context's queue, while no other context of the process
+    /// can save to the store (so it must not save a context itself), with the conflicts (the source objects
     /// are registered in `context`: `context.object(with: conflict.sourceObjectID)`). It may
     /// change those objects — set the values to save — or throw to fail the save (nothing is
     /// written, the changes stay). Then each conflicting object is brought to the store's

@@ -35,6 +35,9 @@ protocol ObjectStore: AnyObject, Sendable {
     /// The members of a to-many relationship of each of `ids`, read with one query per few
     /// hundred sources (for prefetching); every source is in the result, without members as `[]`.
     func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [ManagedObjectID: [ManagedObjectID]]
+    /// Runs `body` — a context's save with its conflict resolution and retries — while no
+    /// other context of this process saves to this store.
+    func serializingSaves<T>(_ body: () throws -> T) rethrows -> T
     /// Writes a context's changes, all or nothing.
     ///
     /// - Throws: ``OptimisticLockingFailure`` (and writes nothing) when a row of

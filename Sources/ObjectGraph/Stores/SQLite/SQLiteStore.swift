@@ -14,6 +14,16 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     let plan: StorePlan
     var schema: StoreSchema { plan.schema }
     let writer: any DatabaseWriter
+    /// Held by a context while it saves, from its first attempt to its last: another context of
+    /// this process cannot save between a conflict and its resolution (as Core Data's
+    /// coordinator lock), so resolving never starves.
+    private let saveLock = NSLock()
+
+    func serializingSaves<T>(_ body: () throws -> T) rethrows -> T {
+        saveLock.lock()
+        defer { saveLock.unlock() }
+        return try body()
+    }
     /// The store's file; `nil` in memory. Named in every error the store throws.
     let path: String?
     private(set) var identifier = ""
