@@ -4,7 +4,7 @@ import Testing
 
 /// Conflicts are detected inside the save's transaction: contexts saving the same object at
 /// the same time never lose an update.
-@Suite("Optimistic locking under concurrent saves")
+@Suite("Optimistic locking with concurrent contexts")
 struct MergePolicyRaceTests {
     @Test("two contexts incrementing one counter concurrently lose no increment")
     func concurrentIncrements() async throws {
@@ -81,5 +81,32 @@ struct MergePolicyRaceTests {
         let fresh = stack.container.newBackgroundContext()
         let views = try fresh.performAndWait { try #require(try fresh.existingObject(with: id) as? Photo).views }
         #expect(views == Int64(saves))
+    }
+
+    @MainActor
+    @Test("a context that merged another's save saves over it without a conflict")
+    func mergedSaveIsNoConflict() async throws {
+        let stack = try TestStack()
+        let view = stack.container.viewContext
+        let photo = Photo(context: view)
+        photo.unique = "p"
+        photo.title = "T0"
+        try view.save()
+        photo.subtitle = "view's unsaved subtitle"
+        let id = photo.objectID
+        let background = stack.container.newBackgroundContext()
+        var saves = background.didSaveNotifications().makeAsyncIterator()
+        try await background.perform {
+            try #require(try background.existingObject(with: id) as? Photo).title = "background's title"
+            try background.save()
+        }
+        view.mergeChanges(fromContextDidSave: try #require(await saves.next()))
+        try view.save()  // the error policy: no conflict, the merge read the new version
+        let fresh = stack.container.newBackgroundContext()
+        let stored = try fresh.performAndWait {
+            let photo = try #require(try fresh.existingObject(with: id) as? Photo)
+            return [photo.title, photo.subtitle]
+        }
+        #expect(stored == ["background's title", "view's unsaved subtitle"])
     }
 }
