@@ -30,6 +30,31 @@ struct RecentsAndHidingTests {
         }
     }
 
+    @Test func concurrentHidesKeepEveryCountRight() async throws {
+        try await SPoTFixture.run { fixture in
+            let spot = try fixture.open()
+            await spot.refresher.refresh()
+            let before = try await spot.store.counts()
+            let hidden = Array(fixture.catalogue.prefix(24).map(\.id))
+            // 24 writers at once, sharing spots and photographers: each reads a count and writes
+            // it back. A conflict starts a writer over, so no decrement is lost.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in hidden { group.addTask { try await spot.store.hide(id) } }
+                try await group.waitForAll()
+            }
+            let spots = try await spot.store.spotList()
+            let rows = await spots.snapshot().rows
+            await spots.close()
+            #expect(rows.first?.photoCount == fixture.catalogue.count - hidden.count, "All")
+            let rules = ImportRules()
+            for row in rows.dropFirst() {
+                let visible = fixture.catalogue.filter { !hidden.contains($0.id) && rules.spotNames(of: $0.tags).contains(row.id) }
+                #expect(row.photoCount == visible.count, "spot \(row.id)")
+            }
+            #expect(try await spot.store.counts().photos == before.photos)
+        }
+    }
+
     @Test func hidingRemovesAPhotoFromEveryListAndCountAndARefreshKeepsItHidden() async throws {
         try await SPoTFixture.run { fixture in
             let spot = try fixture.open()

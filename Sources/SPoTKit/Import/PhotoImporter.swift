@@ -52,9 +52,10 @@ public struct PhotoImporter: Sendable {
         let rules = self.rules
         do {
             return try await context.perform {
-                var page = ImportPage(context: context, rules: rules)
-                let counts = try page.upsert(photos)
-                if context.hasChanges { try context.save() }
+                let counts = try context.savingRetryingConflicts {
+                    var page = ImportPage(context: context, rules: rules)
+                    return try page.upsert(photos)
+                }
                 context.reset()
                 return counts
             }

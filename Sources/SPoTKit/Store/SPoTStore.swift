@@ -77,9 +77,7 @@ public final class SPoTStore: Sendable {
         let context = container.newBackgroundContext()
         do {
             return try await context.perform {
-                let result = try body(context)
-                if context.hasChanges { try context.save() }
-                return result
+                try context.savingRetryingConflicts { try body(context) }
             }
         } catch let error as SPoTError {
             throw error
