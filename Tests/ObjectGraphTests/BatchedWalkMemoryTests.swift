@@ -12,17 +12,7 @@ struct BatchedWalkMemoryTests {
     static let peakLimitKilobytes = 150 * 1_024
 
     /// The child executable next to the test bundle (SwiftPM builds it: the tests depend on it).
-    static let child: URL = {
-        let candidates = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        let name = "objectgraph-memory-walk"
-        for directory in candidates where FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path) {
-            return directory.appendingPathComponent(name)
-        }
-        return candidates[0].appendingPathComponent(name)
-    }()
+    static let child = ChildExecutable.url(named: "objectgraph-memory-walk")
 
     /// Runs the child with `arguments`, returning its standard output; throws on failure.
     private static func run(_ arguments: [String]) throws -> String {

@@ -10,17 +10,7 @@ import Testing
 @Suite("Crash safety: a writer killed mid-save")
 struct StoreCrashSafetyTests {
     /// The child executable next to the test bundle (SwiftPM builds it: the tests depend on it).
-    static let child: URL = {
-        let candidates = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        let name = "objectgraph-crash-writer"
-        for directory in candidates where FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path) {
-            return directory.appendingPathComponent(name)
-        }
-        return candidates[0].appendingPathComponent(name)
-    }()
+    static let child = ChildExecutable.url(named: "objectgraph-crash-writer")
 
     static let kills = 50
 
