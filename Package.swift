@@ -56,7 +56,7 @@ let package = Package(
         // Xcode model fixtures (.xcdatamodel/.xcdatamodeld folders) are copied as they are.
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", "objectgraph-memory-walk", "objectgraph-crash-writer"],
+            dependencies: ["ObjectGraph", "TestSupport", "objectgraph-memory-walk", "objectgraph-crash-writer"],
             resources: [.copy("Fixtures")]
         ),
         // A child process whose peak memory is a batched walk's alone, for ObjectGraphTests.
@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(
             name: "SPoTKitTests",
             dependencies: [
-                "SPoTKit", "ObjectGraph", "Flickr", "FlickrSandbox", "spot",
+                "SPoTKit", "ObjectGraph", "Flickr", "FlickrSandbox", "spot", "TestSupport",
                 // To lock and forge database files as other programs would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -155,10 +155,12 @@ let package = Package(
         ),
         // Drives headless Chromium over W3C WebDriver, for SPoTWeb's browser tests (no dependencies).
         .target(name: "WebDriverKit", path: "Tests/WebDriverKit"),
+        // Finds and runs the executables the tests start as child processes (no dependencies).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "SPoTWebTests",
             dependencies: [
-                "SPoTWeb", "SPoTKit", "ObjectGraph", "Flickr", "FlickrSandbox", "spot", "WebDriverKit",
+                "SPoTWeb", "SPoTKit", "ObjectGraph", "Flickr", "FlickrSandbox", "spot", "WebDriverKit", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ObjectGraph
@@ -16,18 +17,11 @@ struct BatchedWalkMemoryTests {
 
     /// Runs the child with `arguments`, returning its standard output; throws on failure.
     private static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = child
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ObjectGraphError(.persistentStoreOperation, "\(child.lastPathComponent) \(arguments) exited with \(process.terminationStatus)")
+        let (status, output) = try ChildExecutable.run(child, arguments)
+        guard status == 0 else {
+            throw ObjectGraphError(.persistentStoreOperation, "\(child.lastPathComponent) \(arguments) exited with \(status)")
         }
-        return String(decoding: data, as: UTF8.self)
+        return output
     }
 
     @Test("walking 1,000,000 objects with fetchBatchSize 100 stays under 150 MB")
@@ -79,7 +73,11 @@ struct BatchedWalkMemoryTests {
             #expect(views == (0..<250).reduce(0, +))
             #expect(walk.selects(from: "ZPHOTO").count == 3, "one query per batch: \(walk)")
             #expect(first == nil, "the first batch was released once two later batches were read")
-            #expect(photos[120] === photos[120], "an object read twice in its batch is the same object")
+            // The last two batches read stay held: reading in them again runs no query and
+            // gives the same objects.
+            let last = photos[249]
+            let reread = stack.recording { #expect(photos[249] === last && photos[150].views == 150) }
+            #expect(reread.selects(from: "ZPHOTO").isEmpty, "\(reread)")
             #expect(photos.objectIDs.count == 250)
         }
     }

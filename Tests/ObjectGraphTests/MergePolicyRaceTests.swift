@@ -6,16 +6,21 @@ import Testing
 /// the same time never lose an update.
 @Suite("Optimistic locking with concurrent contexts")
 struct MergePolicyRaceTests {
-    @Test("two contexts incrementing one counter concurrently lose no increment")
-    func concurrentIncrements() async throws {
-        let stack = try TestStack()
+    /// A saved photo whose `views` the tests increment.
+    private static func savedCounter(in stack: TestStack) throws -> ManagedObjectID {
         let setup = stack.container.newBackgroundContext()
-        let id = try setup.performAndWait {
+        return try setup.performAndWait {
             let photo = Photo(context: setup)
             photo.unique = "counter"
             try setup.save()
             return photo.objectID
         }
+    }
+
+    @Test("two contexts incrementing one counter concurrently lose no increment")
+    func concurrentIncrements() async throws {
+        let stack = try TestStack()
+        let id = try Self.savedCounter(in: stack)
         // Each save adds one to what it read; on a conflict, one to what the store holds now.
         let addOne = MergePolicy(name: "add one") { conflicts, context in
             for conflict in conflicts {
@@ -48,13 +53,7 @@ struct MergePolicyRaceTests {
     @Test("with the error policy, concurrent saves of one object: each either saves or throws a conflict")
     func concurrentErrors() async throws {
         let stack = try TestStack()
-        let setup = stack.container.newBackgroundContext()
-        let id = try setup.performAndWait {
-            let photo = Photo(context: setup)
-            photo.unique = "counter"
-            try setup.save()
-            return photo.objectID
-        }
+        let id = try Self.savedCounter(in: stack)
         let saves = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<2 {
                 let context = stack.container.newBackgroundContext()

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 /// SQLite's atomic commit, as ObjectGraph uses it: a writer process killed with SIGKILL at
@@ -23,13 +24,7 @@ struct StoreCrashSafetyTests {
         var reported: Int64 = 0
         var killedMidRun = 0
         for run in 1...Self.kills {
-            let process = Process()
-            process.executableURL = Self.child
-            process.arguments = ["write", path]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let reader = SaveLineReader(output.fileHandleForReading)
+            let (process, reader) = try Self.startWriter(path: path)
             // The first reported save: the writer is in its loop (reading, not sleeping).
             let started = reader.firstLine.wait(timeout: .now() + 60) == .success
             #expect(started, "run \(run): the writer reported no save within 60 s")
@@ -55,13 +50,7 @@ struct StoreCrashSafetyTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("Crash.sqlite").path
-        let process = Process()
-        process.executableURL = Self.child
-        process.arguments = ["write", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let reader = SaveLineReader(output.fileHandleForReading)
+        let (process, reader) = try Self.startWriter(path: path)
         #expect(reader.firstLine.wait(timeout: .now() + 60) == .success)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -82,17 +71,21 @@ struct StoreCrashSafetyTests {
 
     /// Runs the child with `arguments` to its end: its output, prefixed with the exit status
     /// when it failed.
-    private static func run(_ arguments: [String]) throws -> String {
+    /// Starts the writer on the store at `path`, its "saved N" lines read as they come.
+    private static func startWriter(path: String) throws -> (Process, SaveLineReader) {
         let process = Process()
         process.executableURL = child
-        process.arguments = arguments
+        process.arguments = ["write", path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return process.terminationStatus == 0 ? text : "\(arguments[0]) exited with \(process.terminationStatus): \(text)"
+        return (process, SaveLineReader(output.fileHandleForReading))
+    }
+
+    private static func run(_ arguments: [String]) throws -> String {
+        let (status, output) = try ChildExecutable.run(child, arguments)
+        let text = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return status == 0 ? text : "\(arguments[0]) exited with \(status): \(text)"
     }
 }
 

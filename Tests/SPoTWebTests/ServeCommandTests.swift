@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import TestSupport
 import Testing
 
 @Suite("spot serve: the README's main command, as a process")
@@ -56,7 +57,7 @@ final class ServerProcess: @unchecked Sendable {
 
     static func start(_ arguments: [String]) throws -> ServerProcess {
         let server = ServerProcess()
-        server.process.executableURL = SpotExecutable.url
+        server.process.executableURL = ChildExecutable.url(named: "spot")
         server.process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["FLICKR_API_KEY"] = nil
@@ -120,19 +121,4 @@ final class ServerProcess: @unchecked Sendable {
         for await status in exit { return status }
         throw EventStreamError(message: "no exit status")
     }
-}
-
-/// The `spot` executable SwiftPM built next to the tests.
-enum SpotExecutable {
-    static let url: URL = {
-        let candidates = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        for directory in candidates {
-            let url = directory.appendingPathComponent("spot")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return candidates[0].appendingPathComponent("spot")
-    }()
 }

@@ -40,12 +40,7 @@ extension ManagedObjectContext {
     /// Fills batch `number` of `fetch` with one query, and turns the batches read longest ago
     /// back into faults (their unchanged objects; changed ones keep their values).
     func fillBatch(_ number: Int, of fetch: BatchedFetch, from store: any ObjectStore) throws {
-        let faults = fetch.ids(ofBatch: number).compactMap { registeredObjectsByID[$0] }
-            .filter { $0.isFault && !$0.storage.flags.contains(.gone) }
-        if !faults.isEmpty {
-            let rows = try store.rows(for: faults.map(\.objectID))
-            for object in faults where object.isFault { fill(object, with: rows[object.objectID]) }
-        }
+        try loadFaults(of: fetch.ids(ofBatch: number).compactMap { registeredObjectsByID[$0] }, from: store)
         for evicted in fetch.didFill(number) {
             for id in fetch.ids(ofBatch: evicted) {
                 guard let object = registeredObjectsByID[id], !object.isFault, !object.hasChanges,

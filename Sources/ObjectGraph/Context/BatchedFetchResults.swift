@@ -63,15 +63,16 @@ extension ManagedObjectContext {
     ///
     /// - Throws: as ``fetch(_:)``.
     public func fetchBatched<T: ManagedObject>(_ request: FetchRequest<T>) throws -> BatchedFetchResults<T> {
-        let idRequest = FetchRequest<ManagedObjectID>(entityName: request.entityName ?? "")
-        idRequest.predicate = request.predicate
-        idRequest.sortDescriptors = request.sortDescriptors
-        idRequest.fetchLimit = request.fetchLimit
-        idRequest.fetchOffset = request.fetchOffset
-        idRequest.includesSubentities = request.includesSubentities
-        idRequest.includesPendingChanges = request.includesPendingChanges
-        idRequest.resultType = .managedObjectIDResultType
-        let ids = try fetch(idRequest)
+        assertOnQueue()
+        processPendingChanges()
+        try throwUnreportedStoreErrors()
+        let ids: [ManagedObjectID]
+        do {
+            let (entity, descriptor) = try prepare(request)
+            ids = try matchingIDs(entity, descriptor, includePending: request.includesPendingChanges)
+        } catch let error as FetchPredicateError {
+            throw error.withFormat(request.predicate?.predicateFormat)
+        }
         return BatchedFetchResults(context: self, ids: ids, batchSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : 100)
     }
 }

@@ -57,14 +57,7 @@ extension ManagedObjectContext {
                 return result
             }
         case .managedObjectIDResultType:
-            let ids: [ManagedObjectID]
-            if request.includesPendingChanges && pendingChangesAffect(entity, descriptor) {
-                ids = try fetchObjects(entity, descriptor, includePending: true, pendingChangesAffect: true).map(\.objectID)
-            } else if descriptor.needsInMemoryEvaluation {
-                ids = try fetchObjects(entity, descriptor, includePending: false).map(\.objectID)
-            } else {
-                ids = try store().objectIDs(matching: descriptor)
-            }
+            let ids = try matchingIDs(entity, descriptor, includePending: request.includesPendingChanges)
             if T.self == ManagedObjectID.self { return unsafeBitCast(ids, to: [T].self) }
             guard let results = ids as? [T] else {
                 throw ObjectGraphError(
@@ -118,7 +111,7 @@ extension ManagedObjectContext {
         return store
     }
 
-    private func prepare<T>(_ request: FetchRequest<T>) throws -> (EntityDescription, FetchDescriptor) {
+    func prepare<T>(_ request: FetchRequest<T>) throws -> (EntityDescription, FetchDescriptor) {
         guard let name = request.entityName else {
             throw ObjectGraphError(.entityNotFound, "the fetch request has no entity name")
         }
@@ -209,6 +202,16 @@ extension ManagedObjectContext {
     /// The matching IDs read from the store without loading rows, or `nil` when the objects
     /// must be loaded to decide (unsaved changes that can change the result, or a predicate
     /// evaluated in memory).
+    /// The IDs `descriptor` matches: read from the store alone, or from loaded objects when
+    /// unsaved changes can change the result or the predicate is evaluated in memory.
+    func matchingIDs(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> [ManagedObjectID] {
+        let pending = includePending && pendingChangesAffect(entity, descriptor)
+        if pending || descriptor.needsInMemoryEvaluation {
+            return try fetchObjects(entity, descriptor, includePending: includePending, pendingChangesAffect: pending).map(\.objectID)
+        }
+        return try store().objectIDs(matching: descriptor)
+    }
+
     private func idsWithoutLoading(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> [ManagedObjectID]? {
         if includePending && pendingChangesAffect(entity, descriptor) { return nil }
         if descriptor.needsInMemoryEvaluation { return nil }

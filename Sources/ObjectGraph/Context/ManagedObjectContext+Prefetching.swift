@@ -80,12 +80,4 @@ extension ManagedObjectContext {
         }
         return next
     }
-
-    /// Fills every fault among `objects` with one query per entity, throwing the store's error.
-    private func loadFaults(of objects: [ManagedObject], from store: any ObjectStore) throws {
-        let faults = objects.filter { $0.isFault && $0.managedObjectContext === self && !$0.storage.flags.contains(.gone) }
-        guard !faults.isEmpty else { return }
-        let rows = try currentRows(of: faults.map(\.objectID), from: store)
-        for object in faults where object.isFault { fill(object, with: rows[object.objectID]) }
-    }
 }

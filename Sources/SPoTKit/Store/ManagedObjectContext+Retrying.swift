@@ -15,7 +15,6 @@ extension ManagedObjectContext {
                 if hasChanges { try save() }
                 return result
             } catch let error as ObjectGraphError where error.code == .managedObjectMerge && attempt < attempts {
-                rollback()
                 reset()
                 attempt += 1
             }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `spot` executable, as a user would.
@@ -12,17 +13,7 @@ struct SpotCommand {
     }
 
     /// The executable next to the test bundle (SwiftPM builds it because the tests depend on it).
-    static let executable: URL = {
-        let candidates = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        for directory in candidates {
-            let url = directory.appendingPathComponent("spot")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return candidates[0].appendingPathComponent("spot")
-    }()
+    static let executable = ChildExecutable.url(named: "spot")
 
     /// Runs `spot arguments…` with `environment` added (and FLICKR_API_KEY removed, so the
     /// sandbox is used), and waits for it to exit.
