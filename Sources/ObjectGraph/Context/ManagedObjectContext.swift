@@ -46,7 +46,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     let queue: ContextQueue
-    private(set) var coordinator: PersistentStoreCoordinator?
+    private(set) var coordinator: PersistentStoreCoordinator? {
+        didSet { lastEntityLookup = nil }
+    }
 
     func setCoordinatorUnchecked(_ coordinator: PersistentStoreCoordinator) { self.coordinator = coordinator }
 
@@ -74,6 +76,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingReadFailures: [ManagedObject: ObjectGraphError] = [:]
 
     let observers = ContextObservers()
+    /// The last entity ``entity(of:)`` looked up, by ID scope.
+    private var lastEntityLookup: (scope: ObjectIDScope, entity: EntityDescription)?
 
     /// Creates a context of `concurrencyType`; set ``persistentStoreCoordinator`` before use.
     public init(concurrencyType: ConcurrencyType) {
@@ -182,7 +186,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
         assertOnQueue()
         if let object = registeredObjectsByID[objectID] { return object }
-        guard let entity = model?.entity(named: objectID.entityName) else {
+        guard let entity = entity(of: objectID) else {
             preconditionFailure("ObjectGraph: object(with:) got \(objectID), whose entity is not in this context's model")
         }
         let object = registerNewObject(of: entity, id: objectID)
@@ -281,13 +285,23 @@ public final class ManagedObjectContext: @unchecked Sendable {
             }
             return object
         }
-        guard let entity = model?.entity(named: row.id.entityName) else {
+        guard let entity = entity(of: row.id) else {
             preconditionFailure("ObjectGraph: the store returned a row of unknown entity \(row.id.entityName)")
         }
         let object = registerNewObject(of: entity, id: row.id)
         apply(row, to: object, keepingChanges: false)
         object.awakeFromFetch()
         return object
+    }
+
+    /// The entity of `id` in the context's model (the last one found is remembered: a fetch
+    /// registers rows of one entity after another).
+    @inline(__always)
+    func entity(of id: ManagedObjectID) -> EntityDescription? {
+        if let last = lastEntityLookup, last.scope === id.scope { return last.entity }
+        guard let entity = model?.entity(named: id.entityName) else { return nil }
+        lastEntityLookup = (id.scope, entity)
+        return entity
     }
 
     /// A new instance of `entity`'s class for the stored object `id`, registered in this context.

@@ -3,51 +3,40 @@
 /// long as anyone holds it (uniquing).
 ///
 /// Objects with unsaved changes are held strongly elsewhere (the context's changed objects), so
-/// they stay registered until saved or rolled back. Entries of released objects are swept out
-/// when the table has grown to twice its size after the last sweep, so the cost is amortized
-/// and memory follows what is alive.
+/// they stay registered until saved or rolled back.
+///
+/// Entries are unretained references, and an object removes its own entry when it is
+/// deinitialized (`ManagedObject.deinit`), so every entry is alive. This relies on the rule
+/// that objects are used — and so released — on their context's queue only; it spares every
+/// object a Swift weak reference (a side-table allocation each) and the table periodic sweeps.
 struct ObjectRegistry {
-    private struct Entry {
-        weak var object: ManagedObject?
-    }
+    private var entries: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
 
-    private var entries: [ManagedObjectID: Entry] = [:]
-    /// The entry count after the last sweep; the next sweep runs at twice that.
-    private var sweptCount = 0
-
-    /// The live object registered under `id`; setting `nil` unregisters it.
+    /// The object registered under `id`; setting `nil` unregisters it.
     subscript(id: ManagedObjectID) -> ManagedObject? {
-        get { entries[id]?.object }
-        set {
-            guard let newValue else {
-                entries[id] = nil
-                return
-            }
-            entries[id] = Entry(object: newValue)
-            if entries.count > max(1_024, sweptCount * 2) { sweep() }
-        }
+        get { entries[id]?.takeUnretainedValue() }
+        set { entries[id] = newValue.map { Unmanaged.passUnretained($0) } }
     }
 
-    /// The live objects, in no particular order.
-    var values: [ManagedObject] { entries.values.compactMap(\.object) }
+    /// The registered objects, in no particular order.
+    var values: [ManagedObject] { entries.values.map { $0.takeUnretainedValue() } }
 
-    /// Unregisters `id`, returning its object if it was alive.
+    /// Unregisters `id`, returning its object if it was registered.
     @discardableResult
     mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
-        entries.removeValue(forKey: id)?.object
+        entries.removeValue(forKey: id)?.takeUnretainedValue()
+    }
+
+    /// Unregisters `id` if `object` — being deinitialized — is what it holds (another object
+    /// may have been registered under the ID since).
+    mutating func forget(_ id: ManagedObjectID, deinitializing object: UnsafeMutableRawPointer) {
+        if let entry = entries[id], entry.toOpaque() == object { entries[id] = nil }
     }
 
     mutating func removeAll() {
         entries = [:]
-        sweptCount = 0
     }
 
-    /// How many entries the table holds (live or not yet swept), for tests.
+    /// How many entries the table holds, for tests.
     var entryCount: Int { entries.count }
-
-    /// Drops the entries of released objects.
-    mutating func sweep() {
-        entries = entries.filter { $0.value.object != nil }
-        sweptCount = entries.count
-    }
 }

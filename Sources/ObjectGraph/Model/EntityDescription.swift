@@ -116,6 +116,12 @@ public final class EntityDescription: CustomStringConvertible {
     var fetchableEntityCodes: [Int] = []
     /// Each slot's default value, set when the model is frozen.
     @exclusivity(unchecked) var frozenDefaultValues: ContiguousArray<Value>?
+    /// The ID scope of objects of this entity not yet in a store (see `ManagedObject.init`),
+    /// set when the model is frozen.
+    @exclusivity(unchecked) var frozenUnstoredScope: ObjectIDScope?
+    /// The slots of transient properties, which rows from the store do not fill; set when
+    /// the model is frozen.
+    @exclusivity(unchecked) var frozenTransientSlots: [Int]?
     /// Per slot, the attribute type (`nil` for relationships), for the typed accessors.
     @exclusivity(unchecked) var frozenAttributeTypes: [AttributeType?] = []
     /// The top of this entity's inheritance tree, whose table holds the whole tree.

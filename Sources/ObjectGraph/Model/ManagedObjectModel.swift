@@ -66,6 +66,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         entityByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         entityTable = NameTable(entities.map { ($0.name, $0) })
         for entity in entities {
+            entity.frozenUnstoredScope = ObjectIDScope.interned(storeIdentifier: "", entityName: entity.name)
+            entity.frozenTransientSlots = entity.allProperties.indices.filter { entity.allProperties[$0].isTransient }
             entity.frozenDefaultValues = ContiguousArray(entity.allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
             entity.frozenAttributeTypes = entity.allProperties.map { ($0 as? AttributeDescription)?.attributeType }
             entity.slotTable = NameTable(entity.allProperties.enumerated().map { ($1.name, $0) })

@@ -33,8 +33,16 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Data's designated initializer. Subclasses that override it must call `super`.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity
-        objectID = ManagedObjectID(storeIdentifier: "", entityName: entity.name, primaryKey: 0)
+        // A placeholder until the object is inserted or registered (no lookup for a frozen model's entity).
+        let scope = entity.frozenUnstoredScope ?? ObjectIDScope.interned(storeIdentifier: "", entityName: entity.name)
+        objectID = ManagedObjectID(scope: scope, primaryKey: 0)
         if let context { context.insert(self) }
+    }
+
+    deinit {
+        // The registry holds objects unretained: the last release (on the context's queue)
+        // takes the object out of it.
+        managedObjectContext?.registeredObjectsByID.forget(objectID, deinitializing: Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Creates an object of the entity bound to this class and inserts it into `context`.

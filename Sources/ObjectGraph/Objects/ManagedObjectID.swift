@@ -11,26 +11,36 @@ public import Foundation
 /// them back into objects with ``ManagedObjectContext/object(with:)`` or
 /// ``ManagedObjectContext/existingObject(with:)``.
 public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
-    /// The identifier of the store the object lives in.
-    public let storeIdentifier: String
-    /// The name of the object's (concrete) entity.
-    public let entityName: String
+    /// The store and entity of the ID, interned: one instance per pair for the life of the
+    /// process, never freed, so IDs compare it by identity and copy it without reference
+    /// counting. An ID is 16 bytes, which keeps ``Value`` small and a relationship value
+    /// unboxed.
+    unowned(unsafe) let scope: ObjectIDScope
     /// The object's primary key in its entity hierarchy's table.
     public let primaryKey: Int64
 
+    /// The identifier of the store the object lives in.
+    public var storeIdentifier: String { scope.storeIdentifier }
+    /// The name of the object's (concrete) entity.
+    public var entityName: String { scope.entityName }
+
     package init(storeIdentifier: String, entityName: String, primaryKey: Int64) {
-        self.storeIdentifier = storeIdentifier
-        self.entityName = entityName
+        self.init(scope: ObjectIDScope.interned(storeIdentifier: storeIdentifier, entityName: entityName), primaryKey: primaryKey)
+    }
+
+    init(scope: ObjectIDScope, primaryKey: Int64) {
+        self.scope = scope
         self.primaryKey = primaryKey
     }
 
-    /// Equal when store, entity and primary key are equal (the key, cheapest, compared first).
+    /// Equal when store, entity and primary key are equal (the key first, then the interned
+    /// scope by identity).
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs.primaryKey == rhs.primaryKey && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
+        lhs.primaryKey == rhs.primaryKey && lhs.scope === rhs.scope
     }
 
     /// Hashes the primary key only: IDs that differ only by entity or store are rare in one
-    /// table, and hashing the two strings dominated registry lookups.
+    /// table, and equality settles them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(primaryKey)
     }
@@ -71,4 +81,43 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
     /// A readable summary, for logs and debugging.
     public var description: String { "<\(uriRepresentation().absoluteString)>" }
+}
+
+/// The store and entity part of ``ManagedObjectID``s, one instance per pair (see
+/// ``interned(storeIdentifier:entityName:)``).
+///
+/// Instances are never freed — IDs refer to them `unowned(unsafe)` — which costs one small
+/// object per store and entity a process opens.
+final class ObjectIDScope: Sendable, Hashable {
+    let storeIdentifier: String
+    let entityName: String
+
+    private init(storeIdentifier: String, entityName: String) {
+        self.storeIdentifier = storeIdentifier
+        self.entityName = entityName
+    }
+
+    /// Identity is equality: there is one scope per store and entity.
+    static func == (lhs: ObjectIDScope, rhs: ObjectIDScope) -> Bool { lhs === rhs }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    private struct Key: Hashable {
+        let storeIdentifier: String
+        let entityName: String
+    }
+
+    /// Every scope made so far; holding them here is what keeps them alive.
+    private static let table = Locked<[Key: ObjectIDScope]>([:])
+
+    /// The one scope of `entityName` in the store `storeIdentifier`.
+    static func interned(storeIdentifier: String, entityName: String) -> ObjectIDScope {
+        let key = Key(storeIdentifier: storeIdentifier, entityName: entityName)
+        return table.withLock { table in
+            if let scope = table[key] { return scope }
+            let scope = ObjectIDScope(storeIdentifier: storeIdentifier, entityName: entityName)
+            table[key] = scope
+            return scope
+        }
+    }
 }

@@ -35,9 +35,9 @@ extension ObjectStorage {
     /// take their defaults); with `keepingChanges`, unsaved changes stay on top.
     mutating func load(_ row: StoredRow, entity: EntityDescription, keepingChanges: Bool) {
         var loaded = row.values
-        for property in entity.allProperties where property.isTransient {
-            let slot = property.slot
-            loaded[slot] = values.isEmpty ? ((property as? AttributeDescription)?.defaultStoredValue ?? .null) : values[slot]
+        let transientSlots = entity.frozenTransientSlots ?? entity.allProperties.indices.filter { entity.allProperties[$0].isTransient }
+        for slot in transientSlots {
+            loaded[slot] = values.isEmpty ? ((entity.allProperties[slot] as? AttributeDescription)?.defaultStoredValue ?? .null) : values[slot]
         }
         if keepingChanges, !values.isEmpty {
             for slot in changed.slots { loaded[slot] = values[slot] }

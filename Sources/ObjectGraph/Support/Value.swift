@@ -19,7 +19,7 @@ package enum Value: Sendable, Hashable {
     case uuid(UUID)
     case url(URL)
     /// A reference to a managed object: a to-one value, a predicate's object argument.
-    indirect case objectID(ManagedObjectID)
+    case objectID(ManagedObjectID)
     /// A collection: a predicate's `{…}` literal or array argument, a to-many value.
     case array([Value])
 

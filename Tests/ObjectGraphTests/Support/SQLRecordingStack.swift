@@ -66,6 +66,12 @@ final class StatementLog: Sendable {
 }
 
 extension [String] {
+    /// The statements that touch data: without GRDB's schema version checks (before it reuses
+    /// a statement) and the row cache's `PRAGMA data_version` checks.
+    var touchingData: [String] {
+        filter { !$0.hasPrefix("PRAGMA schema_version") && !$0.hasPrefix("PRAGMA data_version") }
+    }
+
     /// The statements that read (`SELECT`) from `table`.
     func selects(from table: String) -> [String] {
         filter { $0.hasPrefix("SELECT") && $0.contains("FROM \(table)") }

@@ -6,41 +6,46 @@ import GRDB
 // reads that faults and relationships make one by one.
 extension SQLiteStore {
     func row(for id: ManagedObjectID) throws -> StoredRow? {
-        let entity = try entityPlan(named: id.entityName)
-        let sql = "SELECT \(entity.selectList) FROM \(entity.mapping.table) WHERE Z_PK = ?"
-        return try storeOperation(.read, "read \(id)") {
-            try writer.unsafeRead { db in
-                let statement = try db.cachedStatement(sql: sql)
-                guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else { return nil }
-                let decoded = decode(row)
-                return decoded?.id.entityName == id.entityName ? decoded : nil
-            }
-        }
+        try rows(for: [id])[id]
     }
 
+    /// The rows of `ids`: from the row cache where it has them, the rest read from SQLite (one
+    /// query per entity and few hundred IDs) and cached.
     func rows(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: StoredRow] {
-        var rows: [ManagedObjectID: StoredRow] = [:]
-        rows.reserveCapacity(ids.count)
-        for (entityName, ids) in Dictionary(grouping: ids, by: \.entityName) {
-            let entity = try entityPlan(named: entityName)
-            // Chunks keep each statement under SQLite's parameter limit; their SQL differs
-            // only in the last chunk's length, so statements are reused from GRDB's cache.
-            var start = 0
-            while start < ids.count {
-                let chunk = ids[start..<min(start + Self.rowsByIDChunk, ids.count)]
-                start += chunk.count
-                let sql =
-                    "SELECT \(entity.selectList) FROM \(entity.mapping.table) WHERE Z_PK IN (\(Self.placeholders(chunk.count))) AND Z_ENT = \(entity.code)"
-                try storeOperation(.read, "read \(chunk.count) \(entityName) objects") {
-                    try writer.unsafeRead { db in
+        // Which entities first: an ID from another model throws before anything is read.
+        let entities = try Dictionary(grouping: ids, by: \.scope).map { scope, ids in (try entityPlan(named: scope.entityName), ids) }
+        let what = ids.count == 1 ? "read \(ids[0])" : "read \(ids.count) objects"
+        return try storeOperation(.read, what) {
+            try writer.unsafeRead { db in
+                let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+                let generation = rowCache.validate(connection: ObjectIdentifier(db), dataVersion: version)
+                var rows = rowCache.rows(for: ids)
+                guard rows.count < ids.count else { return rows }
+                rows.reserveCapacity(ids.count)
+                var read: [StoredRow] = []
+                for (entity, ids) in entities {
+                    let missing = rows.isEmpty ? ids : ids.filter { rows[$0] == nil }
+                    // Chunks keep each statement under SQLite's parameter limit; their SQL
+                    // differs only in the last chunk's length, so statements are reused from
+                    // GRDB's cache.
+                    var start = 0
+                    while start < missing.count {
+                        let chunk = missing[start..<min(start + Self.rowsByIDChunk, missing.count)]
+                        start += chunk.count
+                        let sql =
+                            "SELECT \(entity.selectList) FROM \(entity.mapping.table) WHERE Z_PK IN (\(Self.placeholders(chunk.count))) AND Z_ENT = \(entity.code)"
                         let statement = try db.cachedStatement(sql: sql)
                         statement.setUncheckedArguments(StatementArguments(chunk.map(\.primaryKey)))
-                        try forEachRow(of: statement) { rows[$0.id] = $0 }
+                        try forEachRow(of: statement) { row in
+                            rows[row.id] = row
+                            read.append(row)
+                        }
                     }
                 }
+                rowCache.insert(read, readAt: generation)
+                return rows
             }
         }
-        return rows
     }
 
     /// Steps a full-table row SELECT, decoding each row (of an entity the store knows).
@@ -243,10 +248,9 @@ extension SQLiteStore {
     @inline(__always)
     private func objectID(_ statement: SQLiteStatement, at index: Int = 0) -> ManagedObjectID? {
         guard let pk = Value.integer(sqliteStatement: statement, index: index),
-            let code = Value.integer(sqliteStatement: statement, index: index + 1),
-            let name = schema.entityNames[Int(code)]
+            let code = Value.integer(sqliteStatement: statement, index: index + 1)
         else { return nil }
-        return ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: pk)
+        return objectID(code: Int(code), primaryKey: pk)
     }
 
     /// Decodes a full-table row (`Z_PK, Z_ENT, Z_OPT, columns…`).
@@ -272,13 +276,13 @@ extension SQLiteStore {
                 values[slot] = attribute(index, type)
             case .toOne(let slot, let index, let entityIndex, let destination):
                 guard let key = integer(index) else { continue }
-                var entityName = destination
-                if let entityIndex, let code = integer(entityIndex), let concrete = schema.entityNames[Int(code)] { entityName = concrete }
-                values[slot] = .objectID(ManagedObjectID(storeIdentifier: identifier, entityName: entityName, primaryKey: key))
+                var id = ManagedObjectID(scope: idScopes[destination]!, primaryKey: key)
+                if let entityIndex, let code = integer(entityIndex), let concrete = objectID(code: Int(code), primaryKey: key) { id = concrete }
+                values[slot] = .objectID(id)
             }
         }
         let version = integer(2) ?? 0
-        return StoredRow(id: ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: pk), version: version, values: values)
+        return StoredRow(id: ManagedObjectID(scope: idScopes[entity.code]!, primaryKey: pk), version: version, values: values)
     }
 
     /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`,

@@ -26,11 +26,22 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     }
     /// The store's file; `nil` in memory. Named in every error the store throws.
     let path: String?
-    private(set) var identifier = ""
+    private(set) var identifier = "" {
+        didSet {
+            idScopes = (0..<plan.entityCount).map { code in
+                plan.entity(code: code).map { ObjectIDScope.interned(storeIdentifier: identifier, entityName: $0.name) }
+            }
+        }
+    }
+    /// The ID scope of each entity code (`nil` for 0), so rows decode into IDs without
+    /// looking up names.
+    private(set) var idScopes: [ObjectIDScope?] = []
     private(set) var metadataSummary: [String: String] = [:]
 
     /// Primary keys reserved per root entity.
     private let keys = Locked(KeyReservations())
+    /// Rows read by ID, shared by the store's contexts (Core Data's row cache).
+    let rowCache = RowCache()
     /// How many fetch plans the store has compiled (tests prove plans are reused with it).
     let fetchPlansCompiled = Locked(0)
 
@@ -243,7 +254,15 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             keys.ranges[key] = (start + 1, end + 1)
             return start
         }
-        return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: primaryKey)
+        return ManagedObjectID(scope: idScopes[entity.code]!, primaryKey: primaryKey)
+    }
+
+    /// The ID of the object of entity code `code` with primary key `primaryKey`; `nil` for a
+    /// code the model does not have.
+    @inline(__always)
+    func objectID(code: Int, primaryKey: Int64) -> ManagedObjectID? {
+        guard code > 0 && code < idScopes.count, let scope = idScopes[code] else { return nil }
+        return ManagedObjectID(scope: scope, primaryKey: primaryKey)
     }
 }
 

@@ -119,6 +119,9 @@ struct StorePlan: Sendable {
         code > 0 && code < entities.count ? entities[code] : nil
     }
 
+    /// One more than the highest entity code.
+    var entityCount: Int { entities.count }
+
     /// The plan of the entity named `name`, or `nil` when the model has no such entity.
     func entity(named name: String) -> EntityPlan? {
         codesByName[name].flatMap { entity(code: $0) }
@@ -142,7 +145,9 @@ struct RelationshipKey: Sendable, Hashable {
 struct RowReadPlan: Sendable {
     enum Column: Sendable {
         case attribute(slot: Int, index: Int, type: AttributeType)
-        case toOne(slot: Int, index: Int, entityIndex: Int?, destination: String)
+        /// `destination` is the destination entity's code (the concrete entity when the row has no
+        /// entity column for the relationship).
+        case toOne(slot: Int, index: Int, entityIndex: Int?, destination: Int)
     }
     let slotCount: Int
     let columns: [Column]
@@ -160,7 +165,7 @@ struct RowReadPlan: Sendable {
                     slot: slot,
                     index: index,
                     entityIndex: mapping.entityColumns[slot].flatMap { indexOf[$0] },
-                    destination: relationship.destinationEntity!.name
+                    destination: relationship.destinationEntity!.entityCode
                 )
             default:
                 return nil
