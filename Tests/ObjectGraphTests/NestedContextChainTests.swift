@@ -192,6 +192,48 @@ struct NestedContextChainTests {
         #expect(throws: ObjectGraphError.self) { try lookup.get() }
     }
 
+    @Test("any depth: a grandchild sees the unsaved changes of its parent and of the root", arguments: TestStack.kinds)
+    func grandchildSeesEveryLevel(inMemory: Bool) throws {
+        let stack = try TestStack(inMemory: inMemory)
+        let root = stack.container.newBackgroundContext()
+        let child = Self.child(of: root)
+        let grandchild = Self.child(of: child)
+        root.performAndWait { Photo(context: root).unique = "from root" }
+        child.performAndWait { Photo(context: child).unique = "from child" }
+        try grandchild.performAndWait {
+            let request = Photo.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: "unique", ascending: true)]
+            #expect(try grandchild.fetch(request).compactMap(\.unique) == ["from child", "from root"])
+            try #require(try Self.photo("from root", in: grandchild)).title = "edited below"
+            try grandchild.save()
+        }
+        try root.performAndWait { () throws in
+            #expect(try Self.photo("from root", in: root)?.title == nil)
+        }
+        try child.performAndWait { try child.save() }
+        try root.performAndWait { () throws in
+            #expect(try Self.photo("from root", in: root)?.title == "edited below")
+            #expect(try root.count(for: Photo.fetchRequest()) == 2)
+        }
+    }
+
+    @Test("a child's save validates, and a failing one leaves the parent untouched", arguments: TestStack.kinds)
+    func validationAtChildSave(inMemory: Bool) throws {
+        let stack = try TestStack(inMemory: inMemory)
+        let root = stack.container.newBackgroundContext()
+        let child = Self.child(of: root)
+        let failure = child.performAndWait {
+            _ = Photo(context: child)  // `unique` is required
+            return Result { try child.save() }
+        }
+        #expect(throws: ObjectGraphError.self) { try failure.get() }
+        if case .failure(let error as ObjectGraphError) = failure {
+            #expect(error.failures.map(\.key) == ["unique"])
+        }
+        child.performAndWait { #expect(child.hasChanges) }
+        root.performAndWait { #expect(!root.hasChanges) }
+    }
+
     @Test("a child discarded, or rolled back, leaves its parent untouched", arguments: TestStack.kinds)
     func discardAndRollback(inMemory: Bool) throws {
         let stack = try TestStack(inMemory: inMemory)
