@@ -27,7 +27,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// A name for debugging and logs.
     public var name: String?
     /// Whether saves of sibling contexts (through the same coordinator) are merged in
-    /// automatically, on this context's queue.
+    /// automatically, on this context's queue; for a child context (see ``parent``), the
+    /// saves of its parent.
     public var automaticallyMergesChangesFromParent = false {
         didSet {
             coordinator?.updateAutomaticMerging(for: self)
