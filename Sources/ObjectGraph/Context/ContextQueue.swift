@@ -28,8 +28,18 @@ final class ContextQueue: Sendable {
 
     /// Whether the calling code runs on this queue (or inside a synchronous call onto it).
     var isCurrent: Bool {
-        isMain ? Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainKey) != nil : DispatchQueue.getSpecific(key: key) != nil
+        isMain ? Self.holdsMain : DispatchQueue.getSpecific(key: key) != nil
     }
+
+    /// Whether the calling thread runs main-queue work: on the main thread, in a main-queue
+    /// block, or in a synchronous call onto a private queue made from either (a child context
+    /// used from the main thread, reading through its main-queue parent).
+    private static var holdsMain: Bool {
+        Thread.isMainThread || DispatchQueue.getSpecific(key: mainKey) != nil
+            || Thread.current.threadDictionary[holdsMainKey] != nil
+    }
+
+    private static let holdsMainKey = "ObjectGraph.ContextQueue.holdsMain"
 
     func async(_ work: @escaping @Sendable () -> Void) {
         queue.async(execute: work)
@@ -38,6 +48,15 @@ final class ContextQueue: Sendable {
     /// Runs `work` on the queue and waits; runs it in place when already on the queue.
     func sync<T>(_ work: () throws -> T) rethrows -> T {
         if isCurrent { return try work() }
-        return try queue.sync(execute: work)
+        guard !isMain, Self.holdsMain else { return try queue.sync(execute: work) }
+        // Called with the main queue held: the work (which runs on this thread) may call back
+        // into a main-queue context, which must run in place, not wait for the main queue.
+        return try queue.sync {
+            let dictionary = Thread.current.threadDictionary
+            let previous = dictionary[Self.holdsMainKey]
+            dictionary[Self.holdsMainKey] = true
+            defer { dictionary[Self.holdsMainKey] = previous }
+            return try work()
+        }
     }
 }

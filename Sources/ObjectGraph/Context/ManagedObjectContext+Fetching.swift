@@ -218,7 +218,7 @@ extension ManagedObjectContext {
         return try store().objectIDs(matching: descriptor)
     }
 
-    private func count(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> Int {
+    func count(_ entity: EntityDescription, _ descriptor: FetchDescriptor, includePending: Bool) throws -> Int {
         if includePending && pendingChangesAffect(entity, descriptor) {
             return try fetchObjects(entity, descriptor, includePending: true, pendingChangesAffect: true).count
         }

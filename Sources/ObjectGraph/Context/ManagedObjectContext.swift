@@ -27,19 +27,25 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// A name for debugging and logs.
     public var name: String?
     /// Whether saves of sibling contexts (through the same coordinator) are merged in
-    /// automatically, on this context's queue.
+    /// automatically, on this context's queue; for a child context (see ``parent``), the
+    /// saves of its parent.
     public var automaticallyMergesChangesFromParent = false {
-        didSet { coordinator?.updateAutomaticMerging(for: self) }
+        didSet {
+            coordinator?.updateAutomaticMerging(for: self)
+            updateMergingFromParent()
+        }
     }
     /// How a save resolves objects another save changed since this context read them (Core
     /// Data's optimistic locking); see ``MergePolicy``. ``MergePolicy/error`` by default.
     public var mergePolicy: MergePolicy = .error
 
-    /// The coordinator this context reads from and saves to.
+    /// The coordinator this context reads from and saves to; for a child context (see
+    /// ``parent``), its root context's coordinator, which it cannot set.
     public var persistentStoreCoordinator: PersistentStoreCoordinator? {
-        get { coordinator }
+        get { coordinator ?? parentLink?.coordinator }
         set {
             assertOnQueue()
+            precondition(parentLink == nil, "ObjectGraph: a context has either a persistentStoreCoordinator or a parent, not both")
             coordinator = newValue
             newValue?.register(self)
         }
@@ -52,9 +58,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     func setCoordinatorUnchecked(_ coordinator: PersistentStoreCoordinator) { self.coordinator = coordinator }
 
+    /// The parent context, as a store, for a child context (see ``parent``).
+    var parentLink: ParentContextStore?
+
     /// What this context reads from and saves to. Every read and write goes through this
-    /// abstract store — today the coordinator's store, later a parent context.
-    var parentStore: (any ObjectStore)? { coordinator?.store }
+    /// abstract store: the parent context for a child, else the coordinator's store.
+    var parentStore: (any ObjectStore)? {
+        if let parentLink { return parentLink }
+        return coordinator?.store
+    }
 
     /// One object per ID (uniquing).
     var registeredObjectsByID = ObjectRegistry()
@@ -91,8 +103,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         for object in registeredObjectsByID.values { object.storage.releaseRelated() }
     }
 
-    /// The model of the context's coordinator.
-    var model: ManagedObjectModel? { coordinator?.managedObjectModel }
+    /// The model of the context's coordinator (the root's, for a child context).
+    var model: ManagedObjectModel? { (coordinator ?? parentLink?.coordinator)?.managedObjectModel }
 
     // MARK: Queue
 
