@@ -111,7 +111,7 @@ extension ManagedObjectContext {
     /// The store writes and the did-save payload for `objects`: every changed value and
     /// relationship, by entity and relationship identity; the store decides what it stores where.
     private func saveChanges(for objects: [ManagedObject]) -> (SaveChanges, ContextDidSave) {
-        var changes = SaveChanges()
+        var changes = SaveChanges(transactionAuthor: transactionAuthor, contextName: name)
         var inserted: Set<ManagedObjectID> = []
         var updated: Set<ManagedObjectID> = []
         var deleted: Set<ManagedObjectID> = []

@@ -29,6 +29,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     private(set) var identifier = ""
     private(set) var metadataSummary: [String: String] = [:]
 
+    /// Whether saves record persistent history (see `SQLiteStore+History.swift`); set once when
+    /// the store is added, before any context uses it.
+    var tracksHistory = false
+
     /// Primary keys reserved per root entity.
     private let keys = Locked(KeyReservations())
     /// How many fetch plans the store has compiled (tests prove plans are reused with it).
