@@ -77,6 +77,13 @@ extension ManagedObjectContext {
                     try resolveConflicts(failure, in: store, attempt: attempt)
                     objects.removeAll { $0.storage.flags.contains(.gone) }
                     (changes, saved) = saveChanges(for: objects)
+                } catch let failure as UniquenessConflictFailure {
+                    // Objects share a uniqueness constraint's values: the merge policy merges
+                    // the inserted ones into the object that stays (or throws).
+                    attempt += 1
+                    try resolveUniquenessConflicts(failure, in: store, attempt: attempt)
+                    objects = changedObjectsInSaveOrder()
+                    (changes, saved) = saveChanges(for: objects)
                 }
             }
         }

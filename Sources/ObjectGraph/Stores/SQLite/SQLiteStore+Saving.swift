@@ -29,6 +29,9 @@ extension SQLiteStore {
         } catch let error as DatabaseError
             where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
         {
+            // Which objects conflict, read after the rollback: the context's merge policy
+            // resolves them (the happy path runs no query for it).
+            try findUniquenessConflicts(changes)
             throw ObjectGraphError(
                 .constraintConflict,
                 "the save breaks a uniqueness constraint: \(describeConstraint(error.message ?? ""))",
