@@ -77,6 +77,13 @@ extension ManagedObjectContext {
                     try resolveConflicts(failure, in: store, attempt: attempt)
                     objects.removeAll { $0.storage.flags.contains(.gone) }
                     (changes, saved) = saveChanges(for: objects)
+                } catch let failure as UniquenessConflictFailure {
+                    // Objects share a uniqueness constraint's values: the merge policy merges
+                    // the inserted ones into the object that stays (or throws).
+                    attempt += 1
+                    try resolveUniquenessConflicts(failure, in: store, attempt: attempt)
+                    objects = changedObjectsInSaveOrder()
+                    (changes, saved) = saveChanges(for: objects)
                 }
             }
         }
@@ -111,7 +118,7 @@ extension ManagedObjectContext {
     /// The store writes and the did-save payload for `objects`: every changed value and
     /// relationship, by entity and relationship identity; the store decides what it stores where.
     private func saveChanges(for objects: [ManagedObject]) -> (SaveChanges, ContextDidSave) {
-        var changes = SaveChanges()
+        var changes = SaveChanges(transactionAuthor: transactionAuthor, contextName: name)
         var inserted: Set<ManagedObjectID> = []
         var updated: Set<ManagedObjectID> = []
         var deleted: Set<ManagedObjectID> = []

@@ -24,8 +24,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The context's concurrency type.
     public let concurrencyType: ConcurrencyType
-    /// A name for debugging and logs.
+    /// A name for debugging and logs; persistent history records it as each transaction's
+    /// ``PersistentHistoryTransaction/contextName``.
     public var name: String?
+    /// Who saves with this context ("app", "importer", …), recorded as each save's
+    /// ``PersistentHistoryTransaction/author`` when the store tracks persistent history, so a
+    /// reader can skip its own transactions — as Core Data's `transactionAuthor`.
+    public var transactionAuthor: String?
     /// Whether saves of sibling contexts (through the same coordinator) are merged in
     /// automatically, on this context's queue; for a child context (see ``parent``), the
     /// saves of its parent.

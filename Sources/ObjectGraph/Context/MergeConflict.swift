@@ -101,7 +101,7 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
         }
     }
 
-    private static func snapshot(_ values: ContiguousArray<Value>, of entity: EntityDescription) -> [String: any Sendable] {
+    static func snapshot(_ values: ContiguousArray<Value>, of entity: EntityDescription) -> [String: any Sendable] {
         var result: [String: any Sendable] = [:]
         guard values.count == entity.allProperties.count else { return result }
         for slot in storedSlots(of: entity) {

@@ -21,8 +21,13 @@ import Foundation
 /// context's copy is deleted too: a row cannot be brought back by an update), and an object
 /// this context deletes is deleted whatever the other save changed. To-many changes are saved
 /// as additions and removals of members, merged with the store's under every trumping policy.
-/// Uniqueness-constraint conflicts still throw ``ObjectGraphError/Code/constraintConflict``
-/// under every policy.
+/// Uniqueness-constraint conflicts (inserted objects sharing a constraint's values with a
+/// stored object or with each other) follow the same policies, as Core Data's upsert: under
+/// ``error`` the save throws ``ObjectGraphError/Code/constraintConflict`` with
+/// ``ObjectGraphError/constraintConflicts``; otherwise each conflicting insert is merged into
+/// the object that stays (the stored one, or the first insert) and deleted, its relationships
+/// moved to it — object trump takes the values the insert set, store trump only what the stored
+/// object lacks, overwrite all of the insert's values, rollback none.
 ///
 /// ```swift
 /// context.mergePolicy = .mergeByPropertyObjectTrump

@@ -40,6 +40,11 @@ public final class AttributeDescription: PropertyDescription {
     /// Data's `NSDerivedAttributeDescription`. ObjectGraph keeps it for tools and migrations
     /// but does not evaluate it: the attribute stores the values it is given.
     public var derivationExpression: String? { willSet { checkMutable("derivationExpression") } }
+    /// Whether a deleted object's value of this attribute is kept in persistent history, in
+    /// the delete's ``PersistentHistoryChange/tombstone`` — as Core Data's
+    /// `preservesValueInHistoryOnDeletion`. `false` by default; it does not change the model's
+    /// version hash.
+    public var preservesValueInHistoryOnDeletion = false { willSet { checkMutable("preservesValueInHistoryOnDeletion") } }
 
     /// Converted forms of the value options, set when the model is frozen.
     var defaultStoredValue: Value = .null

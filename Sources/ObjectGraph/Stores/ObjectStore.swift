@@ -119,6 +119,11 @@ struct SaveChanges: Sendable {
     var updates: [RowWrite] = []
     var deletes: [RowDelete] = []
     var relationshipChanges: [RelationshipChange] = []
+    /// The saving context's ``ManagedObjectContext/transactionAuthor``, recorded in persistent
+    /// history.
+    var transactionAuthor: String? = nil
+    /// The saving context's ``ManagedObjectContext/name``, recorded in persistent history.
+    var contextName: String? = nil
 
     var isEmpty: Bool {
         inserts.isEmpty && updates.isEmpty && deletes.isEmpty && relationshipChanges.isEmpty

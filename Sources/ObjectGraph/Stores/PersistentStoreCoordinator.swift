@@ -70,6 +70,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             busyTimeout: timeout,
             migration: migration
         )
+        try backend.enableHistoryTracking(requested: Self.historyTrackingRequested(options), readOnly: readOnly)
         let store = PersistentStore(type: inMemory ? .inMemory : .sqlite, url: url, configurationName: configuration, backend: backend)
         state.withLock { $0.stores.append(store) }
         return store

@@ -65,6 +65,10 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
     /// For ``Code/managedObjectMerge``: each conflicting object, with what changed in the
     /// store (Core Data's `conflictList`).
     public let conflicts: [MergeConflict]
+    /// For ``Code/constraintConflict``: each uniqueness constraint the save breaks, with the
+    /// stored and the saving context's objects that share its values (Core Data's
+    /// `NSPersistentStoreSaveConflictsErrorKey` list of `NSConstraintConflict`s).
+    public let constraintConflicts: [ConstraintConflict]
     /// The SQLite or file-system error underneath, described.
     public let underlyingError: String?
     /// The store failure underneath, with its SQLite result code, statement and file — so a
@@ -78,6 +82,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         failures: [ValidationFailure] = [],
         differences: [String] = [],
         conflicts: [MergeConflict] = [],
+        constraintConflicts: [ConstraintConflict] = [],
         underlying: (any Error)? = nil,
         file: String? = nil
     ) {
@@ -86,6 +91,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         self.failures = failures
         self.differences = differences
         self.conflicts = conflicts
+        self.constraintConflicts = constraintConflicts
         self.underlyingError = underlying.map { String(describing: $0) }
         self.cause =
             underlying.map { StoreFailure($0, file: file) }
@@ -98,6 +104,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         if !failures.isEmpty { text += "\n" + failures.map { "  - \($0)" }.joined(separator: "\n") }
         if !differences.isEmpty { text += "\n" + differences.map { "  - \($0)" }.joined(separator: "\n") }
         if !conflicts.isEmpty { text += "\n" + conflicts.map { "  - \($0)" }.joined(separator: "\n") }
+        if !constraintConflicts.isEmpty { text += "\n" + constraintConflicts.map { "  - \($0)" }.joined(separator: "\n") }
         if let underlyingError { text += "\n  (\(underlyingError))" }
         return text
     }

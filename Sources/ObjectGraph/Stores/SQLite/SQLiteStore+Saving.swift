@@ -6,6 +6,10 @@ extension SQLiteStore {
         do {
             if let injected = failureInjection.withLock({ $0 })?(.write) { throw injected }
             try writer.write { db in
+                // History first, in the save's own transaction: it reads deleted rows' tombstones.
+                if tracksHistory {
+                    try recordHistory(in: db, author: changes.transactionAuthor, contextName: changes.contextName, changes: HistoryChanges(changes))
+                }
                 // Optimistic locking: a checked row is written only at the version its context
                 // read (`… AND Z_OPT = ?`); rows that were not are conflicts, and the save stops
                 // before its inserts, its transaction rolled back.
@@ -26,6 +30,9 @@ extension SQLiteStore {
         } catch let error as DatabaseError
             where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
         {
+            // Which objects conflict, read after the rollback: the context's merge policy
+            // resolves them (the happy path runs no query for it).
+            try findUniquenessConflicts(changes)
             throw ObjectGraphError(
                 .constraintConflict,
                 "the save breaks a uniqueness constraint: \(describeConstraint(error.message ?? ""))",

@@ -38,6 +38,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     private(set) var idScopes: [ObjectIDScope?] = []
     private(set) var metadataSummary: [String: String] = [:]
 
+    /// Whether saves record persistent history (see `SQLiteStore+History.swift`); set once when
+    /// the store is added, before any context uses it.
+    var tracksHistory = false
+
     /// Primary keys reserved per root entity.
     private let keys = Locked(KeyReservations())
     /// Rows read by ID, shared by the store's contexts (Core Data's row cache).
