@@ -123,6 +123,29 @@ struct BatchDeleteRequestTests {
         #expect(throws: ObjectGraphError.self) { try execute(mixed, in: stack) }
     }
 
+    @Test("deleting members of an ordered to-many keeps the order of the others", arguments: TestStack.kinds)
+    func orderedMembers(inMemory: Bool) throws {
+        let stack = try LibraryModel.stack(inMemory: inMemory)
+        let context = stack.container.newBackgroundContext()
+        let (book, chapters) = try context.performAndWait {
+            let book = try LibraryModel.insert("Book", ["title": "ordered"], in: context)
+            let chapters = try ["one", "two", "three", "four"].map { try LibraryModel.insert("Chapter", ["title": $0], in: context) }
+            try book.setCheckedValue(Array(chapters.reversed()), forKey: "chapters")
+            try context.save()
+            return (book.objectID, chapters.map(\.objectID))
+        }
+        func titles() throws -> [String] {
+            let fresh = stack.container.newBackgroundContext()
+            return try fresh.performAndWait {
+                let members = try fresh.existingObject(with: book).value(forKey: "chapters") as? [ManagedObject] ?? []
+                return members.map { $0.value(forKey: "title") as? String ?? "?" }
+            }
+        }
+        #expect(try titles() == ["four", "three", "two", "one"])
+        _ = try execute(BatchDeleteRequest(objectIDs: [chapters[1], chapters[3]]), in: stack)
+        #expect(try titles() == ["three", "one"])  // "four" and "two" deleted
+    }
+
     @Test("merged into a context, the deletes leave a live controller and related loaded objects", arguments: TestStack.kinds)
     func mergeIntoController(inMemory: Bool) throws {
         let live = try LiveItems(inMemory: inMemory, items: [("a", "A", 1), ("b", "A", 2), ("c", "B", 1), ("d", "C", 5)])
