@@ -123,6 +123,28 @@ struct BatchDeleteRequestTests {
         #expect(throws: ObjectGraphError.self) { try execute(mixed, in: stack) }
     }
 
+    @Test("a batch delete is one write transaction that reads no rows into a context")
+    func oneTransaction() throws {
+        let stack = try SQLRecordingStack(model: LibraryModel.make())
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let shelf = try LibraryModel.insert("Shelf", ["name": "s"], in: context)
+            for index in 0..<20 { try LibraryModel.insert("Book", ["title": "b\(index)", "shelf": shelf], in: context) }
+            try context.save()
+        }
+        let request = BatchDeleteRequest(fetchRequest: FetchRequest<FetchRequestResult>(entityName: "Shelf"))
+        request.resultType = .resultTypeCount
+        var result: PersistentStoreResult?
+        let statements = try stack.recording {
+            result = try context.performAndWait { try context.execute(request) }
+        }
+        #expect((result as? BatchDeleteResult)?.result as? Int == 21)
+        #expect(statements.filter { $0.hasPrefix("BEGIN") }.count == 1, "\(statements)")
+        #expect(statements.filter { $0.hasPrefix("COMMIT") }.count == 1)
+        #expect(!statements.contains { $0.hasPrefix("SELECT Z_PK, Z_ENT, Z_OPT") }, "no object's row is read")
+        #expect(try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: "Book")) } == 0)
+    }
+
     @Test("deleting members of an ordered to-many keeps the order of the others", arguments: TestStack.kinds)
     func orderedMembers(inMemory: Bool) throws {
         let stack = try LibraryModel.stack(inMemory: inMemory)
