@@ -1,0 +1,105 @@
+import Foundation
+
+/// The key of the inserted objects' IDs in a change dictionary given to
+/// ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``: Core Data's
+/// `NSInsertedObjectsKey`, renamed.
+public let InsertedObjectsKey = "inserted"
+/// The key of the updated objects' IDs in a change dictionary: Core Data's
+/// `NSUpdatedObjectsKey`, renamed.
+public let UpdatedObjectsKey = "updated"
+/// The key of the deleted objects' IDs in a change dictionary: Core Data's
+/// `NSDeletedObjectsKey`, renamed.
+public let DeletedObjectsKey = "deleted"
+
+extension ManagedObjectContext {
+    /// Merges changes made in the store behind the contexts' backs — by a batch request, another
+    /// process, persistent history — into `contexts`, each on its own queue, as Core Data's
+    /// `mergeChanges(fromRemoteContextSave:into:)` with a dictionary.
+    ///
+    /// `changes` holds, under ``InsertedObjectsKey``, ``UpdatedObjectsKey`` and
+    /// ``DeletedObjectsKey``, arrays or sets of ``ManagedObjectID``s (managed objects and
+    /// ID URIs are accepted too). In each context, updated objects are read again from the
+    /// store (unsaved changes stay on top), deleted ones become deleted, inserted ones appear,
+    /// and objects whose relationships point at a deleted object are read again (a batch
+    /// delete nullified them). Fetched results controllers on the contexts report the changes.
+    ///
+    /// ```swift
+    /// let result = try context.execute(batchDelete) as? BatchDeleteResult
+    /// ManagedObjectContext.mergeChanges(
+    ///     fromRemoteContextSave: [DeletedObjectsKey: result?.result as? [ManagedObjectID] ?? []],
+    ///     into: [container.viewContext]
+    /// )
+    /// ```
+    public static func mergeChanges(fromRemoteContextSave changes: [AnyHashable: Any], into contexts: [ManagedObjectContext]) {
+        let inserted = objectIDs(in: changes[InsertedObjectsKey])
+        let updated = objectIDs(in: changes[UpdatedObjectsKey])
+        let deleted = objectIDs(in: changes[DeletedObjectsKey])
+        for context in contexts {
+            context.performAndWait {
+                let referencing = context.loadedObjectIDs(referencingAnyOf: deleted)
+                let saved = ContextDidSave(
+                    insertedObjectIDs: inserted,
+                    updatedObjectIDs: updated.union(referencing).subtracting(deleted),
+                    deletedObjectIDs: deleted
+                )
+                context.mergeChanges(fromContextDidSave: saved)
+            }
+        }
+    }
+
+    /// The IDs in a change dictionary's value: IDs, objects or URIs, in an array or a set.
+    private static func objectIDs(in value: Any?) -> Set<ManagedObjectID> {
+        guard let value else { return [] }
+        let items: [Any]
+        switch value {
+        case let ids as [ManagedObjectID]: return Set(ids)
+        case let ids as Set<ManagedObjectID>: return ids
+        case let array as [Any]: items = array
+        case let set as Set<AnyHashable>: items = set.map(\.base)
+        case let set as NSSet: items = set.allObjects
+        default: items = [value]
+        }
+        var ids = Set<ManagedObjectID>()
+        for item in items {
+            switch item {
+            case let id as ManagedObjectID: ids.insert(id)
+            case let object as ManagedObject: ids.insert(object.objectID)
+            case let uri as URL: if let id = ManagedObjectID(uriRepresentation: uri) { ids.insert(id) }
+            default: continue
+            }
+        }
+        return ids
+    }
+
+    /// Registered objects with values whose to-one relationships or loaded to-many members
+    /// point at one of `deleted` (and which are not deleted themselves).
+    func loadedObjectIDs(referencingAnyOf deleted: Set<ManagedObjectID>) -> Set<ManagedObjectID> {
+        guard !deleted.isEmpty else { return [] }
+        var referencing = Set<ManagedObjectID>()
+        for object in registeredObjectsByID.values where !object.isFault && !deleted.contains(object.objectID) {
+            let storage = object.storage
+            for slot in object.entity.relationshipSlots {
+                if case .objectID(let id) = storage.values[slot], deleted.contains(id) {
+                    referencing.insert(object.objectID)
+                    break
+                }
+                if let members = storage.toMany[slot]?.memberSet, !members.isDisjoint(with: deleted) {
+                    referencing.insert(object.objectID)
+                    break
+                }
+            }
+        }
+        return referencing
+    }
+
+    /// The SQLite store batch requests run in.
+    func batchStore() throws -> SQLiteStore {
+        guard let store = coordinator?.store else {
+            throw ObjectGraphError(
+                .noPersistentStore,
+                "the context has no persistent store; load the container's stores before running a store request"
+            )
+        }
+        return store
+    }
+}

@@ -1,0 +1,365 @@
+import Foundation
+import GRDB
+
+/// What one batch request changed in the store, by object ID: what a context merges.
+struct BatchChanges: Sendable {
+    /// New rows (batch inserts).
+    var inserted: [ManagedObjectID] = []
+    /// Rows whose values or relationships changed (batch updates, upserts, nullified rows).
+    var updated: [ManagedObjectID] = []
+    /// Deleted rows, cascaded deletes included.
+    var deleted: [ManagedObjectID] = []
+
+    /// The changes keyed as Core Data's did-save user info, for
+    /// ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``.
+    var userInfo: [AnyHashable: Any] {
+        [InsertedObjectsKey: inserted, UpdatedObjectsKey: updated, DeletedObjectsKey: deleted]
+    }
+}
+
+extension SQLiteStore {
+    /// Runs one batch request's SQL: every batch write goes through here.
+    ///
+    /// `body` runs in one write transaction (rolled back when it throws), while no context of
+    /// this process saves (``serializingSaves(_:)``), and returns what it changed; then
+    /// ``didChangeRows(_:)`` hears of it. A uniqueness constraint broken by the SQL becomes
+    /// ``ObjectGraphError/Code/constraintConflict``.
+    func performBatchWrite<T>(_ what: String, _ body: (Database) throws -> (BatchChanges, T)) throws -> (BatchChanges, T) {
+        let outcome = try serializingSaves {
+            do {
+                return try storeOperation(.write, what) { try writer.write { db in try body(db) } }
+            } catch let error as ObjectGraphError {
+                if let cause = error.cause,
+                    cause.extendedResultCode == ResultCode.SQLITE_CONSTRAINT_UNIQUE.rawValue
+                        || cause.extendedResultCode == ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY.rawValue
+                {
+                    throw ObjectGraphError(
+                        .constraintConflict,
+                        "could not \(what): it breaks a uniqueness constraint (\(cause.message)); nothing was written",
+                        file: path
+                    )
+                }
+                throw error
+            }
+        }
+        didChangeRows(outcome.0)
+        return outcome
+    }
+
+    /// Called after every batch write with the rows it inserted, updated and deleted (cascades
+    /// and nullified rows included): the one place for caches of rows to forget them and for
+    /// persistent history to record them.
+    func didChangeRows(_ changes: BatchChanges) {}
+
+    // MARK: Batch insert
+
+    /// Inserts `objects` into the entity named `entityName` in one transaction; upserts on
+    /// the entity's uniqueness constraints. Returns each object's ID in order.
+    func batchInsert(entityName: String, objects: [[String: Any]]) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID]) {
+        let (entity, entityPlan) = try batchEntity(entityName, for: "batch insert into")
+        if entity.isAbstract {
+            throw ObjectGraphError(.invalidRequest, "cannot batch insert into \(entity.name): the entity is abstract")
+        }
+        // Every value is converted and checked before anything is written.
+        let rows = try objects.enumerated().map { index, object in try batchRow(object, index: index, entity: entity) }
+        return try batchInsert(rows, into: entity, plan: entityPlan)
+    }
+
+    /// Inserts the objects `handler` sets up (each a new object of no context), one per call,
+    /// until it returns `true`.
+    func batchInsert(entityName: String, objectsFrom handler: (ManagedObject) -> Bool) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID])
+    {
+        let (entity, entityPlan) = try batchEntity(entityName, for: "batch insert into")
+        if entity.isAbstract {
+            throw ObjectGraphError(.invalidRequest, "cannot batch insert into \(entity.name): the entity is abstract")
+        }
+        let slots = entity.attributeSlots.filter { !entity.allProperties[$0].isTransient }
+        var rows: [(values: ContiguousArray<Value>, given: [Int])] = []
+        while true {
+            let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+            object.storage.becomeInserted(defaults: entity.defaultValues, attributeSlots: entity.attributeSlots)
+            if handler(object) { break }
+            let place = "object \(rows.count) of the batch insert into \(entity.name)"
+            if let failure = object.storage.pendingFailures.first {
+                throw ObjectGraphError(.typeMismatch, "\(place): \(failure.key ?? "?"): \(failure.message); nothing was written")
+            }
+            for slot in entity.relationshipSlots {
+                let isSet: Bool
+                if case .objectID = object.storage.values[slot] {
+                    isSet = true
+                } else {
+                    isSet = object.storage.toMany[slot].map { !$0.added.isEmpty } ?? false
+                }
+                if isSet {
+                    throw ObjectGraphError(
+                        .invalidRequest,
+                        "\(place): '\(entity.allProperties[slot].name)' is a relationship of \(entity.name), and batch requests set attributes only (as in Core Data); set relationships in a context. Nothing was written"
+                    )
+                }
+            }
+            try checkRequired(object.storage.values, index: rows.count, entity: entity)
+            rows.append((object.storage.values, slots))
+        }
+        return try batchInsert(rows, into: entity, plan: entityPlan)
+    }
+
+    /// Inserts rows already converted (values by slot, and the slots the caller gave, which an
+    /// upsert writes) into `entity`.
+    func batchInsert(
+        _ rows: [(values: ContiguousArray<Value>, given: [Int])],
+        into entity: EntityDescription,
+        plan entityPlan: StorePlan.EntityPlan
+    ) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID]) {
+        let constraints = uniquenessLookups(for: entity, plan: entityPlan)
+        let table = entityPlan.mapping.table
+        let (changes, ids) = try performBatchWrite("batch insert \(rows.count) \(entity.name) objects") {
+            db -> (BatchChanges, [ManagedObjectID]) in
+            var changes = BatchChanges()
+            var ids: [ManagedObjectID] = []
+            ids.reserveCapacity(rows.count)
+            var nextKey = try reserveKeys(rows.count, root: entityPlan.rootCode, in: db)
+            let insert = try db.cachedStatement(sql: entityPlan.insertSQL)
+            for row in rows {
+                if let existing = try existingRow(matching: row.values, constraints, table: table, in: db) {
+                    try update(existing.primaryKey, table: table, slots: row.given, values: row.values, plan: entityPlan, in: db)
+                    changes.updated.append(existing)
+                    ids.append(existing)
+                    continue
+                }
+                var arguments: [DatabaseValue] = [nextKey.databaseValue, entityPlan.code.databaseValue, 1.databaseValue]
+                for (slot, count) in entityPlan.insertColumns.enumerated() where count > 0 {
+                    arguments.append(row.values[slot].databaseValue)
+                    if count == 2 { arguments.append(.null) }
+                }
+                try insert.execute(arguments: StatementArguments(arguments))
+                let id = ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: nextKey)
+                nextKey += 1
+                changes.inserted.append(id)
+                ids.append(id)
+            }
+            return (changes, ids)
+        }
+        return (changes, ids)
+    }
+
+    /// One object's values by slot (defaults where not given) and the slots it gave.
+    private func batchRow(_ object: [String: Any], index: Int, entity: EntityDescription) throws -> (values: ContiguousArray<Value>, given: [Int]) {
+        var values = entity.defaultValues
+        var given: [Int] = []
+        for (key, input) in object {
+            let attribute = try batchAttribute(key, of: entity, where: "object \(index) of the batch insert into \(entity.name)")
+            values[attribute.slot] = try batchValue(input, for: attribute, where: "object \(index) of the batch insert into \(entity.name)")
+            given.append(attribute.slot)
+        }
+        try checkRequired(values, index: index, entity: entity)
+        return (values, given)
+    }
+
+    /// Throws when a required attribute of object `index` has no value.
+    func checkRequired(_ values: ContiguousArray<Value>, index: Int, entity: EntityDescription) throws {
+        for slot in entity.attributeSlots {
+            guard let attribute = entity.allProperties[slot] as? AttributeDescription, !attribute.isTransient else { continue }
+            if !attribute.isOptional, values[slot].isNull {
+                throw ObjectGraphError(
+                    .validationMultipleErrors,
+                    "object \(index) of the batch insert into \(entity.name) has no value for required attribute '\(attribute.name)'; nothing was inserted"
+                )
+            }
+        }
+    }
+
+    /// The stored attribute `key` names; relationships, transient and unknown keys throw.
+    func batchAttribute(_ key: String, of entity: EntityDescription, where place: String) throws -> AttributeDescription {
+        guard let slot = entity.slotByName[key] else {
+            throw ObjectGraphError(.unknownKey, "\(place): \(entity.name) has no property '\(key)'; nothing was written")
+        }
+        switch entity.allProperties[slot] {
+        case let attribute as AttributeDescription where !attribute.isTransient:
+            return attribute
+        case is RelationshipDescription:
+            throw ObjectGraphError(
+                .invalidRequest,
+                "\(place): '\(key)' is a relationship of \(entity.name), and batch requests set attributes only (as in Core Data); set relationships in a context. Nothing was written"
+            )
+        default:
+            throw ObjectGraphError(.invalidRequest, "\(place): \(entity.name).\(key) is transient, not stored; nothing was written")
+        }
+    }
+
+    /// A caller's value converted as `setValue(_:forKey:)` converts it (Foundation's bridged
+    /// `NSNumber` and `NSString` too, as a dictionary handler's values come).
+    func batchValue(_ input: Any?, for attribute: AttributeDescription, where place: String) throws -> Value {
+        let entityName = attribute.entity?.name ?? "?"
+        if let stored = attribute.storedValue(from: input) ?? bridgedValue(input, for: attribute) {
+            if stored.isNull && !attribute.isOptional {
+                throw ObjectGraphError(
+                    .validationMultipleErrors,
+                    "\(place): \(entityName).\(attribute.name) is required and cannot be set to nil; nothing was written"
+                )
+            }
+            return stored
+        }
+        let got = flattenOptional(input).map { "\(type(of: $0))" } ?? "nil"
+        throw ObjectGraphError(
+            .typeMismatch,
+            "\(place): \(entityName).\(attribute.name) expects \(attribute.expectedValueDescription), not \(got); nothing was written"
+        )
+    }
+
+    /// Converts an `NSNumber` or `NSString` the plain conversion did not take.
+    private func bridgedValue(_ input: Any?, for attribute: AttributeDescription) -> Value? {
+        guard let input = flattenOptional(input) else { return nil }
+        if let string = input as? NSString { return attribute.storedValue(from: String(describing: string)) }
+        guard let number = input as? NSNumber else { return nil }
+        switch attribute.attributeType {
+        case .boolean, .integer16, .integer32, .integer64, .decimal:
+            let int = number.int64Value
+            return NSNumber(value: int) == number ? attribute.storedValue(from: int) : attribute.storedValue(from: number.doubleValue)
+        case .double, .float:
+            return attribute.storedValue(from: number.doubleValue)
+        default:
+            return nil
+        }
+    }
+
+    /// Reserves `count` primary keys of the tree rooted at `root` inside the transaction; returns
+    /// the first.
+    private func reserveKeys(_ count: Int, root: Int, in db: Database) throws -> Int64 {
+        try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [count, root])
+        let end = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? Int64(count)
+        return end - Int64(count) + 1
+    }
+
+    /// One uniqueness constraint as a lookup: its slots, columns and the entity codes its index
+    /// covers.
+    struct UniquenessLookup {
+        let slots: [Int]
+        let sql: String
+    }
+
+    /// The lookups of `entity`'s uniqueness constraints and its super-entities'.
+    private func uniquenessLookups(for entity: EntityDescription, plan entityPlan: StorePlan.EntityPlan) -> [UniquenessLookup] {
+        var lookups: [UniquenessLookup] = []
+        var current: EntityDescription? = entity
+        while let owner = current {
+            for constraint in owner.uniquenessConstraints {
+                let slots = constraint.compactMap { owner.slotByName[$0] }
+                let columns = slots.compactMap { entityPlan.mapping.columns[$0] }
+                guard !slots.isEmpty, columns.count == constraint.count else { continue }
+                let codes = owner.fetchableEntityCodes.map(String.init).joined(separator: ", ")
+                let conditions = columns.map { "\($0) = ?" }.joined(separator: " AND ")
+                lookups.append(
+                    UniquenessLookup(
+                        slots: slots,
+                        sql: "SELECT Z_PK, Z_ENT FROM \(entityPlan.mapping.table) WHERE Z_ENT IN (\(codes)) AND \(conditions) LIMIT 1"
+                    )
+                )
+            }
+            current = owner.superentity
+        }
+        return lookups
+    }
+
+    /// The stored row whose constrained values equal `values`' (constraints with a NULL value
+    /// match nothing, as SQLite's unique indexes allow many NULLs).
+    private func existingRow(
+        matching values: ContiguousArray<Value>,
+        _ lookups: [UniquenessLookup],
+        table: String,
+        in db: Database
+    ) throws -> ManagedObjectID? {
+        for lookup in lookups {
+            let arguments = lookup.slots.map { values[$0] }
+            if arguments.contains(where: \.isNull) { continue }
+            if let row = try Row.fetchOne(db.cachedStatement(sql: lookup.sql), arguments: StatementArguments(arguments.map(\.databaseValue))) {
+                let code: Int = row[1]
+                guard let name = schema.entityNames[code] else { continue }
+                return ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: row[0])
+            }
+        }
+        return nil
+    }
+
+    /// Writes `slots` of one row and gives it a new version.
+    private func update(
+        _ pk: Int64,
+        table: String,
+        slots: [Int],
+        values: ContiguousArray<Value>,
+        plan entityPlan: StorePlan.EntityPlan,
+        in db: Database
+    ) throws {
+        var assignments: [String] = []
+        var arguments: [DatabaseValue] = []
+        for slot in slots.sorted() {
+            guard let column = entityPlan.updateColumns[slot] else { continue }
+            assignments.append("\(column) = ?")
+            arguments.append(values[slot].databaseValue)
+        }
+        assignments.append("Z_OPT = Z_OPT + 1")
+        arguments.append(pk.databaseValue)
+        try db.execute(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?", arguments: StatementArguments(arguments))
+    }
+
+    // MARK: Shared
+
+    /// The entity named `name` and its plan, or an error naming the request.
+    func batchEntity(_ name: String, for request: String) throws -> (EntityDescription, StorePlan.EntityPlan) {
+        guard let entity = managedObjectModel.entity(named: name), let entityPlan = plan.entity(named: name) else {
+            throw ObjectGraphError(.entityNotFound, "cannot \(request) '\(name)': the model has no such entity")
+        }
+        return (entity, entityPlan)
+    }
+
+    /// `SELECT t0.Z_PK, t0.Z_ENT FROM table t0 … WHERE …` for the rows `descriptor` matches (in
+    /// its order with a limit or offset), with its arguments. A predicate SQLite cannot express
+    /// is refused.
+    func matchingSQL(_ descriptor: FetchDescriptor, refusing request: String) throws -> (String, [DatabaseValue]) {
+        let compiled: FetchPlan
+        if let given = descriptor.plan, canUse(given) { compiled = given } else { compiled = try fetchPlan(for: descriptor) }
+        let clauses: FetchPlan.Clauses
+        if descriptor.predicate == nil {
+            clauses = compiled.unfiltered
+        } else {
+            switch compiled.filtered {
+            case .sql(let sql): clauses = sql
+            case .inMemory(let reason):
+                throw ObjectGraphError(
+                    .invalidRequest,
+                    "a \(request) of \(descriptor.entity) runs its predicate in SQLite, which cannot express it (\(reason)); fetch the objects and change them in a context instead. Nothing was written"
+                )
+            case .failed(let error): throw error
+            }
+        }
+        var joins = clauses.whereJoins
+        var arguments = clauses.whereArguments
+        var orderClause = ""
+        if descriptor.fetchLimit > 0 || descriptor.fetchOffset > 0 {
+            let order = try clauses.order.get()
+            joins = order.joins
+            arguments = order.arguments
+            orderClause = SQLCompiler.orderClause(terms: order.terms, alias: "t0", breakingTies: true)
+        }
+        var sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(compiled.table) t0"
+        if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
+        sql += clauses.whereClause + orderClause
+        if descriptor.fetchLimit > 0 || descriptor.fetchOffset > 0 {
+            sql += " LIMIT ? OFFSET ?"
+            arguments.append((descriptor.fetchLimit > 0 ? Int64(descriptor.fetchLimit) : -1).databaseValue)
+            arguments.append(Int64(descriptor.fetchOffset).databaseValue)
+        }
+        return (sql, arguments)
+    }
+
+    /// The IDs a `SELECT Z_PK, Z_ENT …` returns, inside a transaction.
+    func matchingIDs(_ query: (String, [DatabaseValue]), in db: Database) throws -> [ManagedObjectID] {
+        var ids: [ManagedObjectID] = []
+        let rows = try Row.fetchCursor(db, sql: query.0, arguments: StatementArguments(query.1))
+        while let row = try rows.next() {
+            let code: Int = row[1]
+            guard let name = schema.entityNames[code] else { continue }
+            ids.append(ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: row[0]))
+        }
+        return ids
+    }
+}
