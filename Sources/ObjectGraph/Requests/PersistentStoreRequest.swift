@@ -64,6 +64,8 @@ extension ManagedObjectContext {
     ///   error, a constraint the changes would break, a store error).
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         assertOnQueue()
-        return try request.execute(in: self)
+        return try SQLiteStore.$historyWriter.withValue(HistoryWriter(author: transactionAuthor, contextName: name)) {
+            try request.execute(in: self)
+        }
     }
 }

@@ -17,6 +17,12 @@ struct BatchChanges: Sendable {
     }
 }
 
+/// Who writes a batch request's changes, for persistent history.
+struct HistoryWriter: Sendable {
+    let author: String?
+    let contextName: String?
+}
+
 extension SQLiteStore {
     /// Runs one batch request's SQL: every batch write goes through here.
     ///
@@ -27,7 +33,21 @@ extension SQLiteStore {
     func performBatchWrite<T>(_ what: String, _ body: (Database) throws -> (BatchChanges, T)) throws -> (BatchChanges, T) {
         let outcome = try serializingSaves {
             do {
-                return try storeOperation(.write, what) { try writer.write { db in try body(db) } }
+                return try storeOperation(.write, what) {
+                    try writer.write { db in
+                        let outcome = try body(db)
+                        // Recorded after the writes, in their transaction: deleted rows are
+                        // gone by then, so a batch delete's changes carry no tombstones.
+                        let writer = Self.historyWriter
+                        let changes = HistoryChanges(
+                            inserted: outcome.0.inserted,
+                            updated: outcome.0.updated.map { ($0, []) },
+                            deleted: outcome.0.deleted
+                        )
+                        try recordHistory(in: db, author: writer.author, contextName: writer.contextName, changes: changes)
+                        return outcome
+                    }
+                }
             } catch let error as ObjectGraphError {
                 if let cause = error.cause,
                     cause.extendedResultCode == ResultCode.SQLITE_CONSTRAINT_UNIQUE.rawValue
@@ -49,7 +69,13 @@ extension SQLiteStore {
     /// Called after every batch write with the rows it inserted, updated and deleted (cascades
     /// and nullified rows included): the one place for caches of rows to forget them and for
     /// persistent history to record them.
-    func didChangeRows(_ changes: BatchChanges) {}
+    func didChangeRows(_ changes: BatchChanges) {
+        rowCache.removeAll()
+    }
+
+    /// The author and context name a batch write records in persistent history: those of the
+    /// context executing the request (see ``ManagedObjectContext/execute(_:)``).
+    @TaskLocal static var historyWriter: HistoryWriter = HistoryWriter(author: nil, contextName: nil)
 
     // MARK: Batch insert
 
