@@ -19,6 +19,10 @@ public final class SPoTStore: Sendable {
     let listContext: ManagedObjectContext
     /// The importer writing into this store.
     public let importer: PhotoImporter
+    /// The context every ``write(_:)`` runs on, one after another (Core Data's single
+    /// background writer): writers of this process never conflict with each other, and
+    /// optimistic locking retries only for other processes' and the importer's saves.
+    private let writerContext: ManagedObjectContext
 
     /// Opens (creating if needed) the store at `url`; `nil` opens one in memory.
     /// - Parameters:
@@ -48,6 +52,8 @@ public final class SPoTStore: Sendable {
         listContext = container.newBackgroundContext()
         listContext.name = "live lists"
         listContext.automaticallyMergesChangesFromParent = true
+        writerContext = container.newBackgroundContext()
+        writerContext.name = "background"
     }
 
     /// Returns once every save made before the call has reached the live lists: their
@@ -69,15 +75,17 @@ public final class SPoTStore: Sendable {
         }
     }
 
-    /// Runs `body` in a new background context, saves if it changed anything, and returns
-    /// its result.
+    /// Runs `body` on the writer context, starting from the store's current state, saves if it
+    /// changed anything, and returns its result. Writes run one at a time.
     /// - Throws: ``SPoTError``s as thrown; any other error as `.store`, naming the file.
     ///   Nothing is saved then.
     func write<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
-        let context = container.newBackgroundContext()
+        let context = writerContext
         do {
             return try await context.perform {
-                try context.savingRetryingConflicts { try body(context) }
+                // Nothing carries over from an earlier write, a failed one included.
+                context.reset()
+                return try context.savingRetryingConflicts { try body(context) }
             }
         } catch let error as SPoTError {
             throw error
