@@ -16,6 +16,9 @@
 // that batch `movedBy = N` (relationship edits and updates); every fourth save deletes batch
 // N - 3 (cascading to its items and their join rows) and records it in a Deleted row. A save
 // is half-written if some of these are in the store and others are not, which `verify` sees.
+// After save N returns, a batch update request stamps every item of batch N with N: all of a
+// batch's items carry the same stamp, and every batch but the last is stamped (a writer starts
+// by stamping the last save, in case its predecessor was killed before it could).
 import Foundation
 import GRDB
 import ObjectGraph
@@ -32,6 +35,7 @@ final class Batch: ManagedObject {
 final class Item: ManagedObject {
     @Managed var save: Int64
     @Managed var index: Int64
+    @Managed var stamp: Int64
     @Managed var batch: Batch?
     @Managed var groups: Set<Group>
 }
@@ -56,6 +60,7 @@ func container(at path: String) throws -> PersistentContainer {
         EntityDescription("Item", class: Item.self) {
             AttributeDescription("save", .integer64, optional: false, defaultValue: 0)
             AttributeDescription("index", .integer64, optional: false, defaultValue: 0)
+            AttributeDescription("stamp", .integer64, optional: false, defaultValue: 0)
             RelationshipDescription("batch", to: "Batch", inverse: "items")
             RelationshipDescription("groups", to: "Group", inverse: "items", toMany: true)
         }
@@ -100,6 +105,8 @@ func write(path: String) throws {
     try context.performAndWait {
         var groups = try fetch(Group.self, "Group", in: context).sorted { $0.number < $1.number }
         var number = try lastSave(in: context)
+        // A writer killed between a save and its stamp: stamp it now.
+        if number > 0 { try stamp(number, in: context) }
         while true {
             number += 1
             if groups.isEmpty {
@@ -131,10 +138,19 @@ func write(path: String) throws {
             }
             try context.save()
             FileHandle.standardOutput.write(Data("saved \(number)\n".utf8))
+            try stamp(number, in: context)
             context.reset()
             groups = try fetch(Group.self, "Group", in: context).sorted { $0.number < $1.number }
         }
     }
+}
+
+/// Stamps every item of batch `number` with `number`, with one batch update request.
+func stamp(_ number: Int64, in context: ManagedObjectContext) throws {
+    let request = BatchUpdateRequest(entityName: "Item")
+    request.predicate = FetchPredicate(format: "save == %@", number)
+    request.propertiesToUpdate = ["stamp": number]
+    _ = try context.execute(request)
 }
 
 /// The problems of the store at `path`, which a writer killed after reporting save
@@ -192,6 +208,9 @@ func verify(path: String, reported: Int64) throws -> (problems: [String], last: 
             if items.count != itemsPerBatch || Set(items.map(\.index)).count != itemsPerBatch {
                 problems.append("batch \(number) has \(items.count) items")
             }
+            let stamps = Set(items.map(\.stamp))
+            if stamps.count > 1 { problems.append("batch \(number)'s items carry stamps \(stamps.sorted()): a batch update was half-written") }
+            if number < last && stamps != [number] { problems.append("batch \(number) stamped \(stamps.sorted()), want [\(number)]") }
             let groupNumber = (batch.movedBy == 0 ? number : batch.movedBy) % Int64(groupCount)
             for item in items {
                 if item.save != number || item.batch !== batch { problems.append("item \(item.objectID) of batch \(number) says save \(item.save)") }
