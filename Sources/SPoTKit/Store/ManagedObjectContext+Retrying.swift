@@ -7,7 +7,7 @@ extension ManagedObjectContext {
     /// SPoT's writes derive values from what they read (a spot's visible-photo count, a photo's
     /// hidden state beside an import's new title), so a conflict is retried as a whole rather
     /// than merged key by key. Call on the context's queue.
-    func savingRetryingConflicts<T>(attempts: Int = 5, _ body: () throws -> T) throws -> T {
+    func savingRetryingConflicts<T>(attempts: Int = 25, _ body: () throws -> T) throws -> T {
         var attempt = 1
         while true {
             let result = try body()
