@@ -17,12 +17,15 @@ extension SQLiteStore {
         let what = ids.count == 1 ? "read \(ids[0])" : "read \(ids.count) objects"
         return try storeOperation(.read, what) {
             try writer.unsafeRead { db in
-                let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
-                let generation = rowCache.validate(connection: ObjectIdentifier(db), dataVersion: version)
                 // The row cache is off: with it, SPoTWeb's live-event test intermittently
                 // missed an update (a stale row served to a merging context); until that is
-                // found, every read goes to SQLite.
-                var rows = Self.servesFromRowCache ? rowCache.rows(for: ids) : [:]
+                // found, every read goes to SQLite, without the cache's version check.
+                var generation: UInt64?
+                if Self.servesFromRowCache {
+                    let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+                    generation = rowCache.validate(connection: ObjectIdentifier(db), dataVersion: version)
+                }
+                var rows = generation != nil ? rowCache.rows(for: ids) : [:]
                 guard rows.count < ids.count else { return rows }
                 rows.reserveCapacity(ids.count)
                 var read: [StoredRow] = []
@@ -41,11 +44,11 @@ extension SQLiteStore {
                         statement.setUncheckedArguments(StatementArguments(chunk.map(\.primaryKey)))
                         try forEachRow(of: statement) { row in
                             rows[row.id] = row
-                            read.append(row)
+                            if generation != nil { read.append(row) }
                         }
                     }
                 }
-                if Self.servesFromRowCache { rowCache.insert(read, readAt: generation) }
+                if let generation { rowCache.insert(read, readAt: generation) }
                 return rows
             }
         }
