@@ -58,9 +58,14 @@ struct SQLRecordingTests {
         let stack = try SQLRecordingStack()
         let (photoIDs, tagIDs) = try Self.insertPhotosAndTags(stack, photos: 30, tags: 6)
         let viewer = stack.container.newBackgroundContext()
-        // A merge refreshes the objects the viewer holds (registered objects are held weakly).
+        // A merge refreshes the loaded objects the viewer holds (registered objects are held
+        // weakly; faults are left to read their rows when they fire).
         let held: [ManagedObject] = try viewer.performAndWait {
-            try viewer.fetch(Photo.fetchRequest()) + viewer.fetch(Tag.fetchRequest())
+            let photos = Photo.fetchRequest()
+            photos.returnsObjectsAsFaults = false
+            let tags = Tag.fetchRequest()
+            tags.returnsObjectsAsFaults = false
+            return try viewer.fetch(photos) + viewer.fetch(tags)
         }
         defer { withExtendedLifetime(held) {} }
         #expect(held.count == 36)

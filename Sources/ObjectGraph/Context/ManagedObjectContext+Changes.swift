@@ -262,11 +262,12 @@ extension ManagedObjectContext {
         pendingRefreshed.insert(object)
     }
 
-    /// Turns every registered object without changes into a fault, releasing their values.
+    /// Turns every registered object without changes into a fault, releasing their values
+    /// (and the rows fetched faults kept).
     public func refreshAllObjects() {
         assertOnQueue()
-        for object in registeredObjectsByID.values where !object.hasChanges && !object.isFault {
-            object.turnIntoFault()
+        for object in registeredObjectsByID.values where !object.hasChanges {
+            if object.isFault { object.storage.dropFetchedRow() } else { object.turnIntoFault() }
         }
     }
 }

@@ -33,11 +33,17 @@ extension ManagedObjectContext {
             {
                 // IDs only: faults, filled one batch at a time (or one by one without a batch size).
                 objects = faults(for: ids, batchSize: request.fetchBatchSize)
-            } else {
+            } else if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
+                // Prefetching reads the fetched objects' relationships: they come loaded.
                 objects = try fetchObjects(entity, descriptor, includePending: request.includesPendingChanges)
-                if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
-                    try prefetchRelationships(keyPaths, of: objects)
-                }
+                try prefetchRelationships(keyPaths, of: objects)
+            } else {
+                objects = try fetchObjects(
+                    entity,
+                    descriptor,
+                    includePending: request.includesPendingChanges,
+                    asFaults: request.returnsObjectsAsFaults
+                )
             }
             // Objects of the entity's own class need no cast each: check the class once (and
             // that `T` is a class reference, not an existential such as `FetchRequestResult`).
@@ -234,12 +240,16 @@ extension ManagedObjectContext {
     /// entity is read and the predicate is evaluated in memory, with the same result.
     ///
     /// `pendingChangesAffect`, when the caller already knows it, spares scanning the changed
-    /// objects again.
+    /// objects again. With `asFaults` (`returnsObjectsAsFaults`), objects the store alone
+    /// matched come as faults holding their rows, as Core Data's do (a store that cannot keep
+    /// rows for faults — a parent context — returns them loaded); objects the predicate was
+    /// evaluated on in memory are loaded anyway.
     func fetchObjects(
         _ entity: EntityDescription,
         _ descriptor: FetchDescriptor,
         includePending: Bool,
-        pendingChangesAffect known: Bool? = nil
+        pendingChangesAffect known: Bool? = nil,
+        asFaults: Bool = false
     ) throws -> [ManagedObject] {
         let store = try store()
         let pending = includePending && (known ?? pendingChangesAffect(entity, descriptor))
@@ -247,7 +257,10 @@ extension ManagedObjectContext {
             if descriptor.needsInMemoryEvaluation {
                 return try fetchFilteringInMemory(entity, descriptor, includePending: includePending, evaluateAll: true)
             }
-            return try store.rows(matching: descriptor).map(registerFetched)
+            // The generation is read before the query: a save committed meanwhile makes the
+            // kept rows stale, and the faults read their rows again.
+            let generation = asFaults ? store.snapshotGeneration : nil
+            return try store.rows(matching: descriptor).map { registerFetched($0, asFaultAt: generation) }
         }
         // An unchanged object can match differently once a related object changed (a renamed
         // tag, a photographer's new photo): then every object is evaluated in memory.

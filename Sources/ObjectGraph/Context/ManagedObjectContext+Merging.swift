@@ -20,7 +20,8 @@ extension ManagedObjectContext {
                 pendingMergedUnregistered.insert(id)
                 continue
             }
-            if !object.isFault { loaded.append(object) }
+            // A fault reads its row when it fires; one a fetch left a row with lets it go.
+            if object.isFault { object.storage.dropFetchedRow() } else { loaded.append(object) }
             pendingUpdated.insert(object)
         }
         do {

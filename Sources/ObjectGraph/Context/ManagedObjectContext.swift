@@ -250,6 +250,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
             try fillBatch(number, of: fetch, from: store)
             if !object.isFault { return }
         }
+        if let generation = store.snapshotGeneration, let row = object.storage.takeFetchedRow(id: object.objectID, current: generation) {
+            return fill(object, with: row)
+        }
         fill(object, with: try store.row(for: object.objectID))
     }
 
@@ -293,10 +296,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Registers a row fetched from the store as an object, reusing a registered one.
     func registerFetched(_ row: StoredRow) -> ManagedObject {
+        registerFetched(row, asFaultAt: nil)
+    }
+
+    /// Registers a fetched row as an object; with a `generation` (`returnsObjectsAsFaults`), a
+    /// new or still-faulted object stays a fault that keeps the row, and fills from it on first
+    /// access without a query while the store is still at that generation.
+    func registerFetched(_ row: StoredRow, asFaultAt generation: UInt64?) -> ManagedObject {
         if let object = registeredObjectsByID[row.id] {
             if object.isFault {
-                apply(row, to: object, keepingChanges: false)
-                object.awakeFromFetch()
+                if let generation {
+                    object.storage.holdFetchedRow(row, generation: generation)
+                } else {
+                    apply(row, to: object, keepingChanges: false)
+                    object.awakeFromFetch()
+                }
             } else if !object.hasChanges && row.version != object.storage.version {
                 apply(row, to: object, keepingChanges: false)
             }
@@ -306,8 +320,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
             preconditionFailure("ObjectGraph: the store returned a row of unknown entity \(row.id.entityName)")
         }
         let object = registerNewObject(of: entity, id: row.id)
-        apply(row, to: object, keepingChanges: false)
-        object.awakeFromFetch()
+        if let generation {
+            object.storage.becomeFault()
+            object.storage.holdFetchedRow(row, generation: generation)
+        } else {
+            apply(row, to: object, keepingChanges: false)
+            object.awakeFromFetch()
+        }
         return object
     }
 

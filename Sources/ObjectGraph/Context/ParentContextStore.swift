@@ -56,6 +56,10 @@ final class ParentContextStore: ObjectStore, @unchecked Sendable {
 
     var identifier: String { coordinator.store?.identifier ?? "" }
 
+    /// `nil`: the parent's objects change without a store event, so a child's faults read
+    /// through to the parent when they fire, and its fetches return loaded objects.
+    var snapshotGeneration: UInt64? { nil }
+
     func newObjectID(forEntity entityCode: Int) throws -> ManagedObjectID {
         try rootStore().newObjectID(forEntity: entityCode)
     }

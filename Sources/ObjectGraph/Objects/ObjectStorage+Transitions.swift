@@ -52,6 +52,27 @@ extension ObjectStorage {
         values = loaded
         committed = row.values
         version = row.version
+        dropFetchedRow()
+    }
+
+    /// A fault that keeps the row a fetch read, to fill from without a query while the store
+    /// has not changed since (`returnsObjectsAsFaults`).
+    mutating func holdFetchedRow(_ row: StoredRow, generation: UInt64) {
+        version = row.version
+        faultSource = .fetchedRow(row.values, generation: generation)
+    }
+
+    /// Lets go of the row a fetch left with this fault (it reads its row when it fires).
+    mutating func dropFetchedRow() {
+        if case .fetchedRow = faultSource { faultSource = nil }
+    }
+
+    /// The row a fetch left with this fault, if the store is still at the generation it was
+    /// read at (`current`); a stale one is dropped.
+    mutating func takeFetchedRow(id: ManagedObjectID, current: UInt64) -> StoredRow? {
+        guard case .fetchedRow(let values, let generation) = faultSource else { return nil }
+        faultSource = nil
+        return generation == current ? StoredRow(id: id, version: version, values: values) : nil
     }
 
     /// Values and changes discarded (`turnIntoFault()`, `refresh`): the values load again on
@@ -64,13 +85,14 @@ extension ObjectStorage {
         pendingFailures = []
         prefetched = []
         related = [:]
+        dropFetchedRow()
         flags.insert(.fault)
     }
 
     /// A fault of a batched fetch: it fills with batch `number` of `fetch`, and keeps that
     /// batch when it turns back into a fault.
     mutating func joinFaultBatch(_ fetch: BatchedFetch, number: Int) {
-        faultBatch = (fetch, number)
+        faultSource = .batch(fetch, number: number)
     }
 
     /// Lets go of every related object held (the context is going away).

@@ -29,8 +29,25 @@ struct ObjectStorage {
     /// tags) stay loaded while those others live. Released when the object turns into a fault
     /// (`refresh`, `refreshAllObjects()`), which is how cycles between related objects break.
     var related: [Int: [ManagedObject]] = [:]
+    /// Where this fault's values come from when it fires, other than a read of its own row.
+    var faultSource: FaultSource?
+
     /// The batched fetch this fault came from, and its batch: firing it fills the whole batch.
-    var faultBatch: (fetch: BatchedFetch, number: Int)?
+    var faultBatch: (fetch: BatchedFetch, number: Int)? {
+        if case .batch(let fetch, let number) = faultSource { return (fetch, number) }
+        return nil
+    }
+}
+
+/// What fills a fault besides a read of its own row.
+enum FaultSource {
+    /// Batch `number` of a batched fetch (`fetchBatchSize`): firing fills the whole batch.
+    case batch(BatchedFetch, number: Int)
+    /// The row values a fetch read (`returnsObjectsAsFaults`), with the row's version in
+    /// ``ObjectStorage/version``: Core Data keeps such a snapshot in its row cache, so firing
+    /// the fault runs no query. Valid while the store's ``ObjectStore/snapshotGeneration`` is
+    /// still `generation` (no save, batch request or other connection's commit since).
+    case fetchedRow(ContiguousArray<Value>, generation: UInt64)
 }
 
 /// Lifecycle flags of a managed object.

@@ -12,6 +12,11 @@ protocol ObjectStore: AnyObject, Sendable {
     /// A new, permanent ID for an object of the entity with code `entityCode` (keys are
     /// reserved from the store in ranges).
     func newObjectID(forEntity entityCode: Int) throws -> ManagedObjectID
+    /// A number that changes with every context's save written to this store; `nil` when rows
+    /// cannot be kept for faults at all. A fault filled from a fetched row
+    /// (`returnsObjectsAsFaults`) uses the row only while this is unchanged — as Core Data's
+    /// faults use the row cache's snapshots, which saves through the coordinator replace.
+    var snapshotGeneration: UInt64? { get }
     /// The stored row of `id`, or `nil` when no such object exists.
     func row(for id: ManagedObjectID) throws -> StoredRow?
     /// The stored rows of `ids`, by ID, read with one query per entity (per few hundred IDs);

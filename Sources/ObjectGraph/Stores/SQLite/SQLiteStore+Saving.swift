@@ -27,6 +27,7 @@ extension SQLiteStore {
                 for change in changes.relationshipChanges where change.order != nil { try writeOrder(change, in: db) }
             }
             rowCache.removeAll()
+            noteSaveWritten()
         } catch let error as DatabaseError
             where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
         {

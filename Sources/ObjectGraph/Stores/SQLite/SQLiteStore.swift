@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The SQLite store: a GRDB `DatabasePool` in WAL mode for a file, a `DatabaseQueue` in memory
 /// (same SQL, same semantics).
@@ -46,6 +47,17 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     private let keys = Locked(KeyReservations())
     /// Rows read by ID, shared by the store's contexts (Core Data's row cache).
     let rowCache = RowCache()
+    /// How many contexts' saves this store has written: rows fetched before one may be stale.
+    /// (Batch requests and other processes' writes leave it alone, as they leave Core Data's
+    /// row cache snapshots: a context merges them to see them.)
+    private let savesWritten = Atomic<UInt64>(0)
+
+    var snapshotGeneration: UInt64? { savesWritten.load(ordering: .acquiring) }
+
+    /// Counts a context's save as written (see ``snapshotGeneration``).
+    func noteSaveWritten() {
+        savesWritten.add(1, ordering: .releasing)
+    }
     /// How many fetch plans the store has compiled (tests prove plans are reused with it).
     let fetchPlansCompiled = Locked(0)
 
