@@ -3,8 +3,8 @@ import Testing
 
 @testable import ObjectGraph
 
-/// Reads by ID never serve a row older than the file (the store's row cache, Core Data's, is
-/// built but switched off: see `SQLiteStore.servesFromRowCache`).
+/// The store's row cache (Core Data's): rows read by ID are shared by every context of the
+/// store, and no context is ever served a row older than the file.
 @Suite("Row cache")
 struct RowCacheTests {
     /// Saves `count` photos titled "Photo N" and returns their IDs.
@@ -26,6 +26,22 @@ struct RowCacheTests {
     private static func title(of id: ManagedObjectID, in container: PersistentContainer) -> String? {
         let context = container.newBackgroundContext()
         return context.performAndWait { (context.object(with: id) as? Photo)?.title }
+    }
+
+    @Test("a second context filling the same faults does not go to SQLite")
+    func secondContextReadsTheCache() throws {
+        let stack = try SQLRecordingStack()
+        let ids = try Self.seed(stack.container)
+        let first = stack.recording {
+            for id in ids { #expect(Self.title(of: id, in: stack.container)?.hasPrefix("Photo") == true) }
+        }
+        #expect(first.selects(from: "ZPHOTO").count == ids.count, "the first context reads each row: \(first)")
+        let second = stack.recording {
+            let context = stack.container.newBackgroundContext()
+            let titles = context.performAndWait { ids.map { (context.object(with: $0) as? Photo)?.title } }
+            #expect(titles == (0..<ids.count).map { "Photo \($0)" })
+        }
+        #expect(second.selects(from: "ZPHOTO").isEmpty, "the second context is served from the cache: \(second)")
     }
 
     @Test("after another context's save, the next read sees the saved values")

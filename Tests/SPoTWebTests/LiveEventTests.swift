@@ -36,6 +36,23 @@ struct LiveEventTests {
     }
 
     @Test(.timeLimit(.minutes(2)))
+    func theSnapshotIsTheFirstEventOfEveryConnection() async throws {
+        try await WebFixture.run { fixture in
+            try await fixture.application.test(.live) { client in
+                let port = try #require(client.port)
+                // The status and the list's snapshot come from two sources; the snapshot must
+                // still come first every time (a page resynchronises from it).
+                for _ in 0..<20 {
+                    var events = try await EventStreamReader.connect("http://127.0.0.1:\(port)/events?list=tags%2Fhoovertower")
+                    let first = try #require(try await events.next())
+                    #expect(first.name == "snapshot")
+                    #expect(try await events.next()?.name == "status")
+                }
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
     func statusEventsFollowARefresh() async throws {
         try await WebFixture.run { fixture in
             try await fixture.application.test(.live) { client in

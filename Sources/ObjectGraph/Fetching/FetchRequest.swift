@@ -63,9 +63,14 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// Whether unsaved inserts, updates and deletes of the context count (objects, IDs and
     /// counts; dictionaries always read the store only, as in Core Data).
     public var includesPendingChanges = true
-    /// Accepted for source compatibility: fetched objects come with their row's values (which
-    /// Core Data keeps in its row cache for faults to fill from); use ``fetchBatchSize`` or
-    /// ``includesPropertyValues`` to fetch faults.
+    /// Whether fetched objects are faults (`true`, Core Data's default) or come loaded.
+    ///
+    /// A fault keeps the row the fetch read and fills from it on first access without a query,
+    /// as Core Data's fill from its row cache; if a context's save was written to the store
+    /// since, it reads its row again. Set `false` when every object is about to be read (a
+    /// fault's first access costs a little more than a loaded object's). Objects a fetch
+    /// evaluated in memory (unsaved changes, a predicate SQL cannot express), objects with
+    /// ``relationshipKeyPathsForPrefetching`` and a child context's objects come loaded.
     public var returnsObjectsAsFaults = true
     /// Whether fetched objects come with their values; `false` reads only IDs and returns
     /// faults, each filled by its own query when first read.

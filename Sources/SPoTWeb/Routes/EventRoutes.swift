@@ -39,13 +39,21 @@ struct EventRoutes: Sendable {
             body: ResponseBody { writer in
                 let (events, continuation) = AsyncStream<String>.makeStream()
                 continuation.yield("retry: 2000\n\n")
+                // Finished once the list's snapshot is on its way: statuses wait for it, so
+                // the snapshot is the first event, as documented (statuses are buffered).
+                let (snapshotSent, snapshotSentSignal) = AsyncStream<Never>.makeStream()
                 let forwarders = [
                     Task {
+                        defer { snapshotSentSignal.finish() }
                         guard let feedEvents else { return }
-                        for await event in feedEvents { continuation.yield(Self.encode(event)) }
+                        for await event in feedEvents {
+                            continuation.yield(Self.encode(event))
+                            snapshotSentSignal.finish()
+                        }
                         continuation.finish()  // the list closed: the server is going away
                     },
                     Task {
+                        for await _ in snapshotSent {}
                         for await status in statuses {
                             continuation.yield(Self.message("status", (try? JSONResponse.encode(status)) ?? "{}"))
                         }

@@ -17,15 +17,10 @@ extension SQLiteStore {
         let what = ids.count == 1 ? "read \(ids[0])" : "read \(ids.count) objects"
         return try storeOperation(.read, what) {
             try writer.unsafeRead { db in
-                // The row cache is off: with it, SPoTWeb's live-event test intermittently
-                // missed an update (a stale row served to a merging context); until that is
-                // found, every read goes to SQLite, without the cache's version check.
-                var generation: UInt64?
-                if Self.servesFromRowCache {
-                    let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
-                    generation = rowCache.validate(connection: ObjectIdentifier(db), dataVersion: version)
-                }
-                var rows = generation != nil ? rowCache.rows(for: ids) : [:]
+                // Any commit this connection has not seen yet empties the cache first.
+                let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+                let generation = rowCache.validate(connection: ObjectIdentifier(db), dataVersion: version)
+                var rows = rowCache.rows(for: ids)
                 guard rows.count < ids.count else { return rows }
                 rows.reserveCapacity(ids.count)
                 var read: [StoredRow] = []
@@ -44,11 +39,11 @@ extension SQLiteStore {
                         statement.setUncheckedArguments(StatementArguments(chunk.map(\.primaryKey)))
                         try forEachRow(of: statement) { row in
                             rows[row.id] = row
-                            if generation != nil { read.append(row) }
+                            read.append(row)
                         }
                     }
                 }
-                if let generation { rowCache.insert(read, readAt: generation) }
+                rowCache.insert(read, readAt: generation)
                 return rows
             }
         }
@@ -67,9 +62,6 @@ extension SQLiteStore {
             if let decoded { body(decoded) }
         }
     }
-
-    /// Whether reads by ID use the row cache (off; see `rows(for:)`).
-    static let servesFromRowCache = false
 
     /// How many IDs one `rows(for:)` statement reads.
     static let rowsByIDChunk = 500
