@@ -22,6 +22,13 @@ struct FetchedFaultTests {
         }
     }
 
+    /// A store holding `count` seeded photos, and a new background context on it.
+    private static func seeded(count: Int = 5) throws -> (SQLRecordingStack, ManagedObjectContext) {
+        let stack = try SQLRecordingStack()
+        try seed(stack.container, count: count)
+        return (stack, stack.container.newBackgroundContext())
+    }
+
     private static func request(faults: Bool = true) -> FetchRequest<Photo> {
         let request = Photo.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(key: "views", ascending: true)]
@@ -31,9 +38,7 @@ struct FetchedFaultTests {
 
     @Test("fetched objects are faults by default and fill on first access without a query")
     func faultsFillWithoutAQuery() throws {
-        let stack = try SQLRecordingStack()
-        try Self.seed(stack.container)
-        let context = stack.container.newBackgroundContext()
+        let (stack, context) = try Self.seeded()
         try context.performAndWait {
             #expect(Photo.fetchRequest().returnsObjectsAsFaults, "Core Data's default")
             var photos: [Photo] = []
@@ -52,9 +57,7 @@ struct FetchedFaultTests {
 
     @Test("returnsObjectsAsFaults = false returns loaded objects")
     func loadedWhenAsked() throws {
-        let stack = try SQLRecordingStack()
-        try Self.seed(stack.container)
-        let context = stack.container.newBackgroundContext()
+        let (_, context) = try Self.seeded()
         try context.performAndWait {
             let photos = try context.fetch(Self.request(faults: false))
             #expect(photos.count == 5)
@@ -65,9 +68,7 @@ struct FetchedFaultTests {
 
     @Test("a fault fetched before another context's save shows the saved values when it fills")
     func staleRowIsReadAgain() throws {
-        let stack = try SQLRecordingStack()
-        try Self.seed(stack.container)
-        let context = stack.container.newBackgroundContext()
+        let (stack, context) = try Self.seeded()
         let photos = try context.performAndWait { try context.fetch(Self.request()) }
         let id = context.performAndWait { photos[2].objectID }
         let writer = stack.container.newBackgroundContext()
@@ -85,9 +86,7 @@ struct FetchedFaultTests {
 
     @Test("refresh(_:mergeChanges: false) turns a fetched object back into a fault without its values")
     func refreshFreesValues() throws {
-        let stack = try SQLRecordingStack()
-        try Self.seed(stack.container)
-        let context = stack.container.newBackgroundContext()
+        let (stack, context) = try Self.seeded()
         try context.performAndWait {
             let photos = try context.fetch(Self.request())
             // Refreshed before it ever filled: the row the fetch kept is let go as well.
@@ -108,9 +107,7 @@ struct FetchedFaultTests {
 
     @Test("a fetch hands back the registered instance, loaded or not, and keeps unsaved changes")
     func uniquingAcrossFetches() throws {
-        let stack = try SQLRecordingStack()
-        try Self.seed(stack.container)
-        let context = stack.container.newBackgroundContext()
+        let (_, context) = try Self.seeded()
         try context.performAndWait {
             let first = try context.fetch(Self.request())
             #expect(first[1].title == "Photo 1")
@@ -129,10 +126,7 @@ struct FetchedFaultTests {
 
     @Test("awakeFromFetch runs once, when the fault fills")
     func awakeFromFetchOnFill() throws {
-        let model = SPoTModel.make()
-        let stack = try SQLRecordingStack(model: model)
-        try Self.seed(stack.container, count: 1)
-        let context = stack.container.newBackgroundContext()
+        let (_, context) = try Self.seeded(count: 1)
         try context.performAndWait {
             let request = FetchRequest<ManagedObject>(entityName: "Photo")
             let photo = try #require(try context.fetch(request).first)
