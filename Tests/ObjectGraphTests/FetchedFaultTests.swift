@@ -84,6 +84,31 @@ struct FetchedFaultTests {
         }
     }
 
+    @Test("a fault whose object another context deleted reads as deleted, merged or not")
+    func deletedElsewhere() throws {
+        let (stack, context) = try Self.seeded()
+        let photos = try context.performAndWait { try context.fetch(Self.request()) }
+        let ids = context.performAndWait { photos.map(\.objectID) }
+        let writer = stack.container.newBackgroundContext()
+        try writer.performAndWait {
+            writer.delete(writer.object(with: ids[1]))
+            writer.delete(writer.object(with: ids[2]))
+            try writer.save()
+        }
+        let saved = ContextDidSave(insertedObjectIDs: [], updatedObjectIDs: [], deletedObjectIDs: [ids[1], ids[2]])
+        let remaining = try context.performAndWait {
+            // Not merged: the kept row is stale (a save was written), so the fault reads its
+            // row, finds none, and is gone.
+            #expect(photos[1].title == nil)
+            // Merged: the object is gone before it ever fires.
+            context.mergeChanges(fromContextDidSave: saved)
+            #expect(photos[2].title == nil)
+            #expect(photos[3].title == "Photo 3")
+            return try context.fetch(Self.request()).count
+        }
+        #expect(remaining == 3)
+    }
+
     @Test("refresh(_:mergeChanges: false) turns a fetched object back into a fault without its values")
     func refreshFreesValues() throws {
         let (stack, context) = try Self.seeded()

@@ -146,6 +146,7 @@ extension ObjectStorage {
     /// unsaved insert that was deleted or rolled back.
     mutating func becomeGone(deleted: Bool) {
         flags = deleted ? [.deleted, .gone] : [.gone]
+        dropFetchedRow()
     }
 
     /// Forgotten by a context `reset()`: nothing left but its identity.
