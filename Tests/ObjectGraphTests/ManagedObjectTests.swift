@@ -3,7 +3,6 @@ import ObjectGraph
 import Testing
 
 final class Spot: ManagedObject {
-    nonisolated(unsafe) static var awakenings = 0
     @Managed var name: String?
     @Managed var slug: String?
     @Managed var visits: Int16

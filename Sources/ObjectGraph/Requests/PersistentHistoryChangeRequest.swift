@@ -64,6 +64,22 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, @unch
     /// ``PersistentHistoryResultType/count``, and `true` for every other type.
     public var resultType: PersistentHistoryResultType = .transactionsAndChanges
 
+    /// Narrows a fetch, as Core Data's `fetchRequest`: a request on
+    /// ``PersistentHistoryTransaction/fetchRequest`` keeps the transactions its predicate
+    /// matches (author, contextName, timestamp, …), one on ``PersistentHistoryChange/fetchRequest``
+    /// keeps the changes it matches (changeType, changedEntity, changedObjectID, …) and the
+    /// transactions that still hold one. Its `fetchLimit` and `fetchOffset` apply to what it
+    /// selects, in order; sort descriptors are not used (history comes in the order it was
+    /// saved).
+    ///
+    /// ```swift
+    /// let others = PersistentHistoryTransaction.fetchRequest!
+    /// others.predicate = FetchPredicate(format: "author != %@", "app")
+    /// let request = PersistentHistoryChangeRequest.fetchHistory(after: lastToken)
+    /// request.fetchRequest = others
+    /// ```
+    public var fetchRequest: FetchRequest<any FetchRequestResult>?
+
     /// The token the request starts after (fetch) or ends before (delete), if it has one.
     public var token: PersistentHistoryToken? {
         if case .token(let token) = bound { return token }
@@ -88,6 +104,13 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, @unch
     /// A request for the transactions saved after `transaction` (all of them for `nil`).
     public static func fetchHistory(after transaction: PersistentHistoryTransaction?) -> PersistentHistoryChangeRequest {
         fetchHistory(after: transaction?.token)
+    }
+
+    /// A request for every transaction `fetchRequest` selects (see ``fetchRequest``).
+    public static func fetchHistory(withFetch fetchRequest: FetchRequest<any FetchRequestResult>) -> PersistentHistoryChangeRequest {
+        let request = fetchHistory(after: nil as PersistentHistoryToken?)
+        request.fetchRequest = fetchRequest
+        return request
     }
 
     /// A request that deletes the transactions saved before `token`'s (the token's own

@@ -24,7 +24,8 @@ extension SQLiteStore {
             let (transactions, changes) = try storeOperation(.read, "fetch persistent history") {
                 try writer.read { db in try fetchTransactions(request, in: db) }
             }
-            return result(of: request, transactions, changes)
+            let (narrowedTransactions, narrowedChanges) = try request.narrowed(transactions, changes, changesOnly: request.resultType == .changesOnly)
+            return result(of: request, narrowedTransactions, narrowedChanges)
         case .delete:
             let deleted = try storeOperation(.write, "delete persistent history") {
                 try writer.write { db in try deleteTransactions(request, in: db) }
@@ -72,7 +73,8 @@ extension SQLiteStore {
                 transactionNumber: row[0]
             )
         }
-        guard !transactions.isEmpty, request.resultType != .transactionsOnly, request.resultType != .count else { return (transactions, []) }
+        let withoutChanges = request.resultType == .transactionsOnly || request.resultType == .count
+        guard !transactions.isEmpty, !withoutChanges || request.narrowsChanges else { return (transactions, []) }
         let byNumber = Dictionary(uniqueKeysWithValues: transactions.map { ($0.transactionNumber, $0) })
         let selected = "SELECT Z_PK FROM \(HistoryTables.transactions) WHERE \(condition)"
         let tombstones = try tombstones(inTransactions: selected, arguments: arguments, in: db)
