@@ -44,6 +44,10 @@ struct BatchRequestHistoryTests {
         #expect(batch.first?.changes?.map(\.changedObjectID) == [ids[1]])
         #expect(batch.last?.changes?.map(\.changeType) == [.delete])
         #expect(batch.last?.changes?.map(\.changedObjectID) == [ids[2]])
+        // What Core Data records too: the batch update's properties, the deleted row's tombstone
+        // (HistoryStack's model keeps Photo.unique), read before the row went.
+        #expect(batch.first?.changes?.first?.updatedProperties?.map(\.name) == ["title"])
+        #expect(batch.last?.changes?.first?.tombstone?["unique"] as? String == "2")
     }
 
     @Test("after a batch update, a context reading the row by ID sees the new value")

@@ -79,11 +79,15 @@ extension SQLiteStore {
                 updated.append(id)
             }
         }
+        var changes = BatchChanges(inserted: [], updated: updated, deleted: deleted)
+        if tracksHistory {
+            for id in deleted { changes.tombstones[id] = try tombstoneValues(of: id, in: db) }
+        }
         for id in deleted {
             guard let entityPlan = plan.entity(named: id.entityName) else { continue }
             for sql in entityPlan.deleteStatements { try db.cachedStatement(sql: sql).execute(arguments: [id.primaryKey]) }
         }
-        return BatchChanges(inserted: [], updated: updated, deleted: deleted)
+        return changes
     }
 
     /// The objects `relationship` of `sources` (all of one entity) points at.

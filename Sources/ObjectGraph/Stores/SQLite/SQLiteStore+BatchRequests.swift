@@ -9,6 +9,11 @@ struct BatchChanges: Sendable {
     var updated: [ManagedObjectID] = []
     /// Deleted rows, cascaded deletes included.
     var deleted: [ManagedObjectID] = []
+    /// The slots a batch update set (for persistent history's `updatedProperties`); nullified
+    /// rows of a batch delete record none.
+    var updatedSlots: [Int] = []
+    /// The deleted rows' values kept in persistent history (read before the rows went).
+    var tombstones: [ManagedObjectID: [(String, DatabaseValue)]] = [:]
 
     /// The changes keyed as Core Data's did-save user info, for
     /// ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``.
@@ -36,14 +41,15 @@ extension SQLiteStore {
                 return try storeOperation(.write, what) {
                     try writer.write { db in
                         let outcome = try body(db)
-                        // Recorded after the writes, in their transaction: deleted rows are
-                        // gone by then, so a batch delete's changes carry no tombstones.
+                        // Recorded after the writes, in their transaction, with the tombstones
+                        // a batch delete read before its rows went.
                         let writer = Self.historyWriter
-                        let changes = HistoryChanges(
+                        var changes = HistoryChanges(
                             inserted: outcome.0.inserted,
-                            updated: outcome.0.updated.map { ($0, []) },
+                            updated: outcome.0.updated.map { ($0, outcome.0.updatedSlots) },
                             deleted: outcome.0.deleted
                         )
+                        changes.tombstones = outcome.0.tombstones
                         try recordHistory(in: db, author: writer.author, contextName: writer.contextName, changes: changes)
                         return outcome
                     }

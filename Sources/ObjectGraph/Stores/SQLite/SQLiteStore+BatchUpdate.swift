@@ -10,12 +10,14 @@ extension SQLiteStore {
         let (entity, entityPlan) = try batchEntity(entityName, for: "batch update of")
         var assignments: [String] = []
         var arguments: [DatabaseValue] = []
+        var slots: [Int] = []
         for (key, input) in values.sorted(by: { $0.key < $1.key }) {
             let attribute = try batchAttribute(key, of: entity, where: "the batch update of \(entity.name)")
             let value = try batchValue(input, for: attribute, where: "the batch update of \(entity.name)")
             guard let column = entityPlan.updateColumns[attribute.slot] else { continue }
             assignments.append("\(column) = ?")
             arguments.append(value.databaseValue)
+            slots.append(attribute.slot)
         }
         assignments.append("Z_OPT = Z_OPT + 1")
         let descriptor = FetchDescriptor(
@@ -37,7 +39,7 @@ extension SQLiteStore {
                     arguments: StatementArguments(arguments + chunk.map(\.primaryKey.databaseValue))
                 )
             }
-            return (BatchChanges(updated: ids), ())
+            return (BatchChanges(updated: ids, updatedSlots: slots), ())
         }.0
     }
 }

@@ -7,6 +7,9 @@ struct HistoryChanges: Sendable {
     var inserted: [ManagedObjectID] = []
     var updated: [(id: ManagedObjectID, slots: [Int])] = []
     var deleted: [ManagedObjectID] = []
+    /// Tombstone values read before the rows were deleted (a batch delete records history after
+    /// deleting); a deleted row not in here is read when history is recorded.
+    var tombstones: [ManagedObjectID: [(String, DatabaseValue)]] = [:]
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 
@@ -102,7 +105,7 @@ extension SQLiteStore {
             )
         }
         for id in changes.deleted {
-            let tombstone = try tombstoneValues(of: id, in: db)
+            let tombstone = try changes.tombstones[id] ?? tombstoneValues(of: id, in: db)
             try insertChange.execute(arguments: [transaction, PersistentHistoryChangeType.delete.rawValue, id.entityName, id.primaryKey, nil])
             guard !tombstone.isEmpty else { continue }
             let change = db.lastInsertedRowID
@@ -124,7 +127,7 @@ extension SQLiteStore {
 
     /// The stored values of `id`'s attributes marked `preservesValueInHistoryOnDeletion`, read
     /// from its row before it is deleted; `nil` values are left out.
-    private func tombstoneValues(of id: ManagedObjectID, in db: Database) throws -> [(String, DatabaseValue)] {
+    func tombstoneValues(of id: ManagedObjectID, in db: Database) throws -> [(String, DatabaseValue)] {
         guard let entity = managedObjectModel.entity(named: id.entityName), let mapping = schema.mappings[entity.name] else { return [] }
         let preserved = entity.allProperties.compactMap { property -> (String, String)? in
             guard let attribute = property as? AttributeDescription, attribute.preservesValueInHistoryOnDeletion, !attribute.isTransient,
