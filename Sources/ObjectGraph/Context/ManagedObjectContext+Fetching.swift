@@ -247,7 +247,9 @@ extension ManagedObjectContext {
             if descriptor.needsInMemoryEvaluation {
                 return try fetchFilteringInMemory(entity, descriptor, includePending: includePending, evaluateAll: true)
             }
-            return try store.rows(matching: descriptor).map(registerFetched)
+            let rows = try store.rows(matching: descriptor)
+            registeredObjectsByID.reserveCapacity(forAdditional: rows.count)
+            return rows.map(registerFetched)
         }
         // An unchanged object can match differently once a related object changed (a renamed
         // tag, a photographer's new photo): then every object is evaluated in memory.
