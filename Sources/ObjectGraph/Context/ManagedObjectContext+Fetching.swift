@@ -260,7 +260,9 @@ extension ManagedObjectContext {
             // The generation is read before the query: a save committed meanwhile makes the
             // kept rows stale, and the faults read their rows again.
             let generation = asFaults ? store.snapshotGeneration : nil
-            return try store.rows(matching: descriptor).map { registerFetched($0, asFaultAt: generation) }
+            let rows = try store.rows(matching: descriptor)
+            registeredObjectsByID.reserveCapacity(forAdditional: rows.count)
+            return rows.map { registerFetched($0, asFaultAt: generation) }
         }
         // An unchanged object can match differently once a related object changed (a renamed
         // tag, a photographer's new photo): then every object is evaluated in memory.

@@ -9,34 +9,151 @@
 /// deinitialized (`ManagedObject.deinit`), so every entry is alive. This relies on the rule
 /// that objects are used — and so released — on their context's queue only; it spares every
 /// object a Swift weak reference (a side-table allocation each) and the table periodic sweeps.
+///
+/// The table is open-addressed (linear probing, backward-shift deletion) and hashes an ID's
+/// primary key with one multiplication: every fetched object is looked up, inserted and, when
+/// released, removed, and `Dictionary`'s seeded SipHash cost ~100 instructions each time.
+/// Entries are plain values (an ID and a pointer), so growing the table retains nothing.
 struct ObjectRegistry {
-    private var entries: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+    // @unchecked Sendable only so that the empty bucket can be a static constant: entries
+    // are used on their context's queue only.
+    private struct Entry: @unchecked Sendable {
+        var id: ManagedObjectID
+        /// `nil` for an empty bucket.
+        var object: UnsafeMutableRawPointer?
+    }
+
+    private static let empty = Entry(id: ManagedObjectID(scope: ObjectIDScope.interned(storeIdentifier: "", entityName: ""), primaryKey: 0), object: nil)
+
+    private var entries: ContiguousArray<Entry>
+    /// `64 - log2(entries.count)`: a hash's top bits index the table.
+    private var shift: Int
+    private var count = 0
+
+    init() {
+        entries = ContiguousArray(repeating: Self.empty, count: 16)
+        shift = 64 - 4
+    }
+
+    @inline(__always)
+    private func home(_ id: ManagedObjectID) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: id.primaryKey) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+    }
+
+    /// The bucket holding `id`, or the empty bucket where it would go.
+    @inline(__always)
+    private func find(_ id: ManagedObjectID) -> (index: Int, found: Bool) {
+        let mask = entries.count - 1
+        var index = home(id)
+        return entries.withUnsafeBufferPointer { buffer in
+            while true {
+                let entry = buffer[index]
+                if entry.object == nil { return (index, false) }
+                if entry.id == id { return (index, true) }
+                index = (index + 1) & mask
+            }
+        }
+    }
 
     /// The object registered under `id`; setting `nil` unregisters it.
     subscript(id: ManagedObjectID) -> ManagedObject? {
-        get { entries[id]?.takeUnretainedValue() }
-        set { entries[id] = newValue.map { Unmanaged.passUnretained($0) } }
+        get {
+            let (index, found) = find(id)
+            guard found, let pointer = entries[index].object else { return nil }
+            return Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        set {
+            guard let newValue else {
+                removeValue(forKey: id)
+                return
+            }
+            let pointer = Unmanaged.passUnretained(newValue).toOpaque()
+            let (foundIndex, found) = find(id)
+            var index = foundIndex
+            if found {
+                entries[index].object = pointer
+                return
+            }
+            if (count + 1) * 4 > entries.count * 3 {
+                grow(to: entries.count * 2)
+                index = find(id).index
+            }
+            entries[index] = Entry(id: id, object: pointer)
+            count += 1
+        }
     }
 
     /// The registered objects, in no particular order.
-    var values: [ManagedObject] { entries.values.map { $0.takeUnretainedValue() } }
+    var values: [ManagedObject] {
+        var result: [ManagedObject] = []
+        result.reserveCapacity(count)
+        for entry in entries {
+            if let pointer = entry.object { result.append(Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()) }
+        }
+        return result
+    }
 
     /// Unregisters `id`, returning its object if it was registered.
     @discardableResult
     mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
-        entries.removeValue(forKey: id)?.takeUnretainedValue()
+        let (index, found) = find(id)
+        guard found, let pointer = entries[index].object else { return nil }
+        remove(at: index)
+        return Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Unregisters `id` if `object` — being deinitialized — is what it holds (another object
     /// may have been registered under the ID since).
     mutating func forget(_ id: ManagedObjectID, deinitializing object: UnsafeMutableRawPointer) {
-        if let entry = entries[id], entry.toOpaque() == object { entries[id] = nil }
+        let (index, found) = find(id)
+        if found, entries[index].object == object { remove(at: index) }
     }
 
     mutating func removeAll() {
-        entries = [:]
+        self = ObjectRegistry()
+    }
+
+    /// Makes room for `additional` more objects without growing the table on the way.
+    mutating func reserveCapacity(forAdditional additional: Int) {
+        let needed = count + additional
+        guard needed * 4 > entries.count * 3 else { return }
+        var capacity = entries.count
+        while needed * 4 > capacity * 3 { capacity *= 2 }
+        grow(to: capacity)
     }
 
     /// How many entries the table holds, for tests.
-    var entryCount: Int { entries.count }
+    var entryCount: Int { count }
+
+    /// Empties bucket `index`, moving later entries of its probe run back (no tombstones).
+    private mutating func remove(at index: Int) {
+        let mask = entries.count - 1
+        var hole = index
+        var next = index
+        while true {
+            next = (next + 1) & mask
+            guard entries[next].object != nil else { break }
+            let wanted = home(entries[next].id)
+            // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
+            let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
+            if !stays {
+                entries[hole] = entries[next]
+                hole = next
+            }
+        }
+        entries[hole] = Self.empty
+        count -= 1
+    }
+
+    private mutating func grow(to capacity: Int) {
+        let old = entries
+        entries = ContiguousArray(repeating: Self.empty, count: capacity)
+        shift = 64 - capacity.trailingZeroBitCount
+        let mask = capacity - 1
+        for entry in old where entry.object != nil {
+            var index = home(entry.id)
+            while entries[index].object != nil { index = (index + 1) & mask }
+            entries[index] = entry
+        }
+    }
 }

@@ -107,17 +107,15 @@ extension ManagedObject {
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
     public func _managedValue<Result>(forKey key: String) -> Result {
         // Fast path: an attribute read as its own Swift type. It declares no `Result?` local,
-        // whose metadata would be looked up on every call.
-        if !storage.flags.contains(.probe), let slot = prepareForRead(key: key), canReadTypedAttribute(at: slot, as: Result.self) {
-            return TypedValue.read(storage.values[slot], as: Result.self)
-        }
-        return generalManagedValue(forKey: key)
+        // whose metadata would be looked up on every call. (Properties of an attribute's own
+        // Swift type call the non-generic overloads in ManagedObject+TypedAccess.swift.)
+        typedManagedValue(forKey: key, as: Result.self)
     }
 
     /// `_managedValue(forKey:)` for key-path probes, relationships, `nil` values and Swift types
     /// other than the attribute's own.
     @inline(never)
-    private func generalManagedValue<Result>(forKey key: String) -> Result {
+    func generalManagedValue<Result>(forKey key: String) -> Result {
         if storage.flags.contains(.probe), let recorder = KeyPathRecorder.current, recorder.isRecording(self) {
             recorder.record(key)
             if let type = Result.self as? any OptionalManagedObject.Type,
@@ -133,8 +131,7 @@ extension ManagedObject {
 
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
     public func _setManagedValue<Input>(_ value: Input, forKey key: String) {
-        if setTypedAttributeValue(value, forKey: key) { return }
-        setValue(value, forKey: key)
+        setTypedManagedValue(value, forKey: key)
     }
 
     private func zeroValue<Result>(of type: Result.Type, key: String) -> Result {

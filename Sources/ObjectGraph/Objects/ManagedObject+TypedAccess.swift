@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // Fast paths for the accessors `@Managed` generates: when the property's Swift type is the
 // attribute's own (`Int64` for `.integer64`, `String?` for `.string`, …), values move between
@@ -132,4 +132,92 @@ extension EntityDescription {
         if isFrozen { return frozenAttributeTypes[slot] }
         return (allProperties[slot] as? AttributeDescription)?.attributeType
     }
+}
+
+// MARK: Non-generic accessors for `@Managed` properties of attribute types
+
+// `@Managed` expands to `_managedValue(forKey:)` / `_setManagedValue(_:forKey:)`; for a
+// property whose Swift type is an attribute's own, Swift picks one of these non-generic
+// overloads over the generic one. Called from another module, the generic accessors run
+// unspecialized (metatype comparisons and value-witness copies on every call, ~300
+// instructions); these run the same code specialized for their type.
+extension ManagedObject {
+    @inline(__always)
+    func typedManagedValue<Result>(forKey key: String, as _: Result.Type) -> Result {
+        if !storage.flags.contains(.probe), let slot = prepareForRead(key: key), canReadTypedAttribute(at: slot, as: Result.self) {
+            return TypedValue.read(storage.values[slot], as: Result.self)
+        }
+        return generalManagedValue(forKey: key)
+    }
+
+    @inline(__always)
+    func setTypedManagedValue<Input>(_ value: Input, forKey key: String) {
+        if setTypedAttributeValue(value, forKey: key) { return }
+        setValue(value, forKey: key)
+    }
+
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Int64 { typedManagedValue(forKey: key, as: Int64.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Int64, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Int64? { typedManagedValue(forKey: key, as: Int64?.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Int64?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Int32 { typedManagedValue(forKey: key, as: Int32.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Int32, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Int32? { typedManagedValue(forKey: key, as: Int32?.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Int32?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Int16 { typedManagedValue(forKey: key, as: Int16.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Int16, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Int16? { typedManagedValue(forKey: key, as: Int16?.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Int16?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Double { typedManagedValue(forKey: key, as: Double.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Double, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Double? { typedManagedValue(forKey: key, as: Double?.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Double?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Float { typedManagedValue(forKey: key, as: Float.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Float, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Float? { typedManagedValue(forKey: key, as: Float?.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Float?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> String { typedManagedValue(forKey: key, as: String.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: String, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> String? { typedManagedValue(forKey: key, as: String?.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: String?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Bool { typedManagedValue(forKey: key, as: Bool.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Bool, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Bool? { typedManagedValue(forKey: key, as: Bool?.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Bool?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Date { typedManagedValue(forKey: key, as: Date.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Date, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _managedValue(forKey key: String) -> Date? { typedManagedValue(forKey: key, as: Date?.self) }
+    /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
+    public func _setManagedValue(_ value: Date?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
 }

@@ -43,7 +43,7 @@ extension ObjectStorage {
             for slot in changed.slots { loaded[slot] = values[slot] }
         } else {
             changed.removeAll()
-            toMany = [:]
+            if hasExtras { toMany = [:] }
         }
         if keepingChanges {
             for slot in Array(toMany.keys) { toMany[slot]!.members = nil }
@@ -80,11 +80,9 @@ extension ObjectStorage {
     mutating func discardValues() {
         values = []
         committed = nil
-        toMany = [:]
         changed.removeAll()
-        pendingFailures = []
-        prefetched = []
-        related = [:]
+        // To-many state, pending failures, held objects (a batch stays: see `joinFaultBatch`).
+        resetExtras()
         dropFetchedRow()
         flags.insert(.fault)
     }
@@ -97,6 +95,7 @@ extension ObjectStorage {
 
     /// Lets go of every related object held (the context is going away).
     mutating func releaseRelated() {
+        guard hasExtras else { return }
         related = [:]
         prefetched = []
     }
@@ -192,8 +191,10 @@ extension ObjectStorage {
             if bumpedVersion { version += 1 }
             committed = values
             changed.removeAll()
-            for slot in toMany.keys { toMany[slot]!.commit() }
-            pendingFailures = []
+            if hasExtras {
+                for slot in toMany.keys { toMany[slot]!.commit() }
+                pendingFailures = []
+            }
             flags.remove(.inserted)
         }
     }

@@ -12,30 +12,84 @@ struct ObjectStorage {
     var committed: ContiguousArray<Value>?
     /// The row version (Core Data's `Z_OPT`) the committed values came from.
     var version: Int64 = 0
-    /// To-many relationship state, by slot; created on first use.
-    var toMany: [Int: ToManyState] = [:]
     /// Slots changed since the last save or refresh.
     var changed = SlotMask()
     var flags: ObjectFlags = []
-    /// Values given to `setValue(_:forKey:)` that could not be stored; the next save reports them.
-    var pendingFailures: [ValidationFailure] = []
-    /// Related objects prefetched with this one (see `relationshipKeyPathsForPrefetching`),
-    /// held so that they stay registered — their values loaded — while this object is; as
-    /// Core Data's objects hold their related objects. Only fetched objects hold, and never
-    /// each other, so holding makes no cycle.
-    var prefetched: [ManagedObject] = []
-    /// The related objects this object's relationship properties last returned, by slot: held,
-    /// as Core Data's objects hold theirs, so that objects many others point to (a photo's
-    /// tags) stay loaded while those others live. Released when the object turns into a fault
-    /// (`refresh`, `refreshAllObjects()`), which is how cycles between related objects break.
-    var related: [Int: [ManagedObject]] = [:]
     /// Where this fault's values come from when it fires, other than a read of its own row.
+    /// (Inline: every fault of a batched fetch, every fetched fault has one.)
     var faultSource: FaultSource?
 
     /// The batched fetch this fault came from, and its batch: firing it fills the whole batch.
     var faultBatch: (fetch: BatchedFetch, number: Int)? {
         if case .batch(let fetch, let number) = faultSource { return (fetch, number) }
         return nil
+    }
+    /// The state most objects never use (to-many members, held related objects, pending
+    /// failures), allocated on first use: it keeps every object — a fault,
+    /// a fetched row — small and quick to create and free.
+    private var extras: ObjectExtras?
+
+    /// To-many relationship state, by slot; created on first use.
+    var toMany: [Int: ToManyState] {
+        get { extras?.toMany ?? [:] }
+        _modify { yield &uniqueExtras().toMany }
+    }
+    /// Values given to `setValue(_:forKey:)` that could not be stored; the next save reports them.
+    var pendingFailures: [ValidationFailure] {
+        get { extras?.pendingFailures ?? [] }
+        _modify { yield &uniqueExtras().pendingFailures }
+    }
+    /// Related objects prefetched with this one (see `relationshipKeyPathsForPrefetching`),
+    /// held so that they stay registered — their values loaded — while this object is; as
+    /// Core Data's objects hold their related objects. Only fetched objects hold, and never
+    /// each other, so holding makes no cycle.
+    var prefetched: [ManagedObject] {
+        get { extras?.prefetched ?? [] }
+        _modify { yield &uniqueExtras().prefetched }
+    }
+    /// The related objects this object's relationship properties last returned, by slot: held,
+    /// as Core Data's objects hold theirs, so that objects many others point to (a photo's
+    /// tags) stay loaded while those others live. Released when the object turns into a fault
+    /// (`refresh`, `refreshAllObjects()`), which is how cycles between related objects break.
+    var related: [Int: [ManagedObject]] {
+        get { extras?.related ?? [:] }
+        _modify { yield &uniqueExtras().related }
+    }
+    /// Whether any of the rarely used state was ever set (see ``resetExtras()``).
+    var hasExtras: Bool { extras != nil }
+
+    /// This storage's own extras, made on first use (copied when another storage shares them).
+    private mutating func uniqueExtras() -> ObjectExtras {
+        if extras == nil {
+            extras = ObjectExtras()
+        } else if !isKnownUniquelyReferenced(&extras) {
+            extras = extras!.copy()
+        }
+        return extras!
+    }
+
+    /// Clears the rarely used state: to-many members, pending failures, held objects.
+    mutating func resetExtras() {
+        extras = nil
+    }
+}
+
+/// The part of ``ObjectStorage`` most objects never use.
+final class ObjectExtras {
+    var toMany: [Int: ToManyState] = [:]
+    var pendingFailures: [ValidationFailure] = []
+    var prefetched: [ManagedObject] = []
+    var related: [Int: [ManagedObject]] = [:]
+
+    init() {}
+
+    func copy() -> ObjectExtras {
+        let copy = ObjectExtras()
+        copy.toMany = toMany
+        copy.pendingFailures = pendingFailures
+        copy.prefetched = prefetched
+        copy.related = related
+        return copy
     }
 }
 
@@ -46,7 +100,7 @@ enum FaultSource {
     /// The row values a fetch read (`returnsObjectsAsFaults`), with the row's version in
     /// ``ObjectStorage/version``: Core Data keeps such a snapshot in its row cache, so firing
     /// the fault runs no query. Valid while the store's ``ObjectStore/snapshotGeneration`` is
-    /// still `generation` (no save, batch request or other connection's commit since).
+    /// still `generation` (no context's save written since).
     case fetchedRow(ContiguousArray<Value>, generation: UInt64)
 }
 
