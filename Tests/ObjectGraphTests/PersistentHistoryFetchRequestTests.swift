@@ -27,7 +27,10 @@ struct PersistentHistoryFetchRequestTests {
         }
     }
 
-    private static func transactions(_ request: PersistentHistoryChangeRequest, in context: ManagedObjectContext) throws -> [PersistentHistoryTransaction] {
+    private static func transactions(
+        _ request: PersistentHistoryChangeRequest,
+        in context: ManagedObjectContext
+    ) throws -> [PersistentHistoryTransaction] {
         try #require(try HistoryStack.run(request, in: context) as? [PersistentHistoryTransaction])
     }
 

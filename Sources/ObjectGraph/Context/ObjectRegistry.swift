@@ -23,7 +23,10 @@ struct ObjectRegistry {
         var object: UnsafeMutableRawPointer?
     }
 
-    private static let empty = Entry(id: ManagedObjectID(scope: ObjectIDScope.interned(storeIdentifier: "", entityName: ""), primaryKey: 0), object: nil)
+    private static let empty = Entry(
+        id: ManagedObjectID(scope: ObjectIDScope.interned(storeIdentifier: "", entityName: ""), primaryKey: 0),
+        object: nil
+    )
 
     private var entries: ContiguousArray<Entry>
     /// `64 - log2(entries.count)`: a hash's top bits index the table.
