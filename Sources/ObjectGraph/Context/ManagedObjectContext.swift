@@ -250,7 +250,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
             try fillBatch(number, of: fetch, from: store)
             if !object.isFault { return }
         }
-        if let generation = store.snapshotGeneration, let row = object.storage.takeFetchedRow(id: object.objectID, current: generation) {
+        // Only a fault a fetch left a row with asks the store's generation (a hot path).
+        if case .fetchedRow = object.storage.faultSource, let generation = store.snapshotGeneration,
+            let row = object.storage.takeFetchedRow(id: object.objectID, current: generation)
+        {
             return fill(object, with: row)
         }
         fill(object, with: try store.row(for: object.objectID))
@@ -305,12 +308,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func registerFetched(_ row: StoredRow, asFaultAt generation: UInt64?) -> ManagedObject {
         if let object = registeredObjectsByID[row.id] {
             if object.isFault {
-                if let generation {
-                    object.storage.holdFetchedRow(row, generation: generation)
-                } else {
-                    apply(row, to: object, keepingChanges: false)
-                    object.awakeFromFetch()
-                }
+                fillFetched(object, with: row, asFaultAt: generation)
             } else if !object.hasChanges && row.version != object.storage.version {
                 apply(row, to: object, keepingChanges: false)
             }
@@ -320,14 +318,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
             preconditionFailure("ObjectGraph: the store returned a row of unknown entity \(row.id.entityName)")
         }
         let object = registerNewObject(of: entity, id: row.id)
+        if generation != nil { object.storage.becomeFault() }
+        fillFetched(object, with: row, asFaultAt: generation)
+        return object
+    }
+
+    /// Loads a fetched row into a fault, or (with a `generation`) leaves it a fault keeping the row.
+    private func fillFetched(_ object: ManagedObject, with row: StoredRow, asFaultAt generation: UInt64?) {
         if let generation {
-            object.storage.becomeFault()
             object.storage.holdFetchedRow(row, generation: generation)
         } else {
             apply(row, to: object, keepingChanges: false)
             object.awakeFromFetch()
         }
-        return object
     }
 
     /// The entity of `id` in the context's model (the last one found is remembered: a fetch
