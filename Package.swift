@@ -56,7 +56,10 @@ let package = Package(
         // Xcode model fixtures (.xcdatamodel/.xcdatamodeld folders) are copied as they are.
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", "TestSupport", "objectgraph-memory-walk", "objectgraph-crash-writer"],
+            dependencies: [
+                "ObjectGraph", "TestSupport", "ObjectGraphPeerModel",
+                "objectgraph-memory-walk", "objectgraph-crash-writer", "objectgraph-remote-peer",
+            ],
             resources: [.copy("Fixtures")]
         ),
         // A child process whose peak memory is a batched walk's alone, for ObjectGraphTests.
@@ -70,6 +73,15 @@ let package = Package(
             name: "objectgraph-crash-writer",
             dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphCrashWriter"
+        ),
+
+        // The model ObjectGraphTests' multi-process tests share with their child process.
+        .target(name: "ObjectGraphPeerModel", dependencies: ["ObjectGraph"], path: "Tests/ObjectGraphPeerModel"),
+        // Process B of the multi-process tests: saves to a store on command (see its main.swift).
+        .executableTarget(
+            name: "objectgraph-remote-peer",
+            dependencies: ["ObjectGraph", "ObjectGraphPeerModel"],
+            path: "Tests/ObjectGraphRemotePeer"
         ),
 
         // MARK: objectgraph-gen — typed classes from an Xcode model (mogenerator's job).

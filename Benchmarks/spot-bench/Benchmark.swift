@@ -15,11 +15,13 @@ enum ContenderRole: Sendable {
 enum MeasurementUnit: Sendable {
     case milliseconds
     case megabytes
+    case percent
 
     var symbol: String {
         switch self {
         case .milliseconds: "ms"
         case .megabytes: "MB"
+        case .percent: "%"
         }
     }
 }

@@ -11,6 +11,8 @@ enum BenchmarkList {
             FetchedResultsBenchmark(count: sizes.listCount, changes: 100),
             FetchedResultsFirstFetchBenchmark(count: sizes.listCount),
             ImportBenchmark(existing: sizes.importExisting, newPhotos: sizes.importNew),
+            RemoteChangeBenchmark(commits: sizes.remoteCommits),
+            RemoteIdleBenchmark(seconds: sizes.idleSeconds),
         ]
     }
 }
@@ -29,6 +31,8 @@ struct Sizes: Sendable {
     var listCount = 100_000
     var importExisting = 100_000
     var importNew = 10_000
+    var remoteCommits = 200
+    var idleSeconds = 5.0
 
     static let full = Sizes()
     static let quick = Sizes(
@@ -43,6 +47,8 @@ struct Sizes: Sendable {
         memoryRows: 100_000,
         listCount: 10_000,
         importExisting: 10_000,
-        importNew: 1_000
+        importNew: 1_000,
+        remoteCommits: 40,
+        idleSeconds: 1
     )
 }

@@ -15,6 +15,16 @@ if arguments.first == MemoryBenchmark.childFlag {
     }
 }
 
+if arguments.first == RemoteChangeBenchmark.childFlag {
+    do {
+        try RemoteChangeBenchmark.runChild(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("spot-bench remote writer: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 let options: Options
 do {
     options = try Options(arguments: arguments)

@@ -30,13 +30,15 @@ struct TagsCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: SpotOptions
+    @OptionGroup var follow: FollowOption
 
     func run() async throws {
         try await options.withSPoT { spot in
             try await ensurePhotos(spot)
             let list = try await spot.store.spotList()
-            let rows = await currentContent(list).rows
-            Terminal.printRows(["SPOT", "PHOTOS", "TAG"], rows.map { [$0.name, String($0.photoCount), $0.id] }, table: options.format.isTable)
+            await printList(list, header: ["SPOT", "PHOTOS", "TAG"], format: options.format, follow: follow.follow) { _, row in
+                [row.name, String(row.photoCount), row.id]
+            }
         }
     }
 }
@@ -53,6 +55,7 @@ struct PhotosCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: SpotOptions
+    @OptionGroup var follow: FollowOption
 
     @Option(name: .customLong("tag"), help: ArgumentHelp("The spot: its name or display name, any case; `all` is \"All\".", valueName: "name"))
     var tag: String = "all"
@@ -69,9 +72,14 @@ struct PhotosCommand: AsyncParsableCommand {
             } else {
                 list = try await spot.store.photoList(spot: tag)
             }
-            let snapshot = await currentContent(list)
-            let rows = snapshot.sections.flatMap { section in section.rows.map { photoCells(section.name, $0) } }
-            Terminal.printRows(["SECTION", "ID", "TITLE", "PHOTOGRAPHER", "DESCRIPTION"], rows, table: options.format.isTable, maxWidth: 40)
+            await printList(
+                list,
+                header: ["SECTION", "ID", "TITLE", "PHOTOGRAPHER", "DESCRIPTION"],
+                format: options.format,
+                maxWidth: 40,
+                follow: follow.follow,
+                cells: photoCells
+            )
         }
     }
 }
@@ -84,17 +92,14 @@ struct RecentsCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: SpotOptions
+    @OptionGroup var follow: FollowOption
 
     func run() async throws {
         try await options.withSPoT { spot in
             let list = try await spot.store.recentList()
-            let rows = await currentContent(list).rows
-            let formatter = ISO8601DateFormatter()
-            Terminal.printRows(
-                ["VIEWED", "ID", "TITLE"],
-                rows.map { [formatter.string(from: $0.lastViewed), $0.photo.id, $0.photo.title] },
-                table: options.format.isTable
-            )
+            await printList(list, header: ["VIEWED", "ID", "TITLE"], format: options.format, follow: follow.follow) { _, row in
+                [row.lastViewed.ISO8601Format(), row.photo.id, row.photo.title]
+            }
         }
     }
 }
@@ -108,17 +113,15 @@ struct PhotographersCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: SpotOptions
+    @OptionGroup var follow: FollowOption
 
     func run() async throws {
         try await options.withSPoT { spot in
             try await ensurePhotos(spot)
             let list = try await spot.store.photographerList()
-            let rows = await currentContent(list).rows
-            Terminal.printRows(
-                ["PHOTOGRAPHER", "PHOTOS", "ID"],
-                rows.map { [$0.name, String($0.photoCount), $0.id] },
-                table: options.format.isTable
-            )
+            await printList(list, header: ["PHOTOGRAPHER", "PHOTOS", "ID"], format: options.format, follow: follow.follow) { _, row in
+                [row.name, String(row.photoCount), row.id]
+            }
         }
     }
 }

@@ -34,17 +34,43 @@ extension ManagedObjectContext {
         let inserted = objectIDs(in: changes[InsertedObjectsKey])
         let updated = objectIDs(in: changes[UpdatedObjectsKey])
         let deleted = objectIDs(in: changes[DeletedObjectsKey])
+        let saved = ContextDidSave(insertedObjectIDs: inserted, updatedObjectIDs: updated, deletedObjectIDs: deleted)
         for context in contexts {
-            context.performAndWait {
-                let referencing = context.loadedObjectIDs(referencingAnyOf: deleted)
-                let saved = ContextDidSave(
-                    insertedObjectIDs: inserted,
-                    updatedObjectIDs: updated.union(referencing).subtracting(deleted),
-                    deletedObjectIDs: deleted
-                )
-                context.mergeChanges(fromContextDidSave: saved)
-            }
+            context.performAndWait { context.mergeRemoteSave(saved) }
         }
+    }
+
+    /// Merges a save made behind this context's back (another process, another coordinator, a
+    /// batch request), on its queue: as ``mergeChanges(fromContextDidSave:)-(ContextDidSave)``,
+    /// and objects whose relationships pointed at a deleted object are read again, since the
+    /// store nullified or cascaded them without this context seeing it.
+    func mergeRemoteSave(_ saved: ContextDidSave) {
+        let deleted = saved.deletedObjectIDs
+        let referencing = loadedObjectIDs(referencingAnyOf: deleted)
+        mergeChanges(
+            fromContextDidSave: ContextDidSave(
+                insertedObjectIDs: saved.insertedObjectIDs.subtracting(deleted),
+                updatedObjectIDs: saved.updatedObjectIDs.union(referencing).subtracting(deleted),
+                deletedObjectIDs: deleted
+            )
+        )
+    }
+
+    /// Catches up with changes made elsewhere that cannot be told apart (a store without
+    /// history, or history pruned before this process read it), on this context's queue:
+    /// objects without unsaved changes become faults and read their rows again, and every
+    /// fetched results controller fetches anew, reporting what moved, came and went.
+    func refetchAfterUnknownChanges() {
+        refreshAllObjects()
+        postObjectsDidChange(
+            ObjectsDidChange(
+                insertedObjects: [],
+                updatedObjects: [],
+                deletedObjects: [],
+                refreshedObjects: [],
+                invalidatedAllObjects: true
+            )
+        )
     }
 
     /// The IDs in a change dictionary's value: IDs, objects or URIs, in an array or a set.

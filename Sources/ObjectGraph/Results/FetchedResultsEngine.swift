@@ -157,7 +157,8 @@ final class FetchedResultsEngine {
         guard hasFetched, !isSuspended, let entity else { return }
         do {
             if change.invalidatedAllObjects {
-                try refetchAndReport(updated: [])
+                // Any object may have changed: every one still there is reported updated.
+                try refetchAndReport(updated: Set(placements.keys))
                 return
             }
             if dependencies?.needsRefetchOnAnyChange == true && touchesOtherEntities(change) {

@@ -19,18 +19,4 @@ extension PersistentStoreCoordinator {
         guard let store = (stores ?? persistentStores).first?.backend else { return nil }
         return try? store.currentHistoryToken()
     }
-
-    /// Whether `options` ask for persistent history tracking.
-    static func historyTrackingRequested(_ options: [String: Any]?) throws -> Bool {
-        switch options?[PersistentStore.persistentHistoryTrackingOption] {
-        case nil: return false
-        case let value as Bool: return value
-        case let value as NSNumber: return value.boolValue
-        case let value?:
-            throw ObjectGraphError(
-                .persistentStoreOperation,
-                "the store option \(PersistentStore.persistentHistoryTrackingOption) must be a Bool; got \(value)"
-            )
-        }
-    }
 }

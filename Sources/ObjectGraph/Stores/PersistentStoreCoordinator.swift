@@ -11,11 +11,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The model of the objects in the coordinator's stores.
     public let managedObjectModel: ManagedObjectModel
 
-    private let state = Locked(State())
+    let state = Locked(State())
 
-    private struct State {
+    struct State {
         var stores: [PersistentStore] = []
         var contexts: [WeakContext] = []
+        /// One per store added with ``PersistentStore/remoteChangeNotificationPostOption``.
+        var monitors: [RemoteChangeMonitor] = []
+        /// The continuations of ``remoteChanges`` sequences, by subscription.
+        var remoteChangeSubscribers: [UUID: AsyncStream<PersistentStoreRemoteChange>.Continuation] = [:]
     }
 
     /// Creates a coordinator for `model`; the model is checked and frozen when a store is added.
@@ -60,7 +64,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
         let readOnly = (options?[PersistentStore.readOnlyOption] as? Bool) ?? false
         let observer = options?[PersistentStore.sqlStatementObserverOption] as? SQLStatementObserver
-        let timeout = try Self.timeout(options?[PersistentStore.timeoutOption])
+        let timeout =
+            try Self.number(options?[PersistentStore.timeoutOption], option: PersistentStore.timeoutOption, allowingZero: true)
+            ?? PersistentStore.defaultTimeout
         let migration = try Self.migrationOptions(options)
         let backend = try SQLiteStore(
             model: managedObjectModel,
@@ -70,25 +76,31 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             busyTimeout: timeout,
             migration: migration
         )
-        try backend.enableHistoryTracking(requested: Self.historyTrackingRequested(options), readOnly: readOnly)
+        try backend.enableHistoryTracking(requested: Self.flag(PersistentStore.persistentHistoryTrackingOption, in: options), readOnly: readOnly)
+        backend.historyRetention = try PersistentHistoryRetention.requested(in: options)
+        let interval =
+            try Self.number(
+                options?[PersistentStore.remoteChangePollingIntervalOption],
+                option: PersistentStore.remoteChangePollingIntervalOption,
+                allowingZero: false
+            ) ?? RemoteChangeMonitor.defaultPollingInterval
+        let monitor =
+            try Self.flag(PersistentStore.remoteChangeNotificationPostOption, in: options) && !inMemory
+            ? try RemoteChangeMonitor(store: backend, coordinator: self, pollingInterval: interval) : nil
         let store = PersistentStore(type: inMemory ? .inMemory : .sqlite, url: url, configurationName: configuration, backend: backend)
-        state.withLock { $0.stores.append(store) }
+        state.withLock { state in
+            state.stores.append(store)
+            if let monitor { state.monitors.append(monitor) }
+        }
+        monitor?.start()
         return store
     }
 
     /// The migration options, checked.
     private static func migrationOptions(_ options: [String: Any]?) throws -> MigrationOptions {
-        func flag(_ key: String) throws -> Bool {
-            switch options?[key] {
-            case nil: return false
-            case let value as Bool: return value
-            case let value as NSNumber: return value.boolValue
-            case let value?: throw ObjectGraphError(.persistentStoreOperation, "the store option \(key) must be a Bool; got \(value)")
-            }
-        }
         var result = MigrationOptions(
-            migratesAutomatically: try flag(PersistentStore.migratePersistentStoresAutomaticallyOption),
-            infersMapping: try flag(PersistentStore.inferMappingModelAutomaticallyOption)
+            migratesAutomatically: try flag(PersistentStore.migratePersistentStoresAutomaticallyOption, in: options),
+            infersMapping: try flag(PersistentStore.inferMappingModelAutomaticallyOption, in: options)
         )
         switch options?[PersistentStore.stagedMigrationManagerOption] {
         case nil: break
@@ -102,20 +114,36 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return result
     }
 
-    /// The ``PersistentStore/timeoutOption`` value in seconds, checked.
-    private static func timeout(_ value: Any?) throws -> Double {
-        guard let value else { return PersistentStore.defaultTimeout }
-        let seconds: Double? =
+    /// The `Bool` option `key` of `options`; `false` when absent.
+    /// - Throws: ``ObjectGraphError`` naming the option when its value is not a `Bool`.
+    static func flag(_ key: String, in options: [String: Any]?) throws -> Bool {
+        switch options?[key] {
+        case nil: return false
+        case let value as Bool: return value
+        case let value as NSNumber: return value.boolValue
+        case let value?: throw ObjectGraphError(.persistentStoreOperation, "the store option \(key) must be a Bool; got \(value)")
+        }
+    }
+
+    /// The number given as option `option` (seconds, or a count), checked; `nil` when absent.
+    /// - Throws: ``ObjectGraphError`` naming the option when the value is not a finite number
+    ///   above 0 (or 0 too, `allowingZero`).
+    static func number(_ value: Any?, option: String, allowingZero: Bool) throws -> Double? {
+        guard let value else { return nil }
+        let number: Double? =
             switch value {
             case let number as Double: number
             case let number as Int: Double(number)
             case let number as NSNumber: number.doubleValue
             default: nil
             }
-        guard let seconds, seconds >= 0, seconds.isFinite else {
-            throw ObjectGraphError(.persistentStoreOperation, "the store's timeout option must be a number of seconds, 0 or more; got \(value)")
+        guard let number, number.isFinite, allowingZero ? number >= 0 : number > 0 else {
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the store option \(option) must be a number \(allowingZero ? "of 0 or more" : "above 0"); got \(value)"
+            )
         }
-        return seconds
+        return number
     }
 
     /// Core Data's older spelling of ``addPersistentStore(type:configuration:at:options:)``.
@@ -126,7 +154,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Closes and removes `store`.
     public func remove(_ store: PersistentStore) throws {
-        state.withLock { $0.stores.removeAll { $0 === store } }
+        let monitors = state.withLock { state in
+            state.stores.removeAll { $0 === store }
+            defer { state.monitors = [] }
+            return state.monitors
+        }
+        for monitor in monitors { monitor.stop() }
     }
 
     /// The ID a URI made by ``ManagedObjectID/uriRepresentation()`` names, if it belongs to
@@ -164,7 +197,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    private struct WeakContext {
+    struct WeakContext {
         weak var context: ManagedObjectContext?
     }
 }

@@ -11,6 +11,10 @@ public final class SPoTStore: Sendable {
     /// The store file's name inside the data directory.
     public static let fileName = "SPoT.sqlite"
 
+    /// How long persistent history is kept, in seconds: long enough for every process on the
+    /// file to read it, short enough that the file does not grow with every refresh.
+    static let historyRetention: Double = 3_600
+
     /// The container (model, coordinator, contexts).
     public let container: PersistentContainer
     /// The store file, or `nil` in memory.
@@ -40,6 +44,13 @@ public final class SPoTStore: Sendable {
                 return description
             }()
         if let statementObserver { description.setOption(statementObserver, forKey: PersistentStore.sqlStatementObserverOption) }
+        // Other processes write the same file (`spot hide` beside `spot serve`, two refreshes):
+        // their saves reach this process's live lists through history and remote change
+        // notifications. History older than an hour is pruned; a process asleep longer
+        // fetches its lists anew.
+        description.setOption(true, forKey: PersistentStore.persistentHistoryTrackingOption)
+        description.setOption(true, forKey: PersistentStore.remoteChangeNotificationPostOption)
+        description.setOption(Self.historyRetention, forKey: PersistentStore.persistentHistoryMaximumAgeOption)
         container.persistentStoreDescriptions = [description]
         var failure: (any Error)?
         container.loadPersistentStores { _, error in failure = error }

@@ -92,6 +92,7 @@ extension SQLiteStore {
             arguments: [Date().timeIntervalSinceReferenceDate, author, contextName, HistoryTables.bundleID, HistoryTables.processID]
         )
         let transaction = db.lastInsertedRowID
+        noteOwnHistoryTransaction(transaction, in: db)
         let insertChange = try db.cachedStatement(
             sql: "INSERT INTO \(HistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITYNAME, ZENTITYPK, ZCOLUMNS) VALUES (?, ?, ?, ?, ?)"
         )
@@ -112,6 +113,7 @@ extension SQLiteStore {
             let insertValue = try db.cachedStatement(sql: "INSERT INTO \(HistoryTables.tombstones) (ZCHANGE, ZNAME, ZVALUE) VALUES (?, ?, ?)")
             for (name, value) in tombstone { try insertValue.execute(arguments: [change, name, value]) }
         }
+        try pruneHistoryIfNeeded(after: transaction, in: db)
     }
 
     /// The names of the stored properties at `slots` of `id`'s entity.

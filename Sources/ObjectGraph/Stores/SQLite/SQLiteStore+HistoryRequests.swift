@@ -218,7 +218,7 @@ extension SQLiteStore {
 
     /// Deletes the transactions `request` selects with their changes and tombstones; returns
     /// how many transactions it deleted.
-    private func deleteTransactions(_ request: PersistentHistoryChangeRequest, in db: Database) throws -> Int {
+    func deleteTransactions(_ request: PersistentHistoryChangeRequest, in db: Database) throws -> Int {
         let (condition, arguments) = transactionCondition(request)
         let selected = "SELECT Z_PK FROM \(HistoryTables.transactions) WHERE \(condition)"
         try db.execute(

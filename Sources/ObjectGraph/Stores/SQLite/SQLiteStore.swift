@@ -42,6 +42,12 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     /// Whether saves record persistent history (see `SQLiteStore+History.swift`); set once when
     /// the store is added, before any context uses it.
     var tracksHistory = false
+    /// The persistent history transactions this store wrote that the remote-change monitor has
+    /// not read past yet (see `SQLiteStore+RemoteChanges.swift`).
+    let ownTransactions = Mutex<Set<Int64>>([])
+    /// How long and how much persistent history is kept; `nil` keeps all of it (see
+    /// `SQLiteStore+HistoryRetention.swift`). Set once when the store is added.
+    var historyRetention: PersistentHistoryRetention?
 
     /// Primary keys reserved per root entity.
     private let keys = Locked(KeyReservations())
@@ -191,7 +197,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 versionHashHistory: [snapshot.versionHash]
             )
             let plist = try JSONEncoder.sortedKeys.encode(metadata)
-            try writer.write { db in
+            let created = try writer.write { db -> Bool in
+                // Another process may have created the store since the read above (two
+                // `spot` commands starting on a new data directory): then open theirs.
+                guard try !db.tableExists("Z_METADATA") else { return false }
                 try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID TEXT, Z_PLIST BLOB)")
                 try db.execute(
                     sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)",
@@ -205,7 +214,9 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                     )
                 }
                 for statement in schema.creationSQL(model: managedObjectModel) { try db.execute(sql: statement) }
+                return true
             }
+            if !created { return try openOrCreate(readOnly: readOnly, path: path) }
         }
         metadataSummary = ["storeUUID": identifier, "modelVersionHash": snapshot.versionHash, "formatVersion": String(Self.formatVersion)]
     }
