@@ -7,26 +7,25 @@ struct ModelChecker {
     private(set) var issues: [ModelIssue] = []
     private(set) var warnings: [ModelIssue] = []
 
-    /// Names a property cannot take: Core Data's own list — what `NSManagedObject` and
-    /// `NSObject` declare (properties, and methods without arguments that key-value coding would
-    /// call), including the key-value spellings of `isDeleted` and its siblings.
+    /// Names a property cannot take: the members ``ManagedObject`` itself declares without
+    /// arguments (its identity, state and lifecycle), and `self`, which a key path and a
+    /// predicate read as the object itself.
     ///
-    /// Words that are only Swift names (`type`, `value`, `count`, `index`, …) are legal, as in
-    /// Core Data: key-value access uses them as they are, and a typed accessor whose Swift name
-    /// would clash can be renamed with `@Managed("key") var otherName`.
+    /// Only what really clashes with ObjectGraph is reserved. Core Data loads models with
+    /// `deleted`, `inserted`, `updated`, `fault`, `hash` or `class` (Simplenote's `Note` has
+    /// `deleted`): ObjectGraph's members are `isDeleted` and the like, key-value access uses the
+    /// model's names as they are, and a typed accessor whose Swift name would clash can be
+    /// renamed with `@Managed("key") var otherName`. Words that are only Swift names (`type`,
+    /// `value`, `count`, `index`, …) are legal too.
     static let reservedPropertyNames: Set<String> = [
-        // NSObject
-        "alloc", "autorelease", "class", "classForCoder", "classForKeyedArchiver", "copy",
-        "dealloc", "debugDescription", "description", "finalize", "hash", "init", "isProxy",
-        "mutableCopy", "new", "release", "retain", "retainCount", "self", "superclass", "zone",
-        "observationInfo",
-        // NSManagedObject
-        "awakeFromFetch", "awakeFromInsert", "changedValues", "changedValuesForCurrentEvent",
-        "contextShouldIgnoreUnmodeledPropertyChanges", "deleted", "didSave", "didTurnIntoFault",
-        "entity", "fault", "faultingState", "hasChanges", "hasPersistentChangedValues", "inserted",
-        "isDeleted", "isFault", "isInserted", "isUpdated", "managedObjectContext", "objectID",
-        "prepareForDeletion", "updated", "validateForDelete", "validateForInsert",
-        "validateForUpdate", "willSave", "willTurnIntoFault",
+        "self",
+        // ManagedObject's properties
+        "objectID", "entity", "managedObjectContext", "isFault", "isInserted", "isDeleted",
+        "isUpdated", "hasChanges", "hasPersistentChangedValues", "description",
+        // ManagedObject's methods without arguments
+        "awakeFromInsert", "awakeFromFetch", "willSave", "didSave", "prepareForDeletion",
+        "willTurnIntoFault", "didTurnIntoFault", "validateForInsert", "validateForUpdate",
+        "validateForDelete", "changedValues",
     ]
 
     init(model: ManagedObjectModel) { self.model = model }
@@ -115,7 +114,7 @@ struct ModelChecker {
                 fail(
                     entity.name,
                     property.name,
-                    "'\(property.name)' clashes with an NSManagedObject or NSObject member, which Core Data reserves; rename the property"
+                    "'\(property.name)' clashes with a ManagedObject member of the same name (as with NSManagedObject's in Core Data); rename the property"
                 )
             }
             if !names.insert(property.name).inserted {
