@@ -41,10 +41,7 @@ struct ModelChecker {
             byName[entity.name] = entity
         }
         resolveInheritance(entities, byName: byName)
-        // Core Data numbers entities by name; so do we, so codes are stable across launches.
-        for (index, entity) in entities.sorted(by: { $0.name < $1.name }).enumerated() {
-            entity.entityCode = index + 1
-        }
+        for (index, entity) in Self.coreDataEntityOrder(entities).enumerated() { entity.entityCode = index + 1 }
         for entity in orderedTopDown(entities) { compileProperties(of: entity) }
         for entity in entities {
             for case let relationship as RelationshipDescription in entity.properties {
@@ -94,6 +91,37 @@ struct ModelChecker {
                 current = ancestor.superentity
             }
         }
+    }
+
+    /// Entities in the order Core Data numbers them (`Z_ENT`, from 1): root entities by name,
+    /// case-insensitively, each followed by its subentities, depth first, ordered the same way —
+    /// so a model gets the numbers Core Data gave the same model in its stores.
+    static func coreDataEntityOrder(_ entities: [EntityDescription]) -> [EntityDescription] {
+        func byName(_ lhs: EntityDescription, _ rhs: EntityDescription) -> Bool {
+            let order = lhs.name.caseInsensitiveCompare(rhs.name)
+            return order == .orderedSame ? lhs.name < rhs.name : order == .orderedAscending
+        }
+        let known = Set(entities.map(ObjectIdentifier.init))
+        var children: [ObjectIdentifier: [EntityDescription]] = [:]
+        var roots: [EntityDescription] = []
+        for entity in entities {
+            if let parent = entity.superentity, known.contains(ObjectIdentifier(parent)) {
+                children[ObjectIdentifier(parent), default: []].append(entity)
+            } else {
+                roots.append(entity)
+            }
+        }
+        var ordered: [EntityDescription] = []
+        var placed: Set<ObjectIdentifier> = []
+        func visit(_ entity: EntityDescription) {
+            guard placed.insert(ObjectIdentifier(entity)).inserted else { return }
+            ordered.append(entity)
+            for child in (children[ObjectIdentifier(entity)] ?? []).sorted(by: byName) { visit(child) }
+        }
+        for root in roots.sorted(by: byName) { visit(root) }
+        // An inheritance cycle (already reported) leaves entities unreached: number them last.
+        for entity in entities.sorted(by: byName) { visit(entity) }
+        return ordered
     }
 
     private func orderedTopDown(_ entities: [EntityDescription]) -> [EntityDescription] {

@@ -164,6 +164,16 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             // changed in between, and the in-memory case.
             try existing.checkWritten(by: snapshot, path: path)
             identifier = existing.storeUUID
+            if let renumbering = try writer.read({ db in try StoreEntityRenumbering(db, model: managedObjectModel) }) {
+                if readOnly {
+                    throw ObjectGraphError(
+                        .persistentStoreOperation,
+                        "the store at \(path) numbers its entities as ObjectGraph did before it followed Core Data; open it once read-write to renumber them; the file was not changed",
+                        file: path
+                    )
+                }
+                try writer.write { db in try renumbering.run(in: db) }
+            }
             // Indexes do not change the version hash; create any the model gained. Only then
             // write: opening an up-to-date store must not need the write lock, so it opens
             // (and reads) while another connection holds a write transaction.
