@@ -38,6 +38,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     /// looking up names.
     private(set) var idScopes: [ObjectIDScope?] = []
     private(set) var metadataSummary: [String: String] = [:]
+    /// For a store Apple's Core Data wrote: its metadata, whose keys a save keeps.
+    private(set) var coreDataMetadata: CoreDataStoreMetadata?
 
     /// Whether saves record persistent history (see `SQLiteStore+History.swift`); set once when
     /// the store is added, before any context uses it.
@@ -107,6 +109,11 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                     migration = planned
                 case .store:
                     break
+                case .coreDataStore(let metadata):
+                    // Core Data's own decision: equal entity version hashes, or no opening.
+                    try metadata.checkCompatible(with: model, path: url.path)
+                    try metadata.checkEntityNumbers(of: model, path: url.path)
+                    coreDataMetadata = metadata
                 case .noStore where readOnly:
                     throw ObjectGraphError(.persistentStoreOperation, "cannot create a store at \(url.path) read-only")
                 case .noStore:
@@ -142,6 +149,12 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     // MARK: Metadata
 
     private func openOrCreate(readOnly: Bool, path: String) throws {
+        if let coreDataMetadata {
+            // Core Data's schema is Core Data's: nothing is created or rewritten on opening.
+            identifier = coreDataMetadata.storeUUID.isEmpty ? UUID().uuidString : coreDataMetadata.storeUUID
+            metadataSummary = coreDataMetadata.summary
+            return
+        }
         let snapshot = ModelSnapshot(managedObjectModel)
         let existing: StoreMetadata? = try writer.read { db in
             guard try db.tableExists("Z_METADATA") else {
