@@ -26,7 +26,10 @@ struct CoreDataStoreReadingTests {
         return container
     }
 
-    @Test("every entity's objects, attribute values and to-one targets are the rows the reference reader reads", arguments: CoreDataVersionHashTests.pairs.map(\.store))
+    @Test(
+        "every entity's objects, attribute values and to-one targets are the rows the reference reader reads",
+        arguments: CoreDataVersionHashTests.pairs.map(\.store)
+    )
     func objectsMatchReference(store: String) throws {
         let model = try #require(CoreDataVersionHashTests.pairs.first { $0.store == store }?.model)
         // The reference reads the file before ObjectGraph opens it.
@@ -55,7 +58,10 @@ struct CoreDataStoreReadingTests {
                     where !property.isTransient && (property as? RelationshipDescription)?.isToMany != true {
                         let column = row["Z" + name.uppercased()] ?? NSNull()
                         let expected = Self.describe(column)
-                        #expect(Self.describe(object.value(forKey: name)) == expected, "\(store) \(entity.name).\(name) of \(object.objectID.primaryKey)")
+                        #expect(
+                            Self.describe(object.value(forKey: name)) == expected,
+                            "\(store) \(entity.name).\(name) of \(object.objectID.primaryKey)"
+                        )
                     }
                 }
             }
@@ -73,7 +79,9 @@ struct CoreDataStoreReadingTests {
             var members = 0
             for country in countries {
                 let linked = Set((country.value(forKey: "moods") as? Set<ManagedObject> ?? []).map(\.objectID.primaryKey))
-                let expected = Set(moods.filter { ($0.value["ZCOUNTRY"] as? Int).map(Int64.init) == country.objectID.primaryKey }.compactMap { Int64($0.key) })
+                let expected = Set(
+                    moods.filter { ($0.value["ZCOUNTRY"] as? Int).map(Int64.init) == country.objectID.primaryKey }.compactMap { Int64($0.key) }
+                )
                 #expect(linked == expected, "Country \(country.objectID.primaryKey)")
                 members += linked.count
             }
@@ -87,7 +95,11 @@ struct CoreDataStoreReadingTests {
 
     @Test("a predicate over a Core Data store's columns runs in SQL")
     func predicateFetch() throws {
-        let (container, url) = try Self.open("CoreDataPlus-SampleModel3/SampleModel3_V1.sqlite", model: "CoreDataPlus-SampleModel3/SampleModel3.xcdatamodeld/SampleModel3.xcdatamodel", readOnly: true)
+        let (container, url) = try Self.open(
+            "CoreDataPlus-SampleModel3/SampleModel3_V1.sqlite",
+            model: "CoreDataPlus-SampleModel3/SampleModel3.xcdatamodeld/SampleModel3.xcdatamodel",
+            readOnly: true
+        )
         let rows = try #require(try CoreDataStoreFixtures.reference(["entity", url.path, "User"])["rows"] as? [String: [String: Any]])
         let withPets = rows.values.filter { $0["ZPETNAME"] is String }.compactMap { $0["ZNAME"] as? String }.sorted()
         let context = container.newBackgroundContext()
@@ -119,7 +131,11 @@ struct CoreDataStoreReadingTests {
 
     @Test("the store's metadata reports Core Data's UUID and version identifiers")
     func metadata() throws {
-        let (container, _) = try Self.open("CoreDataPlus-SampleModel/SampleModel_V2.sqlite", model: "CoreDataPlus-SampleModel/SampleModel.xcdatamodeld/SampleModel2.xcdatamodel", readOnly: true)
+        let (container, _) = try Self.open(
+            "CoreDataPlus-SampleModel/SampleModel_V2.sqlite",
+            model: "CoreDataPlus-SampleModel/SampleModel.xcdatamodeld/SampleModel2.xcdatamodel",
+            readOnly: true
+        )
         let store = try #require(container.persistentStoreCoordinator.persistentStores.first)
         #expect(store.metadata["NSStoreUUID"] == "753753D3-A961-4901-AB05-8CC48B1D3853")
         #expect(store.metadata["NSStoreModelVersionIdentifiers"] == "2")

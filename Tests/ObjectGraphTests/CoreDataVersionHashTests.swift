@@ -51,7 +51,10 @@ struct CoreDataVersionHashTests {
             }
             let person = EntityDescription("Person") { RelationshipDescription("books", to: "Book", inverse: "owner", toMany: true) }
             change(book, title, owner)
-            _ = ManagedObjectModel { book; person }
+            _ = ManagedObjectModel {
+                book
+                person
+            }
             return book.versionHash
         }
         let base = model { _, _, _ in }

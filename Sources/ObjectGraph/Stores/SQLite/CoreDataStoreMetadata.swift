@@ -35,7 +35,12 @@ struct CoreDataStoreMetadata: Sendable {
         do {
             decoded = try PropertyListSerialization.propertyList(from: plist, format: nil)
         } catch {
-            throw ObjectGraphError(.persistentStoreInvalidType, "\(path) has a damaged Core Data metadata property list", underlying: error, file: path)
+            throw ObjectGraphError(
+                .persistentStoreInvalidType,
+                "\(path) has a damaged Core Data metadata property list",
+                underlying: error,
+                file: path
+            )
         }
         guard let dictionary = decoded as? [String: Any], let type = dictionary["NSStoreType"] as? String else { return nil }
         guard let hashes = dictionary["NSStoreModelVersionHashes"] as? [String: Any] else {

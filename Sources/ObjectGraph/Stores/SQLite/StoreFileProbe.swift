@@ -145,7 +145,8 @@ enum StoreFileProbe {
         }
         if plist.first != UInt8(ascii: "{") {
             let rows = try connection.entityNumbers()
-            let uuid = try connection.strings("SELECT Z_UUID FROM Z_METADATA WHERE Z_VERSION = \(SQLiteStore.formatVersion) AND Z_UUID IS NOT NULL").first
+            let uuid = try connection.strings("SELECT Z_UUID FROM Z_METADATA WHERE Z_VERSION = \(SQLiteStore.formatVersion) AND Z_UUID IS NOT NULL")
+                .first
             if let metadata = try CoreDataStoreMetadata.decode(plist, uuid: uuid, entityNumbers: rows, path: reportedPath) {
                 return .coreDataStore(metadata)
             }
