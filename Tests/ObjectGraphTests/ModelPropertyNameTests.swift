@@ -140,11 +140,11 @@ struct ModelPropertyNameTests {
         }
     }
 
-    @Test("Core Data's reserved names are still refused, each named")
+    @Test("only names that clash with ManagedObject's own members are refused, each named")
     func reservedNames() throws {
         let reserved = [
-            "description", "entity", "objectID", "isDeleted", "deleted", "hash", "class",
-            "managedObjectContext", "isFault", "hasChanges", "self", "superclass",
+            "description", "entity", "objectID", "isDeleted", "managedObjectContext", "isFault", "hasChanges", "self",
+            "willSave", "awakeFromInsert",
         ]
         let thing = EntityDescription("Thing")
         thing.properties = (reserved + Self.commonWords).map { AttributeDescription($0, .string) }
@@ -152,6 +152,46 @@ struct ModelPropertyNameTests {
         let error = try #require(throws: ManagedObjectModelError.self) { try model.validate() }
         let refused = Set(error.issues.compactMap(\.property))
         #expect(refused == Set(reserved))
-        #expect(error.issues.allSatisfy { $0.message.contains("Core Data") })
+        #expect(error.issues.allSatisfy { $0.message.contains("ManagedObject") })
+    }
+
+    @Test("names Core Data loads are legal: deleted, inserted, updated, fault, hash, class, superclass")
+    func coreDataNamesLoad() throws {
+        let names = ["deleted", "inserted", "updated", "fault", "hash", "class", "superclass", "copy", "zone"]
+        let note = EntityDescription("Note")
+        note.properties = names.map { AttributeDescription($0, .boolean, optional: false, defaultValue: false) }
+        let model = ManagedObjectModel { note }
+        try model.validate()
+        #expect(model.entities[0].attributesByName.keys.sorted() == names.sorted())
+    }
+
+    @Test("Simplenote's Note.deleted round-trips through a store, beside isDeleted", arguments: TestStack.kinds)
+    func deletedRoundTrip(inMemory: Bool) throws {
+        let model = ManagedObjectModel {
+            EntityDescription("Note") {
+                AttributeDescription("content", .string)
+                AttributeDescription("deleted", .boolean, optional: false, defaultValue: false)
+            }
+        }
+        let stack = try TestStack(inMemory: inMemory, model: model)
+        let writer = stack.container.newBackgroundContext()
+        try writer.performAndWait {
+            let trashed = try writer.insertObject(entityName: "Note")
+            trashed.setValue("in the trash", forKey: "content")
+            trashed.setValue(true, forKey: "deleted")
+            let kept = try writer.insertObject(entityName: "Note")
+            kept.setValue("kept", forKey: "content")
+            try writer.save()
+        }
+        let reader = stack.container.newBackgroundContext()
+        try reader.performAndWait {
+            let trashed = FetchRequest<ManagedObject>(entityName: "Note")
+            trashed.predicate = FetchPredicate(format: "deleted == YES")
+            let notes = try reader.fetch(trashed)
+            #expect(notes.map { $0.value(forKey: "content") as? String } == ["in the trash"])
+            #expect(notes.first?.value(forKey: "deleted") as? Bool == true)
+            #expect(notes.first?.isDeleted == false)
+            #expect(try reader.count(for: FetchRequest<ManagedObject>(entityName: "Note")) == 2)
+        }
     }
 }

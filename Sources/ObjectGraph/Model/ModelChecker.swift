@@ -7,26 +7,25 @@ struct ModelChecker {
     private(set) var issues: [ModelIssue] = []
     private(set) var warnings: [ModelIssue] = []
 
-    /// Names a property cannot take: Core Data's own list — what `NSManagedObject` and
-    /// `NSObject` declare (properties, and methods without arguments that key-value coding would
-    /// call), including the key-value spellings of `isDeleted` and its siblings.
+    /// Names a property cannot take: the members ``ManagedObject`` itself declares without
+    /// arguments (its identity, state and lifecycle), and `self`, which a key path and a
+    /// predicate read as the object itself.
     ///
-    /// Words that are only Swift names (`type`, `value`, `count`, `index`, …) are legal, as in
-    /// Core Data: key-value access uses them as they are, and a typed accessor whose Swift name
-    /// would clash can be renamed with `@Managed("key") var otherName`.
+    /// Only what really clashes with ObjectGraph is reserved. Core Data loads models with
+    /// `deleted`, `inserted`, `updated`, `fault`, `hash` or `class` (Simplenote's `Note` has
+    /// `deleted`): ObjectGraph's members are `isDeleted` and the like, key-value access uses the
+    /// model's names as they are, and a typed accessor whose Swift name would clash can be
+    /// renamed with `@Managed("key") var otherName`. Words that are only Swift names (`type`,
+    /// `value`, `count`, `index`, …) are legal too.
     static let reservedPropertyNames: Set<String> = [
-        // NSObject
-        "alloc", "autorelease", "class", "classForCoder", "classForKeyedArchiver", "copy",
-        "dealloc", "debugDescription", "description", "finalize", "hash", "init", "isProxy",
-        "mutableCopy", "new", "release", "retain", "retainCount", "self", "superclass", "zone",
-        "observationInfo",
-        // NSManagedObject
-        "awakeFromFetch", "awakeFromInsert", "changedValues", "changedValuesForCurrentEvent",
-        "contextShouldIgnoreUnmodeledPropertyChanges", "deleted", "didSave", "didTurnIntoFault",
-        "entity", "fault", "faultingState", "hasChanges", "hasPersistentChangedValues", "inserted",
-        "isDeleted", "isFault", "isInserted", "isUpdated", "managedObjectContext", "objectID",
-        "prepareForDeletion", "updated", "validateForDelete", "validateForInsert",
-        "validateForUpdate", "willSave", "willTurnIntoFault",
+        "self",
+        // ManagedObject's properties
+        "objectID", "entity", "managedObjectContext", "isFault", "isInserted", "isDeleted",
+        "isUpdated", "hasChanges", "hasPersistentChangedValues", "description",
+        // ManagedObject's methods without arguments
+        "awakeFromInsert", "awakeFromFetch", "willSave", "didSave", "prepareForDeletion",
+        "willTurnIntoFault", "didTurnIntoFault", "validateForInsert", "validateForUpdate",
+        "validateForDelete", "changedValues",
     ]
 
     init(model: ManagedObjectModel) { self.model = model }
@@ -42,10 +41,7 @@ struct ModelChecker {
             byName[entity.name] = entity
         }
         resolveInheritance(entities, byName: byName)
-        // Core Data numbers entities by name; so do we, so codes are stable across launches.
-        for (index, entity) in entities.sorted(by: { $0.name < $1.name }).enumerated() {
-            entity.entityCode = index + 1
-        }
+        for (index, entity) in Self.coreDataEntityOrder(entities).enumerated() { entity.entityCode = index + 1 }
         for entity in orderedTopDown(entities) { compileProperties(of: entity) }
         for entity in entities {
             for case let relationship as RelationshipDescription in entity.properties {
@@ -97,6 +93,37 @@ struct ModelChecker {
         }
     }
 
+    /// Entities in the order Core Data numbers them (`Z_ENT`, from 1): root entities by name,
+    /// case-insensitively, each followed by its subentities, depth first, ordered the same way —
+    /// so a model gets the numbers Core Data gave the same model in its stores.
+    static func coreDataEntityOrder(_ entities: [EntityDescription]) -> [EntityDescription] {
+        func byName(_ lhs: EntityDescription, _ rhs: EntityDescription) -> Bool {
+            let order = lhs.name.caseInsensitiveCompare(rhs.name)
+            return order == .orderedSame ? lhs.name < rhs.name : order == .orderedAscending
+        }
+        let known = Set(entities.map(ObjectIdentifier.init))
+        var children: [ObjectIdentifier: [EntityDescription]] = [:]
+        var roots: [EntityDescription] = []
+        for entity in entities {
+            if let parent = entity.superentity, known.contains(ObjectIdentifier(parent)) {
+                children[ObjectIdentifier(parent), default: []].append(entity)
+            } else {
+                roots.append(entity)
+            }
+        }
+        var ordered: [EntityDescription] = []
+        var placed: Set<ObjectIdentifier> = []
+        func visit(_ entity: EntityDescription) {
+            guard placed.insert(ObjectIdentifier(entity)).inserted else { return }
+            ordered.append(entity)
+            for child in (children[ObjectIdentifier(entity)] ?? []).sorted(by: byName) { visit(child) }
+        }
+        for root in roots.sorted(by: byName) { visit(root) }
+        // An inheritance cycle (already reported) leaves entities unreached: number them last.
+        for entity in entities.sorted(by: byName) { visit(entity) }
+        return ordered
+    }
+
     private func orderedTopDown(_ entities: [EntityDescription]) -> [EntityDescription] {
         func depth(_ entity: EntityDescription) -> Int { entity.superentity.map { depth($0) + 1 } ?? 0 }
         return entities.sorted { depth($0) < depth($1) }
@@ -115,7 +142,7 @@ struct ModelChecker {
                 fail(
                     entity.name,
                     property.name,
-                    "'\(property.name)' clashes with an NSManagedObject or NSObject member, which Core Data reserves; rename the property"
+                    "'\(property.name)' clashes with a ManagedObject member of the same name (as with NSManagedObject's in Core Data); rename the property"
                 )
             }
             if !names.insert(property.name).inserted {

@@ -8,11 +8,10 @@ extension XcodeModelMapper {
         "maxDateTimeInterval", "regularExpressionString", "usesScalarValueType", "syncable",
         "valueTransformerName", "customClassName", "attributeValueClassName",
         "allowsExternalBinaryDataStorage", "spotlightIndexingEnabled", "derived", "derivationExpression",
-        "renamingID", "elementID", "versionHashModifier",
+        "renamingID", "elementID", "versionHashModifier", "preserveAfterDeletion",
     ]
     /// The XML attributes of `<attribute>` that Core Data honours and ObjectGraph does not.
     static let unsupportedAttributeKeys: [String: String] = [
-        "preserveAfterDeletion": "ObjectGraph keeps no persistent history, so no tombstones",
         "allowsCloudEncryption": "ObjectGraph does not sync with CloudKit",
         "storedInTruthFile": "ObjectGraph writes no Spotlight external records",
         "storedInExternalRecord": "ObjectGraph writes no Spotlight external records",
@@ -55,6 +54,7 @@ extension XcodeModelMapper {
         attribute.attributeType = type
         readCommon(element, into: attribute, entity: entity)
         attribute.allowsExternalBinaryDataStorage = element.flag("allowsExternalBinaryDataStorage")
+        attribute.preservesValueInHistoryOnDeletion = element.flag("preserveAfterDeletion")
         attribute.regularExpression = element["regularExpressionString"]
         attribute.attributeValueClassName = element["customClassName"] ?? element["attributeValueClassName"]
         reportUnknownKeys(of: element, known: Self.attributeKeys.union(Self.unsupportedAttributeKeys.keys), entity: entity, property: name)

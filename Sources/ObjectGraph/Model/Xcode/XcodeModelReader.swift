@@ -80,6 +80,7 @@ enum XcodeModelReader {
         var mapper = XcodeModelMapper(url: url, modelClasses: modelClasses)
         let model = try mapper.model(from: root, contentsPath: contents.path)
         model.importReport = XcodeModelReport(url: url, entries: mapper.entries)
+        model.resolveReferencesByName()
         return model
     }
 

@@ -120,6 +120,9 @@ struct StoreMigration {
     /// - Throws: ``ObjectGraphError`` (``ObjectGraphError/Code/migrationFailed``) listing every
     ///   change of the first failing step that could not be migrated, with entity and property.
     func run(in db: Database) throws {
+        if let oldModel = steps.first?.mapping.oldModel, let renumbering = try StoreEntityRenumbering(db, model: oldModel) {
+            try renumbering.run(in: db)
+        }
         for step in steps {
             let mapping = step.mapping
             let problems: [String]

@@ -64,6 +64,16 @@ extension SQLiteStore {
     /// when the file already has them: a store that once tracked history keeps recording every
     /// save, so readers catching up never miss one (Core Data opens such a store read-only).
     func enableHistoryTracking(requested: Bool, readOnly: Bool) throws {
+        if coreDataMetadata != nil {
+            guard !requested else {
+                throw ObjectGraphError(
+                    .persistentStoreOperation,
+                    "ObjectGraph does not record persistent history into the Core Data store at \(path ?? ":memory:") (Core Data's ATRANSACTION and ACHANGE tables); open it without history tracking",
+                    file: path
+                )
+            }
+            return
+        }
         let exists = try storeOperation(.read, "look for persistent history tables") {
             try writer.read { db in try db.tableExists(HistoryTables.transactions) && db.tableExists(HistoryTables.changes) }
         }

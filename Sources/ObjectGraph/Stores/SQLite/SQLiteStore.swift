@@ -38,6 +38,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     /// looking up names.
     private(set) var idScopes: [ObjectIDScope?] = []
     private(set) var metadataSummary: [String: String] = [:]
+    /// For a store Apple's Core Data wrote: its metadata, whose keys a save keeps.
+    private(set) var coreDataMetadata: CoreDataStoreMetadata?
 
     /// Whether saves record persistent history (see `SQLiteStore+History.swift`); set once when
     /// the store is added, before any context uses it.
@@ -113,6 +115,11 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                     migration = planned
                 case .store:
                     break
+                case .coreDataStore(let metadata):
+                    // Core Data's own decision: equal entity version hashes, or no opening.
+                    try metadata.checkCompatible(with: model, path: url.path)
+                    try metadata.checkEntityNumbers(of: model, path: url.path)
+                    coreDataMetadata = metadata
                 case .noStore where readOnly:
                     throw ObjectGraphError(.persistentStoreOperation, "cannot create a store at \(url.path) read-only")
                 case .noStore:
@@ -148,6 +155,12 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     // MARK: Metadata
 
     private func openOrCreate(readOnly: Bool, path: String) throws {
+        if let coreDataMetadata {
+            // Core Data's schema is Core Data's: nothing is created or rewritten on opening.
+            identifier = coreDataMetadata.storeUUID.isEmpty ? UUID().uuidString : coreDataMetadata.storeUUID
+            metadataSummary = coreDataMetadata.summary
+            return
+        }
         let snapshot = ModelSnapshot(managedObjectModel)
         let existing: StoreMetadata? = try writer.read { db in
             guard try db.tableExists("Z_METADATA") else {
@@ -170,6 +183,16 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             // changed in between, and the in-memory case.
             try existing.checkWritten(by: snapshot, path: path)
             identifier = existing.storeUUID
+            if let renumbering = try writer.read({ db in try StoreEntityRenumbering(db, model: managedObjectModel) }) {
+                if readOnly {
+                    throw ObjectGraphError(
+                        .persistentStoreOperation,
+                        "the store at \(path) numbers its entities as ObjectGraph did before it followed Core Data; open it once read-write to renumber them; the file was not changed",
+                        file: path
+                    )
+                }
+                try writer.write { db in try renumbering.run(in: db) }
+            }
             // Indexes do not change the version hash; create any the model gained. Only then
             // write: opening an up-to-date store must not need the write lock, so it opens
             // (and reads) while another connection holds a write transaction.

@@ -28,6 +28,8 @@ enum StoreFileProbe {
         case noStore
         /// An ObjectGraph store, with the metadata it was written with.
         case store(StoreMetadata)
+        /// A store Apple's Core Data wrote (its `Z_METADATA` is a Core Data property list).
+        case coreDataStore(CoreDataStoreMetadata)
     }
 
     /// Reads what `url` holds; throws ``ObjectGraphError`` (``ObjectGraphError/Code/persistentStoreInvalidType``)
@@ -141,6 +143,14 @@ enum StoreFileProbe {
                 "\(reportedPath) has no readable ObjectGraph metadata (format \(SQLiteStore.formatVersion))"
             )
         }
+        if plist.first != UInt8(ascii: "{") {
+            let rows = try connection.entityNumbers()
+            let uuid = try connection.strings("SELECT Z_UUID FROM Z_METADATA WHERE Z_VERSION = \(SQLiteStore.formatVersion) AND Z_UUID IS NOT NULL")
+                .first
+            if let metadata = try CoreDataStoreMetadata.decode(plist, uuid: uuid, entityNumbers: rows, path: reportedPath) {
+                return .coreDataStore(metadata)
+            }
+        }
         return .store(try StoreMetadata.decode(plist, path: reportedPath))
     }
 
@@ -226,6 +236,20 @@ private final class ReadOnlyConnection {
             var values: [String] = []
             while try step(statement, sql) { values.append(String(cString: sqlite3_column_text(statement, 0))) }
             return values
+        }
+    }
+
+    /// The `Z_PRIMARYKEY` rows, empty when the table is missing.
+    func entityNumbers() throws -> [CoreDataStoreMetadata.EntityNumber] {
+        guard try !strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'Z_PRIMARYKEY'").isEmpty else { return [] }
+        let sql = "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT"
+        return try query(sql) { statement in
+            var rows: [CoreDataStoreMetadata.EntityNumber] = []
+            while try step(statement, sql) {
+                let name = sqlite3_column_text(statement, 1).map { String(cString: $0) } ?? ""
+                rows.append(.init(number: Int(sqlite3_column_int64(statement, 0)), name: name, superNumber: Int(sqlite3_column_int64(statement, 2))))
+            }
+            return rows
         }
     }
 
