@@ -156,8 +156,16 @@ struct PredicateSQLDialectTests {
         Row(format: "views CONTAINS '5'", sqlite: .sql("og_string('CONTAINS', t0.ZVIEWS, ?, 0)", [.text("5")]), postgreSQL: .sql("FALSE")),
 
         // Key path against key path.
-        Row(format: "subtitle == title", sqlite: .sql("t0.ZSUBTITLE IS t0.ZTITLE"), postgreSQL: .sql(#"t0."ZSUBTITLE" IS NOT DISTINCT FROM t0."ZTITLE""#)),
-        Row(format: "subtitle != title", sqlite: .sql("t0.ZSUBTITLE IS NOT t0.ZTITLE"), postgreSQL: .sql(#"t0."ZSUBTITLE" IS DISTINCT FROM t0."ZTITLE""#)),
+        Row(
+            format: "subtitle == title",
+            sqlite: .sql("t0.ZSUBTITLE IS t0.ZTITLE"),
+            postgreSQL: .sql(#"t0."ZSUBTITLE" IS NOT DISTINCT FROM t0."ZTITLE""#)
+        ),
+        Row(
+            format: "subtitle != title",
+            sqlite: .sql("t0.ZSUBTITLE IS NOT t0.ZTITLE"),
+            postgreSQL: .sql(#"t0."ZSUBTITLE" IS DISTINCT FROM t0."ZTITLE""#)
+        ),
         Row(format: "subtitle < title", sqlite: .sql("t0.ZSUBTITLE < t0.ZTITLE"), postgreSQL: .sql(#"t0."ZSUBTITLE" COLLATE "C" < t0."ZTITLE""#)),
         Row(
             format: "subtitle ==[c] title",
@@ -209,7 +217,12 @@ struct PredicateSQLDialectTests {
         ),
 
         // Objects and to-one relationships.
-        Row(format: "SELF == %@", arguments: [.photo(7)], sqlite: .sql("t0.Z_PK = ?", [.integer(7)]), postgreSQL: .sql(#"t0."Z_PK" = $1"#, [.integer(7)])),
+        Row(
+            format: "SELF == %@",
+            arguments: [.photo(7)],
+            sqlite: .sql("t0.Z_PK = ?", [.integer(7)]),
+            postgreSQL: .sql(#"t0."Z_PK" = $1"#, [.integer(7)])
+        ),
         Row(
             format: "SELF != %@",
             arguments: [.photo(7)],

@@ -51,7 +51,11 @@ struct SQLDialectTests {
     }
 
     static let sortRows: [SortRow] = [
-        SortRow(sort: FetchSortDescriptor(key: "title", ascending: true), sqlite: "t0.ZTITLE ASC", postgreSQL: #"t0."ZTITLE" COLLATE "C" ASC NULLS FIRST"#),
+        SortRow(
+            sort: FetchSortDescriptor(key: "title", ascending: true),
+            sqlite: "t0.ZTITLE ASC",
+            postgreSQL: #"t0."ZTITLE" COLLATE "C" ASC NULLS FIRST"#
+        ),
         SortRow(
             sort: FetchSortDescriptor(key: "title", ascending: false, selector: .caseInsensitiveCompare),
             sqlite: "t0.ZTITLE COLLATE OG_CASE_INSENSITIVE DESC",

@@ -13,7 +13,12 @@ extension SQLCompiler {
     ///
     /// - Throws: ``NeedsInMemoryEvaluation`` where the dialect cannot say it (PostgreSQL:
     ///   `MATCHES[d]`, LIKE with a key-path pattern, `[d]` without `unaccent`).
-    mutating func stringOperator(_ op: ComparisonOperator, _ left: StringOperand, _ right: StringOperand, _ options: ComparisonOptions) throws -> String {
+    mutating func stringOperator(
+        _ op: ComparisonOperator,
+        _ left: StringOperand,
+        _ right: StringOperand,
+        _ options: ComparisonOptions
+    ) throws -> String {
         let foldOptions = options.subtracting(.normalized)
         switch dialect.database {
         case .sqlite:
