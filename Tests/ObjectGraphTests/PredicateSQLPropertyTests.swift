@@ -136,6 +136,7 @@ struct PropertyRun {
                     continue
                 }
                 if compilesToSQL(predicate, testCase, store) { report.compiledToSQL += 1 }
+                if let problem = postgreSQLProblem(predicate, testCase, store) { report.failures.append(problem) }
                 let all = universe[testCase.entity]!
                 let matching = all.filter { (try? predicate.evaluate(with: $0)) == true }
                 if !matching.isEmpty && matching.count < all.count { report.selective += 1 }
@@ -181,6 +182,30 @@ struct PropertyRun {
             return true
         } catch {
             return false
+        }
+    }
+
+    /// What is wrong with the case compiled in PostgreSQL's dialect (until a server runs the
+    /// differential check there): SQLite's functions, placeholders or unquoted names, a
+    /// compilation SQLite's dialect does not refuse, or a fallback without `[d]`, `MATCHES` or
+    /// `LIKE` to explain it. `nil` when it reads as PostgreSQL's.
+    private func postgreSQLProblem(_ predicate: FetchPredicate, _ testCase: Case, _ store: SQLiteStore) -> String? {
+        let (format, _) = testCase.predicate.rendered
+        do {
+            switch try store.compile(predicate, entity: testCase.entity, sorts: testCase.sorts, dialect: .postgreSQL()) {
+            case .sql(let sql):
+                let problems = DialectCheck.problems(sql.text, arguments: sql.arguments.count, dialect: .postgreSQL())
+                return problems.isEmpty ? nil : "PostgreSQL dialect: \(format) compiles to \(sql.text): \(problems)"
+            case .inMemory(let reason):
+                let explained = ["MATCHES", "LIKE"].contains { format.contains($0) }
+                if case .sql = try store.compile(predicate, entity: testCase.entity, sorts: testCase.sorts, dialect: .sqlite), !explained {
+                    return "PostgreSQL dialect: \(format) falls back to memory (\(reason)) where SQLite's compiles it"
+                }
+                return nil
+            }
+        } catch {
+            // The sort or the predicate fails in every dialect alike (the SQL path reports it).
+            return nil
         }
     }
 

@@ -4,6 +4,9 @@ import Foundation
 ///
 /// Everything crossing this boundary is `Sendable` (IDs, rows of ``Value``s), so a context on
 /// any queue can use it, and nested contexts can implement it without touching the context.
+/// None of it is a database library's type: a plan is SQL text with ``SQLValue`` arguments in
+/// the store's ``SQLDialect``, a failure a ``StoreFailure``, so a store on another database
+/// implements this protocol without GRDB.
 protocol ObjectStore: AnyObject, Sendable {
     /// The model of the objects in this store (frozen).
     var managedObjectModel: ManagedObjectModel { get }
@@ -74,7 +77,7 @@ struct FetchDescriptor: Sendable {
     /// (for a predicate evaluated in memory).
     var appliesPredicate = true
 
-    /// Whether the predicate is evaluated in memory because SQLite cannot express it.
+    /// Whether the predicate is evaluated in memory because the store's SQL cannot express it.
     var needsInMemoryEvaluation: Bool {
         appliesPredicate && predicate != nil && plan?.needsInMemoryEvaluation == true
     }

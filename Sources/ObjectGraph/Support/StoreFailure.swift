@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What failed underneath a store error, as GRDB's `DatabaseError` and NIO's
 /// `FileSystemError` keep it: SQLite's result code and message, the statement, the file.
@@ -34,18 +33,12 @@ public struct StoreFailure: Sendable, Hashable, CustomStringConvertible {
         self.file = file
     }
 
-    /// The failure `error` describes, in the store at `file`.
+    /// The failure `error` describes, in the store at `file`: a database error describes
+    /// itself (``StoreFailureConvertible``, which each store's errors adopt).
     init(_ error: any Error, file: String?) {
         switch error {
-        case let error as DatabaseError:
-            self.init(
-                extendedResultCode: error.extendedResultCode.rawValue,
-                message: error.message ?? "\(error.resultCode)",
-                sql: error.sql,
-                file: file
-            )
-        case let error as SQLiteResultError:
-            self.init(extendedResultCode: error.code, message: error.message, sql: error.sql, file: file)
+        case let error as any StoreFailureConvertible:
+            self = error.storeFailure(file: file)
         case let error as ObjectGraphError:
             self = error.cause ?? StoreFailure(extendedResultCode: nil, message: error.message, sql: nil, file: file)
         default:
@@ -61,4 +54,12 @@ public struct StoreFailure: Sendable, Hashable, CustomStringConvertible {
         if let file { text += " — store \(file)" }
         return text
     }
+}
+
+/// An error of a store's database layer that says what failed as a ``StoreFailure`` (its
+/// code, message and statement), so errors crossing the store boundary carry no database
+/// library's type. The SQLite store's conformances are in `Stores/SQLite`.
+protocol StoreFailureConvertible: Error {
+    /// The failure, in the store at `file`.
+    func storeFailure(file: String?) -> StoreFailure
 }

@@ -1,4 +1,6 @@
 import Foundation
+// A migration rewrites the SQLite store's tables on its connection, behind the store boundary
+// (nothing of it crosses `ObjectStore`); a PostgreSQL store migrates with its own client.
 import GRDB
 
 extension MigrationMapping {

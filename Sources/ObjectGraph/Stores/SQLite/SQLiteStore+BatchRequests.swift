@@ -370,17 +370,14 @@ extension SQLiteStore {
             let order = try clauses.order.get()
             joins = order.joins
             arguments = order.arguments
-            orderClause = SQLCompiler.orderClause(terms: order.terms, alias: "t0", breakingTies: true)
+            orderClause = SQLCompiler.orderClause(terms: order.terms, alias: "t0", breakingTies: true, dialect: .sqlite)
         }
         var sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(compiled.table) t0"
         if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
         sql += clauses.whereClause + orderClause
-        if descriptor.fetchLimit > 0 || descriptor.fetchOffset > 0 {
-            sql += " LIMIT ? OFFSET ?"
-            arguments.append((descriptor.fetchLimit > 0 ? Int64(descriptor.fetchLimit) : -1).databaseValue)
-            arguments.append(Int64(descriptor.fetchOffset).databaseValue)
-        }
-        return (sql, arguments)
+        let limit = SQLDialect.sqlite.limitClause(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset, firstPlaceholder: arguments.count + 1)
+        sql += limit.sql
+        return (sql, (arguments + limit.arguments).databaseValues)
     }
 
     /// The IDs a `SELECT Z_PK, Z_ENT …` returns, inside a transaction.

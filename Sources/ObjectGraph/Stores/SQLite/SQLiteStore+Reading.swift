@@ -318,16 +318,13 @@ extension SQLiteStore {
             joins = order.joins
             arguments = order.arguments
             // DISTINCT rows have no single primary key to break ties with.
-            orderClause = SQLCompiler.orderClause(terms: order.terms, alias: "t0", breakingTies: !distinct)
+            orderClause = SQLCompiler.orderClause(terms: order.terms, alias: "t0", breakingTies: !distinct, dialect: .sqlite)
         }
         var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns(plan.table)) FROM \(plan.table) t0"
         if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
         sql += clauses.whereClause + orderClause
-        if request.fetchLimit > 0 || request.fetchOffset > 0 {
-            sql += " LIMIT ? OFFSET ?"
-            arguments.append((request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1).databaseValue)
-            arguments.append(Int64(request.fetchOffset).databaseValue)
-        }
-        return (sql, arguments)
+        let limit = SQLDialect.sqlite.limitClause(limit: request.fetchLimit, offset: request.fetchOffset, firstPlaceholder: arguments.count + 1)
+        sql += limit.sql
+        return (sql, (arguments + limit.arguments).databaseValues)
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
-import GRDB
 
-/// A fetch's compiled form: whether SQLite can apply the predicate, and the SQL clauses of the
-/// query, computed once per request (``FetchRequest`` keeps it until its entity, predicate,
-/// sort or sub-entity setting changes) instead of on every fetch.
+/// A fetch's compiled form: whether the store's SQL can apply the predicate, and the SQL clauses
+/// of the query in the store's ``SQLDialect``, computed once per request (``FetchRequest`` keeps
+/// it until its entity, predicate, sort or sub-entity setting changes) instead of on every fetch.
+/// No database library's type is in it: a plan crosses the store boundary.
 ///
-/// A plan holds two compilations: with the predicate (when SQLite can express it) and without
-/// it (the entity filter only, for fetches that evaluate the predicate in memory). Limit and
+/// A plan holds two compilations: with the predicate (when the dialect can express it) and
+/// without it (the entity filter only, for fetches that evaluate the predicate in memory). Limit and
 /// offset are not part of it: they are bound when a query runs. Compilation errors are kept
 /// and thrown only when the part that failed is used, as when each fetch compiled its SQL.
 struct FetchPlan: Sendable {
@@ -16,7 +16,7 @@ struct FetchPlan: Sendable {
         let whereJoins: [String]
         /// ` WHERE …`, or empty.
         let whereClause: String
-        let whereArguments: [DatabaseValue]
+        let whereArguments: [SQLValue]
         /// The ORDER BY terms (before the primary-key tie-breaker) and the joins of the
         /// WHERE clause and the sort together, or the error compiling the sort.
         let order: Result<Order, any Error>
@@ -25,7 +25,7 @@ struct FetchPlan: Sendable {
     struct Order: Sendable {
         let joins: [String]
         let terms: [String]
-        let arguments: [DatabaseValue]
+        let arguments: [SQLValue]
     }
 
     /// The predicate's outcome: SQL, evaluation in memory, or an error.
@@ -40,66 +40,80 @@ struct FetchPlan: Sendable {
     let model: ManagedObjectModel
     /// The table of the fetched entity's inheritance tree.
     let table: String
-    /// The query with the predicate applied by SQLite.
+    /// The dialect the clauses are written in.
+    let dialect: SQLDialect
+    /// The query with the predicate applied by the database.
     let filtered: Filter
     /// The query without the predicate (entity filter and sort only).
     let unfiltered: Clauses
 
-    /// Whether SQLite cannot express the predicate, so the fetch reads every object of the
-    /// entity and evaluates the predicate in memory.
+    /// Whether the store's SQL cannot express the predicate, so the fetch reads every object of
+    /// the entity and evaluates the predicate in memory.
     var needsInMemoryEvaluation: Bool {
         if case .inMemory = filtered { return true }
         return false
     }
 }
 
-extension SQLiteStore {
-    /// Compiles the plan of `request`: its predicate once with SQL (or the reason it has none),
-    /// and the entity filter and sort without the predicate.
+extension FetchPlan {
+    /// Compiles the plan of `request` for a store laid out as `schema`, in `dialect`: its
+    /// predicate once with SQL (or the reason it has none), and the entity filter and sort
+    /// without the predicate.
     ///
     /// - Throws: ``ObjectGraphError`` when the store has no such entity.
-    func fetchPlan(for request: FetchDescriptor) throws -> FetchPlan {
-        guard let entity = managedObjectModel.entity(named: request.entity), let mapping = schema.mappings[entity.name] else {
+    init(
+        compiling request: FetchDescriptor,
+        schema: StoreSchema,
+        model: ManagedObjectModel,
+        dialect: SQLDialect,
+        storeIdentifier: String
+    ) throws {
+        guard let entity = model.entity(named: request.entity), let mapping = schema.mappings[entity.name] else {
             throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(request.entity)'")
         }
-        fetchPlansCompiled.withLock { $0 += 1 }
-        let filtered: FetchPlan.Filter
+        func clauses(_ predicate: PredicateNode?) throws -> Clauses {
+            try Self.clauses(request, predicate: predicate, entity: entity, schema: schema, model: model, dialect: dialect)
+        }
+        let filtered: Filter
         do {
-            filtered = .sql(try clauses(request, entity: entity, predicate: request.predicate))
+            filtered = .sql(try clauses(request.predicate))
         } catch let error as NeedsInMemoryEvaluation {
             filtered = .inMemory(reason: error.reason)
         } catch {
             filtered = .failed(error)
         }
         // Without a predicate only the sort can fail, and that failure is kept in `order`.
-        let unfiltered = try clauses(request, entity: entity, predicate: nil)
-        return FetchPlan(
-            storeIdentifier: identifier,
-            model: managedObjectModel,
+        let unfiltered = try clauses(nil)
+        self.init(
+            storeIdentifier: storeIdentifier,
+            model: model,
             table: mapping.table,
+            dialect: dialect,
             filtered: filtered,
             unfiltered: unfiltered
         )
     }
 
-    /// Whether `plan` was compiled by a store with this one's schema.
-    func canUse(_ plan: FetchPlan) -> Bool {
-        plan.storeIdentifier == identifier && plan.model === managedObjectModel
-    }
-
     /// Compiles the WHERE clause with `predicate`, then the sort in the same scope.
-    private func clauses(_ request: FetchDescriptor, entity: EntityDescription, predicate: PredicateNode?) throws -> FetchPlan.Clauses {
-        var compiler = SQLCompiler(schema: schema, model: managedObjectModel)
+    private static func clauses(
+        _ request: FetchDescriptor,
+        predicate: PredicateNode?,
+        entity: EntityDescription,
+        schema: StoreSchema,
+        model: ManagedObjectModel,
+        dialect: SQLDialect
+    ) throws -> Clauses {
+        var compiler = SQLCompiler(schema: schema, model: model, dialect: dialect)
         let scope = SQLCompiler.Scope(entity: entity, alias: "t0")
         var filter = request
         filter.predicate = predicate
         let whereClause = try compiler.whereClause(for: filter, entity: entity, scope: scope)
         let whereJoins = scope.joins
         let whereArguments = compiler.arguments
-        let order = Result { () throws -> FetchPlan.Order in
+        let order = Result { () throws -> Order in
             let terms = try compiler.orderTerms(for: request.sortDescriptors, scope: scope)
-            return FetchPlan.Order(joins: scope.joins, terms: terms, arguments: compiler.arguments)
+            return Order(joins: scope.joins, terms: terms, arguments: compiler.arguments)
         }
-        return FetchPlan.Clauses(whereJoins: whereJoins, whereClause: whereClause, whereArguments: whereArguments, order: order)
+        return Clauses(whereJoins: whereJoins, whereClause: whereClause, whereArguments: whereArguments, order: order)
     }
 }

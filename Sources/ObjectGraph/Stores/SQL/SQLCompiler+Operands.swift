@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension SQLCompiler {
     /// Compiles an expression into an operand of `scope`.
@@ -17,7 +16,7 @@ extension SQLCompiler {
             }
             return .constant(.array(values))
         case .evaluatedObject:
-            return .object(ObjectRef(pk: "\(scope.alias).Z_PK", entity: scope.entity, scope: scope, via: nil))
+            return .object(ObjectRef(pk: dialect.column(scope.alias, "Z_PK"), entity: scope.entity, scope: scope, via: nil))
         case .variable(let name):
             guard let bound = variables[name] else {
                 throw FetchPredicateError(
@@ -66,13 +65,13 @@ extension SQLCompiler {
             let mapping = schema.mappings[ref.entity.name]!
             switch property {
             case let attribute as AttributeDescription:
-                return .scalar("\(alias).\(mapping.columns[slot]!)", attribute.attributeType)
+                return .scalar(dialect.column(alias, mapping.columns[slot]!), attribute.attributeType)
             case let relationship as RelationshipDescription:
                 let destination = relationship.destinationEntity!
                 if !relationship.isToMany {
                     let column = mapping.columns[slot]!
                     let scope = ref.via == nil ? ref.scope : joinedScope(ref, alias: alias)
-                    return .object(ObjectRef(pk: "\(alias).\(column)", entity: destination, scope: scope, via: (scope, column)))
+                    return .object(ObjectRef(pk: dialect.column(alias, column), entity: destination, scope: scope, via: (scope, column)))
                 }
                 return .collection(try toMany(relationship, from: alias, destination: destination))
             default:
@@ -104,7 +103,7 @@ extension SQLCompiler {
         if let alias = via.from.joined[key] { return alias }
         aliasCount += 1
         let alias = "t\(aliasCount)"
-        via.from.joins.append("LEFT JOIN \(tableName(of: ref.entity)) \(alias) ON \(alias).Z_PK = \(ref.pk)")
+        via.from.joins.append("LEFT JOIN \(tableName(of: ref.entity)) \(alias) ON \(dialect.column(alias, "Z_PK")) = \(ref.pk)")
         via.from.joined[key] = alias
         return alias
     }
@@ -121,12 +120,12 @@ extension SQLCompiler {
     ) throws -> Collection {
         let scope = newScope(for: destination)
         let table = tableName(of: destination)
-        let element = Operand.object(ObjectRef(pk: "\(scope.alias).Z_PK", entity: destination, scope: scope, via: nil))
+        let element = Operand.object(ObjectRef(pk: dialect.column(scope.alias, "Z_PK"), entity: destination, scope: scope, via: nil))
         switch schema.storage(of: relationship) {
         case .foreignKey(_, let column, _):
             return Collection(
                 from: ["\(table) \(scope.alias)"],
-                correlation: ["\(scope.alias).\(column) = \(alias).Z_PK"],
+                correlation: ["\(dialect.column(scope.alias, column)) = \(dialect.column(alias, "Z_PK"))"],
                 filters: [],
                 scope: scope,
                 element: element
@@ -136,8 +135,11 @@ extension SQLCompiler {
             let j = "j\(aliasCount)"
             let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
             return Collection(
-                from: ["\(joinTable.name) \(j)", "JOIN \(table) \(scope.alias) ON \(scope.alias).Z_PK = \(j).\(theirs)"],
-                correlation: ["\(j).\(mine) = \(alias).Z_PK"],
+                from: [
+                    "\(dialect.quoted(joinTable.name)) \(j)",
+                    "JOIN \(table) \(scope.alias) ON \(dialect.column(scope.alias, "Z_PK")) = \(dialect.column(j, theirs))",
+                ],
+                correlation: ["\(dialect.column(j, mine)) = \(dialect.column(alias, "Z_PK"))"],
                 filters: [],
                 scope: scope,
                 element: element
@@ -170,15 +172,33 @@ extension SQLCompiler {
         switch function {
         case .sum:
             guard numeric else { return .scalar("0", .integer64) }
-            // Of a decimal column, the sum is decimal text (even 0, the sum of nothing).
-            let sum = type == .decimal ? "CAST(\(SQLiteFunctions.sum)(\(value)) AS TEXT)" : "\(SQLiteFunctions.sum)(\(value))"
-            return .scalar("(SELECT \(sum) FROM \(from) WHERE \(conditions))", resultType)
+            return .scalar("(SELECT \(sum(value, decimal: type == .decimal)) FROM \(from) WHERE \(conditions))", resultType)
         case .avg:
             guard numeric else { return .scalar("NULL", .double) }
-            return .scalar("(SELECT \(SQLiteFunctions.average)(\(value)) FROM \(from) WHERE \(conditions))", resultType)
+            return .scalar("(SELECT \(average(value)) FROM \(from) WHERE \(conditions))", resultType)
         case .min: return .scalar("(SELECT MIN(\(value)) FROM \(from) WHERE \(conditions))", type)
         case .max: return .scalar("(SELECT MAX(\(value)) FROM \(from) WHERE \(conditions))", type)
         case .count: return .scalar("0", nil)
+        }
+    }
+}
+
+extension SQLCompiler {
+    /// `@sum` of `value` as the evaluator computes it: SQLite's `og_sum` (exact integers, a
+    /// double on overflow; of a decimal column, decimal text, even 0, the sum of nothing);
+    /// PostgreSQL's `SUM`, exact for integers and decimals, 0 for nothing.
+    func sum(_ value: String, decimal: Bool) -> String {
+        switch dialect.database {
+        case .sqlite: decimal ? "CAST(\(SQLiteFunctions.sum)(\(value)) AS TEXT)" : "\(SQLiteFunctions.sum)(\(value))"
+        case .postgreSQL: "COALESCE(SUM(\(value)), 0)"
+        }
+    }
+
+    /// `@avg` of `value`: SQLite's `og_avg`, PostgreSQL's `AVG` (NULL for nothing, as in memory).
+    func average(_ value: String) -> String {
+        switch dialect.database {
+        case .sqlite: "\(SQLiteFunctions.average)(\(value))"
+        case .postgreSQL: "AVG(\(value))"
         }
     }
 }

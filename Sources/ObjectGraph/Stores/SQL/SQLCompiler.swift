@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Thrown when a predicate is valid but has no SQL form here (a SUBQUERY used as a plain
 /// collection, two collections compared): the context then evaluates it in memory.
@@ -7,19 +6,22 @@ struct NeedsInMemoryEvaluation: Error {
     let reason: String
 }
 
-/// Compiles fetch descriptors into parameterized SQL: no value is ever spliced into SQL text.
+/// Compiles fetch descriptors into parameterized SQL in a store's ``SQLDialect``: no value is
+/// ever spliced into SQL text.
 ///
 /// NSPredicate's two-valued logic is reproduced: a comparison with NULL is false, `!=` is
 /// null-safe (`IS NOT`), and `NOT` treats an unknown operand as false (`NOT IFNULL(…, 0)`).
 struct SQLCompiler {
     let schema: StoreSchema
     let model: ManagedObjectModel
-    private(set) var arguments: [DatabaseValue] = []
+    let dialect: SQLDialect
+    private(set) var arguments: [SQLValue] = []
     var aliasCount = 0
 
-    init(schema: StoreSchema, model: ManagedObjectModel) {
+    init(schema: StoreSchema, model: ManagedObjectModel, dialect: SQLDialect) {
         self.schema = schema
         self.model = model
+        self.dialect = dialect
     }
 
     /// A FROM context: an entity's table under an alias, plus the to-one joins made from it.
@@ -70,7 +72,7 @@ struct SQLCompiler {
         let tree = model.entities.filter { $0.rootEntity === entity.rootEntity }
         let codes = descriptor.includesSubentities ? entity.fetchableEntityCodes : [entity.entityCode]
         if codes.count < tree.count {
-            conditions.append("\(scope.alias).Z_ENT IN (\(codes.map(String.init).joined(separator: ", ")))")
+            conditions.append("\(dialect.column(scope.alias, "Z_ENT")) IN (\(codes.map(String.init).joined(separator: ", ")))")
         }
         if let predicate = descriptor.predicate {
             conditions.append(try compile(predicate, in: scope, variables: [:]))
@@ -80,8 +82,8 @@ struct SQLCompiler {
 
     /// `ORDER BY terms`, then (with `breakingTies`) the primary key of `alias`, so equal sort
     /// keys come back in a stable order; empty when there is nothing to order by.
-    static func orderClause(terms: [String], alias: String, breakingTies: Bool) -> String {
-        let all = breakingTies ? terms + ["\(alias).Z_PK ASC"] : terms
+    static func orderClause(terms: [String], alias: String, breakingTies: Bool, dialect: SQLDialect) -> String {
+        let all = breakingTies ? terms + ["\(dialect.column(alias, "Z_PK")) ASC"] : terms
         return all.isEmpty ? "" : " ORDER BY " + all.joined(separator: ", ")
     }
 
@@ -91,22 +93,19 @@ struct SQLCompiler {
         var terms: [String] = []
         for descriptor in descriptors {
             guard let key = descriptor.key else {
-                terms.append("\(scope.alias).Z_PK \(descriptor.ascending ? "ASC" : "DESC")")
+                terms.append("\(dialect.column(scope.alias, "Z_PK")) \(descriptor.ascending ? "ASC" : "DESC")")
                 continue
             }
-            var operand: Operand = .object(ObjectRef(pk: "\(scope.alias).Z_PK", entity: scope.entity, scope: scope, via: nil))
+            var operand: Operand = .object(ObjectRef(pk: dialect.column(scope.alias, "Z_PK"), entity: scope.entity, scope: scope, via: nil))
             for component in key.split(separator: ".") { operand = try member(String(component), of: operand, variables: [:]) }
             var expression: String
             switch operand {
             case .scalar(let sql, let type):
-                expression = sql
-                if type == .string || type == .uri, let collation = SQLiteFunctions.collation(for: descriptor.selector) {
-                    expression += " COLLATE \(collation)"
-                }
+                expression = type == .string || type == .uri ? sortKey(sql, descriptor.selector) : sql
             case .object(let ref): expression = ref.pk
             default: throw ObjectGraphError(.invalidRequest, "cannot sort by '\(key)': it is not a value reached through to-one relationships")
             }
-            terms.append("\(expression) \(descriptor.ascending ? "ASC" : "DESC")")
+            terms.append("\(expression) \(dialect.direction(ascending: descriptor.ascending))")
         }
         return terms
     }
@@ -116,26 +115,26 @@ struct SQLCompiler {
         return Scope(entity: entity, alias: "t\(aliasCount)")
     }
 
-    mutating func bind(_ value: DatabaseValue) -> String {
+    mutating func bind(_ value: SQLValue) -> String {
         arguments.append(value)
-        return "?"
+        return dialect.placeholder(arguments.count)
     }
 
     func tableName(of entity: EntityDescription) -> String {
-        schema.mappings[entity.name]!.table
+        dialect.quoted(schema.mappings[entity.name]!.table)
     }
 
     // MARK: Predicates
 
     mutating func compile(_ node: PredicateNode, in scope: Scope, variables: [String: Operand]) throws -> String {
         switch node {
-        case .constant(let value): return value ? "1" : "0"
-        case .not(let inner): return "NOT IFNULL((\(try compile(inner, in: scope, variables: variables))), 0)"
+        case .constant(let value): return value ? dialect.trueLiteral : dialect.falseLiteral
+        case .not(let inner): return dialect.not(try compile(inner, in: scope, variables: variables))
         case .and(let parts):
-            if parts.isEmpty { return "1" }
+            if parts.isEmpty { return dialect.trueLiteral }
             return "(" + (try parts.map { try compile($0, in: scope, variables: variables) }).joined(separator: " AND ") + ")"
         case .or(let parts):
-            if parts.isEmpty { return "0" }
+            if parts.isEmpty { return dialect.falseLiteral }
             return "(" + (try parts.map { try compile($0, in: scope, variables: variables) }).joined(separator: " OR ") + ")"
         case .comparison(let comparison):
             return try compile(comparison, in: scope, variables: variables)
@@ -171,7 +170,7 @@ struct SQLCompiler {
             case .all:
                 return "NOT "
                     + (try exists(collection) { compiler, element in
-                        "NOT IFNULL((\(try compiler.scalarComparison(element, op, rhs, options))), 0)"
+                        compiler.dialect.not(try compiler.scalarComparison(element, op, rhs, options))
                     })
             }
         }

@@ -1,0 +1,258 @@
+import Foundation
+
+extension SQLCompiler {
+    /// One comparison between two non-collection operands, with NSPredicate's nil semantics.
+    mutating func scalarComparison(_ lhs: Operand, _ op: ComparisonOperator, _ rhs: Operand, _ options: ComparisonOptions) throws -> String {
+        switch (lhs, rhs) {
+        case (.object(let ref), _):
+            return try objectComparison(ref.pk, ref.entity, op, rhs)
+        case (_, .object(let ref)):
+            guard let flipped = op.flipped else { return dialect.falseLiteral }
+            return try objectComparison(ref.pk, ref.entity, flipped, lhs)
+        case (.collection, _), (_, .collection):
+            throw NeedsInMemoryEvaluation(reason: "a comparison between collections")
+        case (.scalar(let sql, let type), .constant(let value)):
+            return try valueComparison(sql, type, op, value, options)
+        case (.constant(let value), .scalar(let sql, let type)):
+            if let flipped = op.flipped { return try valueComparison(sql, type, flipped, value, options) }
+            let bound = bind(value.sqlValue)
+            return try expressionComparison(bound, constantType(value), op, sql, type, options)
+        case (.scalar(let left, let leftType), .scalar(let right, let rightType)):
+            return try expressionComparison(left, leftType, op, right, rightType, options)
+        case (.constant(let left), .constant(let right)):
+            let bound = bind(left.sqlValue)
+            return try valueComparison(bound, constantType(left), op, right, options)
+        }
+    }
+
+    /// Compares an object reference (a primary-key expression) with IDs, `nil` or another object.
+    private mutating func objectComparison(_ pk: String, _ entity: EntityDescription, _ op: ComparisonOperator, _ other: Operand) throws -> String {
+        func matching(_ values: [Value]) -> [Int64] {
+            values.compactMap { value in
+                guard case .objectID(let id) = value, let idEntity = model.entity(named: id.entityName),
+                    idEntity.rootEntity === entity.rootEntity, idEntity.isKindOf(entity: entity) || entity.isKindOf(entity: idEntity)
+                else { return nil }
+                return id.primaryKey
+            }
+        }
+        switch (op, other) {
+        case (.equal, .constant(.null)): return "\(pk) IS NULL"
+        case (.notEqual, .constant(.null)): return "\(pk) IS NOT NULL"
+        case (.equal, .constant(let value)):
+            guard let key = matching([value]).first else { return dialect.falseLiteral }
+            return "\(pk) = \(bind(.integer(key)))"
+        case (.notEqual, .constant(let value)):
+            guard let key = matching([value]).first else { return dialect.trueLiteral }
+            return "\(pk) \(dialect.isNotOperator) \(bind(.integer(key)))"
+        case (.in, .constant(.array(let values))):
+            let keys = matching(values)
+            if keys.isEmpty { return values.contains(.null) ? "\(pk) IS NULL" : dialect.falseLiteral }
+            let list = "\(pk) IN (\(keys.map { bind(.integer($0)) }.joined(separator: ", ")))"
+            return values.contains(.null) ? "(\(list) OR \(pk) IS NULL)" : list
+        case (.equal, .object(let ref)): return "\(pk) \(dialect.isOperator) \(ref.pk)"
+        case (.notEqual, .object(let ref)): return "\(pk) \(dialect.isNotOperator) \(ref.pk)"
+        case (.notEqual, _): return dialect.trueLiteral
+        default: return dialect.falseLiteral
+        }
+    }
+
+    /// `expression op constant`, binding the constant in the expression's storage form.
+    private mutating func valueComparison(
+        _ sql: String,
+        _ type: AttributeType?,
+        _ op: ComparisonOperator,
+        _ value: Value,
+        _ options: ComparisonOptions
+    ) throws -> String {
+        let folds = !options.subtracting(.normalized).isEmpty && (type == nil || type == .string || type == .uri)
+        let foldOptions = options.subtracting(.normalized)
+        if folds { try requireFolding(foldOptions) }
+        // Decimals are text: an aggregate of a decimal column has no collation of its own.
+        let left = folds ? fold(sql, foldOptions) : type == .decimal ? decimalOrdered(sql) : sql
+        /// `left` for an ordering: by Unicode scalar for text on PostgreSQL.
+        let ordered = type == .string || type == .uri ? textOrdered(left) : left
+        func coerced(_ value: Value) -> SQLValue? {
+            guard let stored = Self.coerce(value, to: type) else { return nil }
+            // SQLite folds constants here, once; PostgreSQL folds them in SQL as the column.
+            if folds, dialect.database == .sqlite, case .text(let text) = stored { return .text(StringComparison.fold(text, foldOptions)) }
+            return stored
+        }
+        /// The placeholder of a coerced constant, folded as `left` is.
+        func placeholder(_ stored: SQLValue) -> String {
+            let bound = bind(stored)
+            guard folds, dialect.database == .postgreSQL, case .text = stored else { return bound }
+            return fold(bound, foldOptions)
+        }
+        /// A decimal that is not an integer, against an integer or floating-point column: no
+        /// SQLite value stands for it exactly, so the comparison is `og_numcmp`'s, which is
+        /// the evaluator's (`Value.compare`).
+        func inexact(_ value: Value) -> Bool {
+            guard case .decimal = value, let type, Self.binaryNumericTypes.contains(type) else { return false }
+            guard case .integer = Self.coerce(value, to: type) else { return true }
+            return false
+        }
+        func numericComparison(_ symbol: String, _ value: Value) -> String {
+            numericCompare(sql, symbol, bind(value.sqlValue))
+        }
+        switch op {
+        case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            if value.isNull {
+                switch op {
+                case .equal: return "\(sql) IS NULL"
+                case .notEqual: return "\(sql) IS NOT NULL"
+                default: return dialect.falseLiteral
+                }
+            }
+            let symbol = dialect.symbol(op)
+            if inexact(value) { return numericComparison(symbol, value) }
+            guard let bound = coerced(value) else { return op == .notEqual ? dialect.trueLiteral : dialect.falseLiteral }
+            return "\(op == .equal || op == .notEqual ? left : ordered) \(symbol) \(placeholder(bound))"
+        case .in:
+            if case .string(let text) = value {
+                return try stringOperator(.contains, .constant(text), .expression(sql, type), options)
+            }
+            guard case .array(let values) = value else { return dialect.falseLiteral }
+            let bound = values.filter { !$0.isNull && !inexact($0) }.compactMap(coerced)
+            var alternatives = bound.isEmpty ? [] : ["\(left) IN (\(bound.map { placeholder($0) }.joined(separator: ", ")))"]
+            alternatives += values.filter(inexact).map { numericComparison("=", $0) }
+            if values.contains(.null) { alternatives.append("\(sql) IS NULL") }
+            if alternatives.isEmpty { return dialect.falseLiteral }
+            return alternatives.count == 1 ? alternatives[0] : "(\(alternatives.joined(separator: " OR ")))"
+        case .between:
+            guard case .array(let bounds) = value, bounds.count == 2 else {
+                throw ObjectGraphError(.invalidRequest, "BETWEEN needs an array of two bounds, got \(value)")
+            }
+            if !bounds[0].isNull, !bounds[1].isNull, bounds.contains(where: inexact) {
+                guard Self.coerce(bounds[0], to: type) != nil, Self.coerce(bounds[1], to: type) != nil else { return dialect.falseLiteral }
+                return "(\(numericComparison(">=", bounds[0])) AND \(numericComparison("<=", bounds[1])))"
+            }
+            guard let low = coerced(bounds[0]), let high = coerced(bounds[1]), !bounds[0].isNull, !bounds[1].isNull else {
+                return dialect.falseLiteral
+            }
+            return "\(ordered) BETWEEN \(placeholder(low)) AND \(placeholder(high))"
+        case .beginsWith, .endsWith, .contains, .like, .matches:
+            guard case .string(let pattern) = value else { return dialect.falseLiteral }
+            if op == .matches { _ = try StringComparison.matches("", regex: pattern, options) }
+            return try stringOperator(op, .expression(sql, type), .constant(pattern), options)
+        }
+    }
+
+    /// `expression op expression`: both sides are SQL.
+    private mutating func expressionComparison(
+        _ left: String,
+        _ leftType: AttributeType?,
+        _ op: ComparisonOperator,
+        _ right: String,
+        _ rightType: AttributeType?,
+        _ options: ComparisonOptions
+    ) throws -> String {
+        let foldOptions = options.subtracting(.normalized)
+        let textual = [leftType, rightType].allSatisfy { $0 == nil || $0 == .string || $0 == .uri }
+        let folds = !foldOptions.isEmpty && textual
+        if folds, ![.beginsWith, .endsWith, .contains, .like, .matches, .in].contains(op) { try requireFolding(foldOptions) }
+        let writer = self  // folds and collations bind nothing: a copy writes them
+        let fold: (String) -> String = { folds ? writer.fold($0, foldOptions) : $0 }
+        // A decimal against a decimal compares numerically; a decimal against another number
+        // compares as the evaluator does.
+        let decimal = leftType == .decimal || rightType == .decimal
+        let numeric = [leftType, rightType].allSatisfy { $0 == nil || $0 == .decimal || Self.binaryNumericTypes.contains($0!) }
+        if decimal, numeric, leftType != rightType, [.equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(op) {
+            if dialect.database == .postgreSQL {
+                let symbol = op == .equal ? dialect.isOperator : dialect.symbol(op)
+                return numericCompare(left, symbol, right)
+            }
+            let symbol = dialect.symbol(op)
+            let compared = "\(SQLiteFunctions.numericCompare)(\(left), \(right))"
+            switch op {
+            case .equal: return "IFNULL(\(compared) = 0, \(left) IS NULL AND \(right) IS NULL)"
+            case .notEqual: return "NOT IFNULL(\(compared) = 0, \(left) IS NULL AND \(right) IS NULL)"
+            default: return "\(compared) \(symbol) 0"
+            }
+        }
+        if dialect.database == .postgreSQL, let leftType, let rightType, Self.storageClass(leftType) != Self.storageClass(rightType) {
+            // PostgreSQL refuses to compare text with a number (SQLite answers): the evaluator's
+            // answer is that values of different kinds are never equal, and never ordered.
+            switch op {
+            case .equal: return "(\(left) IS NULL AND \(right) IS NULL)"
+            case .notEqual: return "NOT (\(left) IS NULL AND \(right) IS NULL)"
+            case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual: return dialect.falseLiteral
+            default: break
+            }
+        }
+        let collated: (String) -> String = { decimal ? writer.decimalOrdered($0) : fold($0) }
+        let text = [leftType, rightType].contains { $0 == .string || $0 == .uri }
+        switch op {
+        case .equal: return "\(collated(left)) \(dialect.isOperator) \(fold(right))"
+        case .notEqual: return "\(collated(left)) \(dialect.isNotOperator) \(fold(right))"
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            let ordered = text && !decimal ? textOrdered(collated(left)) : collated(left)
+            return "\(ordered) \(op.rawValue) \(fold(right))"
+        case .beginsWith, .endsWith, .contains, .like, .matches:
+            return try stringOperator(op, .expression(left, leftType), .expression(right, rightType), options)
+        case .in:
+            return try stringOperator(.contains, .expression(right, rightType), .expression(left, leftType), options)
+        case .between:
+            throw NeedsInMemoryEvaluation(reason: "BETWEEN with key-path bounds")
+        }
+    }
+
+    /// The type of a constant's column, for a comparison where it stands in for one: the
+    /// PostgreSQL dialect compares typed values only (`nil` for SQLite, whose comparisons take
+    /// any storage class, as before).
+    private func constantType(_ value: Value) -> AttributeType? {
+        guard dialect.database == .postgreSQL else { return nil }
+        switch value {
+        case .string: return .string
+        case .bool: return .boolean
+        case .int: return .integer64
+        case .double: return .double
+        case .decimal: return .decimal
+        case .date: return .date
+        case .data: return .binaryData
+        case .uuid: return .uuid
+        case .url: return .uri
+        case .null, .objectID, .array: return nil
+        }
+    }
+
+    /// Which attribute types' values compare with each other: text, numbers, dates, UUIDs,
+    /// bytes.
+    static func storageClass(_ type: AttributeType) -> Int {
+        switch type {
+        case .string, .uri: 0
+        case .boolean, .integer16, .integer32, .integer64, .double, .float, .decimal: 1
+        case .date: 2
+        case .uuid: 3
+        case .binaryData, .transformable: 4
+        }
+    }
+
+    /// The attribute types stored as SQLite integers or reals.
+    static let binaryNumericTypes: Set<AttributeType> = [.boolean, .integer16, .integer32, .integer64, .double, .float]
+
+    /// A constant in the storage form of a column of `type`; `nil` when the two do not compare.
+    static func coerce(_ value: Value, to type: AttributeType?) -> SQLValue? {
+        guard let type else { return value.sqlValue }
+        switch (type, value) {
+        case (_, .null): return .null
+        case (.boolean, _), (.integer16, _), (.integer32, _), (.integer64, _), (.double, _), (.float, _):
+            switch value {
+            case .int(let int): return .integer(int)
+            case .double(let double): return .real(double)
+            case .bool(let bool): return .integer(bool ? 1 : 0)
+            case .decimal(let decimal):
+                if let int = Int64(exactly: NSDecimalNumber(decimal: decimal).int64Value), Decimal(int) == decimal { return .integer(int) }
+                return .real(NSDecimalNumber(decimal: decimal).doubleValue)
+            default: return nil
+            }
+        case (.decimal, _):
+            return value.numericDecimal.map { .decimal($0) }
+        case (.string, .string(let text)), (.uri, .string(let text)): return .text(text)
+        case (.uri, .url(let url)), (.string, .url(let url)): return .text(url.absoluteString)
+        case (.date, .date(let date)): return .real(date.timeIntervalSinceReferenceDate)
+        case (.uuid, .uuid(let uuid)): return .blob(Data(uuid.bytes))
+        case (.binaryData, .data(let data)), (.transformable, .data(let data)): return .blob(data)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// The SQL a store's database speaks, as far as the predicate compiler needs to know: quoting,
+/// placeholders, truth values, null-safe comparison, limits, and how NSPredicate's string,
+/// decimal and aggregate semantics are written.
+///
+/// Both SQL stores compile with one ``SQLCompiler``; only what this type decides differs.
+///
+/// | | SQLite | PostgreSQL |
+/// | --- | --- | --- |
+/// | identifiers | as they are (`t0.ZTITLE`) | quoted (`t0."ZTITLE"`) |
+/// | placeholders | `?` | `$1`, `$2`, … |
+/// | truth, `NOT` | `1`/`0`, `NOT IFNULL(p, 0)` | `TRUE`/`FALSE`, `NOT COALESCE(p, FALSE)` |
+/// | null-safe `==`/`!=` | `IS`, `IS NOT` | `IS NOT DISTINCT FROM`, `IS DISTINCT FROM` |
+/// | `[c]`, `[d]` | `og_fold` (Swift, registered on the connection) | `lower()`, `unaccent()` |
+/// | BEGINSWITH, ENDSWITH, CONTAINS, LIKE | `og_string` | `LIKE` with an escaped pattern, `strpos` |
+/// | MATCHES | `og_string` (ICU) | `~` / `~*` anchored to the whole string |
+/// | string order | binary (= Unicode scalars) | `COLLATE "C"` (= Unicode scalars in UTF-8) |
+/// | sort nulls | first ascending (SQLite's own) | `NULLS FIRST` / `NULLS LAST` said |
+/// | decimals | text with `OG_DECIMAL` collation, `og_numcmp` | `NUMERIC` |
+/// | `@sum`, `@avg` | `og_sum`, `og_avg` | `COALESCE(SUM(x), 0)`, `AVG(x)` |
+/// | no limit | `LIMIT -1` | no `LIMIT` |
+///
+/// Where PostgreSQL cannot say what the evaluator means, the compiler throws
+/// ``NeedsInMemoryEvaluation`` and the fetch evaluates the predicate in memory: a `[d]`
+/// comparison without the `unaccent` extension, `MATCHES[d]`, `LIKE` with a key-path pattern.
+///
+/// Known differences on PostgreSQL (to be measured by the differential tests against a
+/// server): `lower()` maps case one character at a time where `[c]` folds fully (`ß` stays
+/// `ß`, not `ss`); `unaccent` and Foundation's diacritic folding use different tables;
+/// `MATCHES` runs PostgreSQL's regular expressions, not ICU's; localized sorts use ICU's root
+/// collation (`und-x-icu`).
+struct SQLDialect: Sendable, Hashable {
+    /// The database a dialect is for.
+    enum Database: Sendable, Hashable {
+        case sqlite
+        case postgreSQL
+    }
+
+    /// The database this dialect is for.
+    let database: Database
+    /// Whether `unaccent()` (PostgreSQL's contrib extension) is available for `[d]`; without
+    /// it `[d]` comparisons are evaluated in memory. SQLite folds diacritics itself.
+    let hasUnaccent: Bool
+
+    /// SQLite, with ObjectGraph's functions and collations registered on the connection.
+    static let sqlite = SQLDialect(database: .sqlite, hasUnaccent: false)
+
+    /// PostgreSQL; `unaccent` says whether the `unaccent` extension is installed.
+    static func postgreSQL(unaccent: Bool = true) -> SQLDialect {
+        SQLDialect(database: .postgreSQL, hasUnaccent: unaccent)
+    }
+
+    /// `identifier` as the database reads it unchanged: PostgreSQL folds unquoted names to
+    /// lower case, so its names are quoted; SQLite's are the store's own (`Z_PK`, `ZPHOTO`).
+    func quoted(_ identifier: String) -> String {
+        switch database {
+        case .sqlite: identifier
+        case .postgreSQL: "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+    }
+
+    /// `alias.column`, the column quoted.
+    func column(_ alias: String, _ name: String) -> String {
+        alias + "." + quoted(name)
+    }
+
+    /// The placeholder of the `index`th argument (1-based).
+    func placeholder(_ index: Int) -> String {
+        switch database {
+        case .sqlite: "?"
+        case .postgreSQL: "$\(index)"
+        }
+    }
+
+    /// A condition that always holds.
+    var trueLiteral: String { database == .sqlite ? "1" : "TRUE" }
+    /// A condition that never holds.
+    var falseLiteral: String { database == .sqlite ? "0" : "FALSE" }
+
+    /// `NOT condition`, where an unknown (NULL) condition counts as false, as in NSPredicate.
+    func not(_ condition: String) -> String {
+        switch database {
+        case .sqlite: "NOT IFNULL((\(condition)), 0)"
+        case .postgreSQL: "NOT COALESCE((\(condition)), FALSE)"
+        }
+    }
+
+    /// `IFNULL(value, otherwise)`.
+    func ifNull(_ value: String, _ otherwise: String) -> String {
+        switch database {
+        case .sqlite: "IFNULL(\(value), \(otherwise))"
+        case .postgreSQL: "COALESCE(\(value), \(otherwise))"
+        }
+    }
+
+    /// The null-safe equality operator (NULL equals NULL, never a value).
+    var isOperator: String { database == .sqlite ? "IS" : "IS NOT DISTINCT FROM" }
+    /// The null-safe inequality operator (NULL differs from every value).
+    var isNotOperator: String { database == .sqlite ? "IS NOT" : "IS DISTINCT FROM" }
+
+    /// The SQL operator of an ordering or equality comparison; `!=` is null-safe.
+    func symbol(_ op: ComparisonOperator) -> String {
+        switch op {
+        case .equal: "="
+        case .notEqual: isNotOperator
+        default: op.rawValue
+        }
+    }
+
+    /// ` ASC` or ` DESC`, and where NULLs go: first when ascending, as in SQLite and in memory.
+    func direction(ascending: Bool) -> String {
+        switch database {
+        case .sqlite: ascending ? "ASC" : "DESC"
+        case .postgreSQL: ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"
+        }
+    }
+
+    /// ` LIMIT … OFFSET …` for a fetch's limit (`0`: none) and offset, with its arguments,
+    /// numbered from `firstPlaceholder`; empty when there is neither.
+    func limitClause(limit: Int, offset: Int, firstPlaceholder: Int) -> (sql: String, arguments: [SQLValue]) {
+        guard limit > 0 || offset > 0 else { return ("", []) }
+        switch database {
+        case .sqlite:
+            let first = placeholder(firstPlaceholder)
+            let second = placeholder(firstPlaceholder + 1)
+            return (" LIMIT \(first) OFFSET \(second)", [.integer(limit > 0 ? Int64(limit) : -1), .integer(Int64(offset))])
+        case .postgreSQL:
+            if limit == 0 { return (" OFFSET \(placeholder(firstPlaceholder))", [.integer(Int64(offset))]) }
+            return (
+                " LIMIT \(placeholder(firstPlaceholder)) OFFSET \(placeholder(firstPlaceholder + 1))",
+                [.integer(Int64(limit)), .integer(Int64(offset))]
+            )
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// What a ``SQLDialect`` decides besides predicates: quoting, placeholders, limits, sort
+/// terms and LIKE patterns.
+@Suite("SQL dialects")
+struct SQLDialectTests {
+    @Test("identifiers: SQLite's as they are, PostgreSQL's quoted (quotes doubled)")
+    func quoting() {
+        #expect(SQLDialect.sqlite.column("t0", "Z_PK") == "t0.Z_PK")
+        #expect(SQLDialect.postgreSQL().column("t0", "Z_PK") == #"t0."Z_PK""#)
+        #expect(SQLDialect.postgreSQL().quoted(#"a"b"#) == #""a""b""#)
+    }
+
+    @Test("placeholders: ? in SQLite, numbered in PostgreSQL")
+    func placeholders() {
+        #expect(SQLDialect.sqlite.placeholder(3) == "?")
+        #expect(SQLDialect.postgreSQL().placeholder(3) == "$3")
+    }
+
+    @Test("limit and offset, numbered after the query's arguments")
+    func limits() {
+        let sqlite = SQLDialect.sqlite
+        #expect(sqlite.limitClause(limit: 0, offset: 0, firstPlaceholder: 1) == ("", []))
+        #expect(sqlite.limitClause(limit: 5, offset: 0, firstPlaceholder: 3) == (" LIMIT ? OFFSET ?", [.integer(5), .integer(0)]))
+        #expect(sqlite.limitClause(limit: 0, offset: 2, firstPlaceholder: 1) == (" LIMIT ? OFFSET ?", [.integer(-1), .integer(2)]))
+        let postgreSQL = SQLDialect.postgreSQL()
+        #expect(postgreSQL.limitClause(limit: 0, offset: 0, firstPlaceholder: 1) == ("", []))
+        #expect(postgreSQL.limitClause(limit: 5, offset: 1, firstPlaceholder: 3) == (" LIMIT $3 OFFSET $4", [.integer(5), .integer(1)]))
+        #expect(postgreSQL.limitClause(limit: 0, offset: 2, firstPlaceholder: 2) == (" OFFSET $2", [.integer(2)]))
+    }
+
+    @Test("the primary-key tie-breaker")
+    func tieBreaker() {
+        #expect(SQLCompiler.orderClause(terms: ["a ASC"], alias: "t0", breakingTies: true, dialect: .sqlite) == " ORDER BY a ASC, t0.Z_PK ASC")
+        #expect(
+            SQLCompiler.orderClause(terms: ["a ASC"], alias: "t0", breakingTies: true, dialect: .postgreSQL())
+                == #" ORDER BY a ASC, t0."Z_PK" ASC"#
+        )
+        #expect(SQLCompiler.orderClause(terms: [], alias: "t0", breakingTies: false, dialect: .postgreSQL()) == "")
+    }
+
+    struct SortRow: Sendable, CustomTestStringConvertible {
+        let sort: FetchSortDescriptor
+        let sqlite: String
+        let postgreSQL: String
+        var joins: [String] = []
+        var testDescription: String { sort.description }
+    }
+
+    static let sortRows: [SortRow] = [
+        SortRow(
+            sort: FetchSortDescriptor(key: "title", ascending: true),
+            sqlite: "t0.ZTITLE ASC",
+            postgreSQL: #"t0."ZTITLE" COLLATE "C" ASC NULLS FIRST"#
+        ),
+        SortRow(
+            sort: FetchSortDescriptor(key: "title", ascending: false, selector: .caseInsensitiveCompare),
+            sqlite: "t0.ZTITLE COLLATE OG_CASE_INSENSITIVE DESC",
+            postgreSQL: #"lower(t0."ZTITLE") COLLATE "C" DESC NULLS LAST"#
+        ),
+        SortRow(
+            sort: FetchSortDescriptor(key: "title", ascending: true, selector: .localizedCompare),
+            sqlite: "t0.ZTITLE COLLATE OG_LOCALIZED ASC",
+            postgreSQL: #"t0."ZTITLE" COLLATE "und-x-icu" ASC NULLS FIRST"#
+        ),
+        SortRow(
+            sort: FetchSortDescriptor(key: "photographer.name", ascending: true, selector: .localizedStandardCompare),
+            sqlite: "t1.ZNAME COLLATE OG_LOCALIZED_STANDARD ASC",
+            postgreSQL: #"lower(t1."ZNAME") COLLATE "und-x-icu" ASC NULLS FIRST"#,
+            joins: ["LEFT JOIN ZPHOTOGRAPHER t1 ON t1.Z_PK = t0.ZPHOTOGRAPHER"]
+        ),
+        SortRow(sort: FetchSortDescriptor(key: "views", ascending: true), sqlite: "t0.ZVIEWS ASC", postgreSQL: #"t0."ZVIEWS" ASC NULLS FIRST"#),
+        SortRow(sort: FetchSortDescriptor(key: nil, ascending: false), sqlite: "t0.Z_PK DESC", postgreSQL: #"t0."Z_PK" DESC"#),
+    ]
+
+    @Test("sort terms: collations, case folding and where NULLs go", arguments: sortRows)
+    func sortTerms(_ row: SortRow) throws {
+        let stack = try TestStack(inMemory: true)
+        let store = try #require(try stack.container.viewContext.store() as? SQLiteStore)
+        let sqlite = try store.compile(nil, sorts: [row.sort], dialect: .sqlite)
+        #expect(sqlite == .sql(CompiledQuery.SQL(joins: row.joins, whereClause: "", order: [row.sqlite])))
+        let postgreSQL = try store.compile(nil, sorts: [row.sort], dialect: .postgreSQL())
+        let quotedJoins = row.joins.isEmpty ? [] : [#"LEFT JOIN "ZPHOTOGRAPHER" t1 ON t1."Z_PK" = t0."ZPHOTOGRAPHER""#]
+        #expect(postgreSQL == .sql(CompiledQuery.SQL(joins: quotedJoins, whereClause: "", order: [row.postgreSQL])))
+    }
+
+    @Test(
+        "NSPredicate LIKE patterns as SQL LIKE patterns",
+        arguments: [
+            ("a*", "a%"), ("?b", "_b"), (#"\*"#, "*"), (#"\?"#, "?"), ("100%", #"100\%"#), ("a_b", #"a\_b"#),
+            (#"\\"#, #"\\"#), (#"x\"#, #"x\\"#), ("", ""),
+        ]
+    )
+    func likePatterns(pattern: String, sql: String) {
+        #expect(SQLCompiler.likePattern(pattern) == sql)
+    }
+
+    @Test("literal text inside a LIKE pattern")
+    func escapedForLike() {
+        #expect(SQLCompiler.escapedForLike(#"50%_off\"#) == #"50\%\_off\\"#)
+        #expect(SQLCompiler.escapedForLike("Zoë") == "Zoë")
+    }
+}
