@@ -49,7 +49,8 @@ struct LiveListQueryTests {
         let many = try await Self.queriesOpeningLists(photoCount: 500)
         for (list, queries) in few.sorted(by: { $0.key < $1.key }) {
             let more = many[list] ?? []
-            #expect(queries.count == more.count, "\(list): \(queries.count) queries for 10 photos, \(more.count) for 500:\n\(more.joined(separator: "\n"))")
+            let listing = more.joined(separator: "\n")
+            #expect(queries.count == more.count, "\(list): \(queries.count) queries for 10 photos, \(more.count) for 500:\n\(listing)")
             // The rows' photographer comes with the photos, not one fault at a time.
             #expect(more.count <= 6, "\(list): \(more.joined(separator: "\n"))")
         }
@@ -82,7 +83,12 @@ struct LiveListQueryTests {
         let store = try SPoTStore(url: nil)
         let source = FlakySource()
         let info = ListInfo(id: .spots, title: "Spots", emptyText: "")
-        let list = try await LiveList<SpotRow>(info: info, context: store.listContext, retryDelay: { _ in .zero }) { [source] in [source] }
+        let list = try await LiveList<SpotRow>(
+            info: info,
+            context: store.listContext,
+            retryDelay: { _ in .zero },
+            makeSources: { [source] in [source] }
+        )
         let (snapshot, changes) = await list.subscribe()
         #expect(snapshot.problem == nil)
         var iterator = changes.makeAsyncIterator()

@@ -8,7 +8,7 @@ import Foundation
 /// its spot or photographer once, and the opened list carries its ``ListInfo`` (title, back
 /// link, empty text). A new kind of list is one case here, its address and page path, and its
 /// opening in ``SPoTStore/list(_:)``.
-public enum ListID: Hashable, Sendable, CustomStringConvertible {
+public enum ListID: Hashable, Sendable {
     /// The spots, "All" first.
     case spots
     /// One spot's photos, by the spot's address (see ``SPoTStore/spot(_:)``).
@@ -57,9 +57,6 @@ public enum ListID: Hashable, Sendable, CustomStringConvertible {
         case .search(let text): "search/\(text)"
         }
     }
-
-    /// The address.
-    public var description: String { address }
 
     /// The path of the page that shows the list, percent-encoded.
     public var pagePath: String {

@@ -20,7 +20,8 @@ public final class LiveList<Row: LiveRow>: LiveListProtocol {
     /// The list, its title and back link.
     public let info: ListInfo
     let context: ManagedObjectContext
-    private let tracking: Tracking
+    private let tracking = Tracking()
+    private let retryDelay: @Sendable (Int) -> Duration
     private let state: Mutex<State>
     private let logger = Logger(label: "spot.live-lists")
 
@@ -38,11 +39,6 @@ public final class LiveList<Row: LiveRow>: LiveListProtocol {
         var failures = 0
         /// Why the list is behind, while it is.
         var problem: String?
-        let retryDelay: @Sendable (Int) -> Duration
-
-        init(retryDelay: @escaping @Sendable (Int) -> Duration) {
-            self.retryDelay = retryDelay
-        }
     }
 
     /// Creates the list on `context`'s queue from sources `makeSources` builds there, and
@@ -55,7 +51,7 @@ public final class LiveList<Row: LiveRow>: LiveListProtocol {
     ) async throws {
         self.info = info
         self.context = context
-        tracking = Tracking(retryDelay: retryDelay)
+        self.retryDelay = retryDelay
         state = Mutex(State(snapshot: LiveSnapshot(version: 0, sections: [])))
         try await context.perform { [self] in
             tracking.sources = makeSources()
@@ -133,12 +129,9 @@ public final class LiveList<Row: LiveRow>: LiveListProtocol {
 
     // MARK: On the context's queue
 
-    /// Gives `changes` the next version, takes the controllers' new content and hands the
-    /// change set to every subscriber, under one lock: a subscriber's snapshot and its first
-    /// change always meet. (The content comes from the controllers, not from applying the
-    /// change set, so tests can check one against the other.)
-    /// `sections`: the content, when it is not the controllers' (a list that could not fetch
-    /// keeps what it had).
+    /// Gives `changes` the next version and hands it to every subscriber with the new content
+    /// (the controllers', unless `sections` is given), under one lock: a subscriber's snapshot
+    /// and its first change always meet.
     private func publish(_ changes: inout LiveChangeSet<Row>, sections: [LiveSection<Row>]? = nil) {
         let sections = sections ?? tracking.sources.flatMap { $0.sections() }
         if changes.reload != nil { changes.reload = sections }
@@ -164,7 +157,7 @@ public final class LiveList<Row: LiveRow>: LiveListProtocol {
             try source.refetch()
         } catch {
             tracking.failures += 1
-            let delay = tracking.retryDelay(tracking.failures)
+            let delay = retryDelay(tracking.failures)
             logger.error(
                 "live list cannot fetch again; retrying",
                 metadata: ["list": "\(name)", "error": "\(error)", "attempt": "\(tracking.failures)", "retry in": "\(delay)"]

@@ -135,7 +135,7 @@ final class LiveListFeed<List: LiveListProtocol>: ListFeed {
         if let cached, cached.snapshot.version == snapshot.version { return cached }
         var rows: [String: (row: Row, html: String)] = [:]
         let rendered = snapshot.map { row in
-            let html = known[row.id].flatMap { $0.row == row ? $0.html : nil } ?? renderRow(row)
+            let html = known[row.id].flatMap { $0.row == row ? $0.html : nil } ?? renderer.rowHTML(id: row.id, row.content, in: info.id)
             rows[row.id] = (row, html)
             return RenderedRow(id: row.id, html: html)
         }
@@ -158,14 +158,10 @@ final class LiveListFeed<List: LiveListProtocol>: ListFeed {
         return content
     }
 
-    private func renderRow(_ row: Row) -> String {
-        renderer.rowHTML(id: row.id, row.content, in: info.id)
-    }
-
     /// `row` rendered, from the row cache when it holds the same row.
     private func cachedHTML(_ row: Row) -> RenderedRow {
         if let known = cache.withLock({ $0.rows[row.id] }), known.row == row { return RenderedRow(id: row.id, html: known.html) }
-        let html = renderRow(row)
+        let html = renderer.rowHTML(id: row.id, row.content, in: info.id)
         cache.withLock { $0.rows[row.id] = (row, html) }
         return RenderedRow(id: row.id, html: html)
     }
