@@ -13,7 +13,9 @@ import ServiceLifecycle
 // 500-photo spot's page at 64 connections: throughput and latency percentiles, first idle,
 // then while the importer saves pages of new photos into the same database (what a refresh
 // does: one save per page, merged into every live list). Prints a Markdown table with the
-// p99 ratio (target: during an import ≤ 2× idle).
+// p99 ratio (target: during an import ≤ 2× idle). First, the list pages against a static file
+// of their size from the same server (`/static/app.css`): the page-to-static ratio (target: a
+// list page within 2× of the static file).
 
 struct Options {
     var seconds = 10
@@ -141,6 +143,20 @@ func benchmark() async throws {
     let pages = [("Spots page", "/"), ("500-photo spot page", "/tags/benchspot")]
     // Warm up: open the lists and let the first renderings be cached.
     for (_, path) in pages { _ = try runWrk("http://127.0.0.1:\(port)\(path)", options: Options(["", "--seconds", "1"])) }
+
+    // A static file of about a page's size, from the same server: what a page can cost at best.
+    let staticFile = try runWrk("http://127.0.0.1:\(port)/static/app.css", options: options)
+    print("| page | requests/s | static file requests/s | static ÷ page |")
+    print("|---|---:|---:|---:|")
+    for (name, path) in [("Spots page", "/"), ("All", "/tags/all")] + pages.dropFirst() {
+        let page = try runWrk("http://127.0.0.1:\(port)\(path)", options: options)
+        let ratio = staticFile.requestsPerSecond / page.requestsPerSecond
+        print(
+            "| \(name) | \(String(format: "%.0f", page.requestsPerSecond)) | \(String(format: "%.0f", staticFile.requestsPerSecond)) | "
+                + "\(String(format: "%.2f×", ratio)) |"
+        )
+    }
+    print("")
 
     print("| page | load | requests/s | p50 ms | p99 ms | p99 ÷ idle p99 |")
     print("|---|---|---:|---:|---:|---:|")

@@ -34,7 +34,7 @@ public final class SPoTWebApp: Sendable {
         guard missing.isEmpty else { throw SPoTWebError("Templates missing from SPoTWeb's bundle: \(missing.joined(separator: ", "))") }
         assets = try StaticAssets.bundled()
         pages = PageBuilder(renderer: renderer, refresher: spot.refresher)
-        hub = ListHub(store: spot.store, renderer: renderer, logger: logger)
+        hub = ListHub(store: spot.store, renderer: renderer)
     }
 
     /// Every route, for serving or for in-memory tests (`app.test(.router)`).

@@ -7,35 +7,20 @@ import Testing
 
 @Suite("Live lists: sections, rows and change sets")
 struct LiveListTests {
-    /// Waits for the next change set and checks that applying it to `sections` gives the
-    /// list's new content; returns the change set and the new sections.
-    func nextChange<Row>(
-        _ iterator: inout AsyncStream<LiveChangeSet<Row>>.Iterator,
-        list: LiveList<Row>,
-        after sections: [LiveSection<Row>]
-    ) async throws -> (LiveChangeSet<Row>, [LiveSection<Row>]) {
-        let changes = try #require(await iterator.next())
-        let applied = try changes.apply(to: sections)
-        let snapshot = await list.snapshot()
-        #expect(snapshot.version >= changes.version)
-        if snapshot.version == changes.version { #expect(applied == snapshot.sections) }
-        return (changes, applied)
-    }
-
     @Test func aBackgroundRefreshInsertsRowsIntoAnOpenList() async throws {
         try await SPoTFixture.run { fixture in
             let spot = try fixture.open()
             await spot.refresher.refresh()
             let list = try await spot.store.photoList(spot: "hoovertower")
-            let (snapshot, changes) = await list.subscribe()
-            var iterator = changes.makeAsyncIterator()
+            var follower = await ChangeFollower(list)
+            let snapshot = follower.snapshot
             let before = snapshot.rows.count
             #expect(before > 0)
             #expect(snapshot.sections.map(\.name) == snapshot.sections.map(\.name).sorted())
 
             fixture.sandbox.setEpoch(1)  // three new photos, one of them at Hoover Tower
             let refresh = Task { await spot.refresher.refresh() }
-            let (change, after) = try await nextChange(&iterator, list: list, after: snapshot.sections)
+            let (change, after) = try await follower.next()
             #expect(change.version == snapshot.version + 1)
             #expect(change.reload == nil)
             #expect(change.insertedRows.count == 1)
@@ -55,17 +40,16 @@ struct LiveListTests {
             let spot = try fixture.open()
             await spot.refresher.refresh()
             let list = try await spot.store.photoList(spot: "memorialchurch")
-            let (snapshot, changes) = await list.subscribe()
-            var iterator = changes.makeAsyncIterator()
+            var follower = await ChangeFollower(list)
             let retitled = try #require(fixture.catalogue.first { $0.title == "IMG_4021" })
-            #expect(snapshot.sections.first { $0.rows.contains { $0.id == retitled.id } }?.name == "I")
+            #expect(follower.snapshot.sections.first { $0.rows.contains { $0.id == retitled.id } }?.name == "I")
 
             fixture.sandbox.setEpoch(2)  // "IMG_4021" becomes "Memorial Church on Christmas Eve"
             await spot.refresher.refresh()
-            var sections = snapshot.sections
+            var sections = follower.snapshot.sections
             var seen = false
             while !seen {
-                let (change, applied) = try await nextChange(&iterator, list: list, after: sections)
+                let (change, applied) = try await follower.next()
                 sections = applied
                 seen =
                     change.movedRows.contains { $0.row.id == retitled.id }
@@ -74,11 +58,15 @@ struct LiveListTests {
             #expect(sections.first { $0.rows.contains { $0.id == retitled.id } }?.name == "M")
 
             try await spot.store.hide(retitled.id)
-            let (change, applied) = try await nextChange(&iterator, list: list, after: sections)
+            var change: LiveChangeSet<PhotoRow>
+            var applied: [LiveSection<PhotoRow>]
+            repeat {
+                (change, applied) = try await follower.next()
+            } while change.deletedRows.isEmpty
             #expect(change.deletedRows.count == 1)
             #expect(!applied.flatMap(\.rows).contains { $0.id == retitled.id })
             await list.close()
-            #expect(await iterator.next() == nil)
+            #expect(await follower.iterator.next() == nil)
         }
     }
 
@@ -91,12 +79,11 @@ struct LiveListTests {
             try await spot.store.markViewed(other.id, at: Date(timeIntervalSince1970: 1))
             try await spot.store.markViewed(retitled.id, at: Date(timeIntervalSince1970: 2))
             let list = try await spot.store.recentList()
-            let (snapshot, changes) = await list.subscribe()
-            #expect(snapshot.rows.map(\.id) == [retitled.id, other.id])
-            var iterator = changes.makeAsyncIterator()
+            var follower = await ChangeFollower(list)
+            #expect(follower.snapshot.rows.map(\.id) == [retitled.id, other.id])
             fixture.sandbox.setEpoch(2)
             await spot.refresher.refresh()
-            let (change, after) = try await nextChange(&iterator, list: list, after: snapshot.sections)
+            let (change, after) = try await follower.next()
             #expect(change.updatedRows.map(\.row.id) == [retitled.id])
             #expect(change.updatedRows.first?.row.photo.title == "Memorial Church on Christmas Eve")
             #expect(after[0].rows.map(\.photo.title).first == "Memorial Church on Christmas Eve")
@@ -191,5 +178,46 @@ struct LiveListTests {
         var wrong = LiveChangeSet<SpotRow>(version: 3)
         wrong.deletedRows = [RowPosition(section: 4, row: 0)]
         #expect(throws: LiveListError.self) { try wrong.apply(to: sections) }
+    }
+}
+
+/// Follows a live list's change sets the way a browser does, applying each to the content it
+/// has; each time it hands out a change set it also catches up with the list's latest version
+/// and checks that the change sets applied so far reproduce the list's own content there.
+struct ChangeFollower<Row: LiveRow> {
+    let list: LiveList<Row>
+    /// The content when following began.
+    let snapshot: LiveSnapshot<Row>
+    var iterator: AsyncStream<LiveChangeSet<Row>>.Iterator
+    private var version: Int
+    private var sections: [LiveSection<Row>]
+    private var unread: [(LiveChangeSet<Row>, [LiveSection<Row>])] = []
+
+    init(_ list: LiveList<Row>) async {
+        self.list = list
+        let (snapshot, changes) = await list.subscribe()
+        self.snapshot = snapshot
+        iterator = changes.makeAsyncIterator()
+        version = snapshot.version
+        sections = snapshot.sections
+    }
+
+    /// The next change set and the content once it is applied, after checking the content
+    /// the change sets give at the list's latest version.
+    mutating func next(sourceLocation: SourceLocation = #_sourceLocation) async throws -> (LiveChangeSet<Row>, [LiveSection<Row>]) {
+        if unread.isEmpty { try await read(sourceLocation) }
+        let latest = await list.snapshot()
+        while version < latest.version { try await read(sourceLocation) }
+        #expect(version == latest.version, sourceLocation: sourceLocation)
+        #expect(sections == latest.sections, "the change sets up to version \(version) do not reproduce the list", sourceLocation: sourceLocation)
+        return unread.removeFirst()
+    }
+
+    private mutating func read(_ sourceLocation: SourceLocation) async throws {
+        let change = try #require(await iterator.next(), "the list closed", sourceLocation: sourceLocation)
+        #expect(change.version == version + 1, sourceLocation: sourceLocation)
+        sections = try change.apply(to: sections)
+        version = change.version
+        unread.append((change, sections))
     }
 }

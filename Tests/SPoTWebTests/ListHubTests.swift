@@ -8,11 +8,11 @@ import Testing
 struct ListHubTests {
     @Test func listsBeyondTheCapacityAreClosedLeastRecentlyUsedFirstUnlessSomeoneListens() async throws {
         try await WebFixture.run { fixture in
-            let hub = ListHub(store: fixture.spot.store, renderer: fixture.web.renderer, capacity: 2, logger: WebFixture.silent)
+            let hub = ListHub(store: fixture.spot.store, renderer: fixture.web.renderer, capacity: 2)
             let spots = try await hub.feed(.spots)  // pinned: never closed
             let listened = try await hub.feed(.spot("hoovertower"))
-            var events = listened.subscribe().makeAsyncIterator()
-            guard case .snapshot = await events.next() else { throw EventStreamError(message: "no snapshot first") }
+            var events = await listened.events().makeAsyncIterator()
+            #expect(await events.next()?.hasPrefix("event: snapshot\n") == true, "the snapshot comes first")
             for address in ["all", "mainquad", "dish", "angelofgrief"] {
                 _ = try await hub.feed(.spot(address))
             }
@@ -25,9 +25,22 @@ struct ListHubTests {
         }
     }
 
+    @Test func aSpotNamedInAnotherCaseSharesTheFeedOfItsAddress() async throws {
+        try await WebFixture.run { fixture in
+            let hub = ListHub(store: fixture.spot.store, renderer: fixture.web.renderer)
+            let canonical = try await hub.feed(.spot("hoovertower"))
+            let other = try await hub.feed(.spot("HooverTower"))
+            #expect(other === canonical)
+            #expect(other.info.id == .spot("hoovertower"))
+            #expect(other.info.title == "Hoovertower")
+            #expect(await hub.openCount == 1)
+            await hub.closeAll()
+        }
+    }
+
     @Test func concurrentRequestsForOneListShareOneFeed() async throws {
         try await WebFixture.run { fixture in
-            let hub = ListHub(store: fixture.spot.store, renderer: fixture.web.renderer, logger: WebFixture.silent)
+            let hub = ListHub(store: fixture.spot.store, renderer: fixture.web.renderer)
             async let a = hub.feed(.spot("all"))
             async let b = hub.feed(.spot("all"))
             let (first, second) = try await (a, b)

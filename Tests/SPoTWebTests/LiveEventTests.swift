@@ -15,7 +15,9 @@ struct LiveEventTests {
             try await fixture.application.test(.live) { client in
                 let port = try #require(client.port)
                 var events = try await EventStreamReader.connect("http://127.0.0.1:\(port)/events?list=tags%2Fhoovertower")
-                let snapshot = try await events.next(named: "snapshot").object()
+                let event = try await events.next(named: "snapshot").object()
+                #expect(event["list"] as? String == "tags/hoovertower")
+                let snapshot = try #require(event["snapshot"] as? [String: Any])
                 let version = try #require(snapshot["version"] as? Int)
                 let sections = try #require(snapshot["sections"] as? [[String: Any]])
                 let before = sections.flatMap { $0["rows"] as? [[String: Any]] ?? [] }
@@ -28,8 +30,13 @@ struct LiveEventTests {
                 #expect(change["version"] as? Int == version + 1)
                 let inserted = try #require(change["insertedRows"] as? [[String: Any]])
                 #expect(inserted.count == 1)
-                let html = try #require(inserted.first?["html"] as? String)
-                #expect(html.hasPrefix(#"<li class="row row-photo" data-id=""#))
+                let row = try #require(inserted.first?["row"] as? [String: Any])
+                let id = try #require(row["id"] as? String)
+                #expect(fixture.catalogue.contains { $0.id == id && $0.hasTag("hoovertower") })
+                let html = try #require(row["html"] as? String)
+                #expect(html.hasPrefix(#"<li class="row row-photo" data-id="\#(id)""#))
+                let position = try #require(inserted.first?["position"] as? [String: Any])
+                #expect(position["section"] is Int && position["row"] is Int)
                 #expect(change["reload"] == nil, "a change, not a reload")
             }
         }

@@ -86,6 +86,7 @@ public final class FetchedResultsController<Result> {
         copy.fetchOffset = request.fetchOffset
         copy.includesSubentities = request.includesSubentities
         copy.includesPendingChanges = request.includesPendingChanges
+        copy.relationshipKeyPathsForPrefetching = request.relationshipKeyPathsForPrefetching
         return copy
     }
 

@@ -1,5 +1,5 @@
 /// One section of a live list.
-public struct LiveSection<Row: LiveRow>: Sendable, Hashable, Codable {
+public struct LiveSection<Row: RowValue>: Sendable, Hashable, Codable {
     /// The section's name: a letter, a spot's name, or "Spots"/"Photos" in search.
     public var name: String
     /// The letter an index at the table's edge shows for it.
@@ -13,20 +13,34 @@ public struct LiveSection<Row: LiveRow>: Sendable, Hashable, Codable {
         self.indexTitle = indexTitle
         self.rows = rows
     }
+
+    /// The section with each row transformed, e.g. rendered.
+    public func map<Other: RowValue>(_ transform: (Row) throws -> Other) rethrows -> LiveSection<Other> {
+        LiveSection<Other>(name: name, indexTitle: indexTitle, rows: try rows.map(transform))
+    }
 }
 
 /// A live list's content at one version: what a page renders before it subscribes.
-public struct LiveSnapshot<Row: LiveRow>: Sendable, Hashable, Codable {
+public struct LiveSnapshot<Row: RowValue>: Sendable, Hashable, Codable {
     /// Increases by one with every change set; a change set of version `v` applies to the
     /// snapshot of version `v - 1`.
     public var version: Int
     /// The sections, in order.
     public var sections: [LiveSection<Row>]
+    /// Why the list may be behind the database (it could not fetch again and is retrying);
+    /// `nil` while it follows every save.
+    public var problem: String?
 
     /// Creates a snapshot.
-    public init(version: Int, sections: [LiveSection<Row>]) {
+    public init(version: Int, sections: [LiveSection<Row>], problem: String? = nil) {
         self.version = version
         self.sections = sections
+        self.problem = problem
+    }
+
+    /// The snapshot with each row transformed, e.g. rendered.
+    public func map<Other: RowValue>(_ transform: (Row) throws -> Other) rethrows -> LiveSnapshot<Other> {
+        LiveSnapshot<Other>(version: version, sections: try sections.map { try $0.map(transform) }, problem: problem)
     }
 
     /// Every row, section by section.
@@ -69,7 +83,7 @@ public struct RowPosition: Sendable, Hashable, Codable, Comparable, CustomString
 /// destinations of ``movedRows`` (new positions, ascending); finally replace the rows in
 /// ``updatedRows`` by id. ``apply(to:)`` does exactly that. When ``reload`` is set, the list
 /// was fetched again and its sections replace everything.
-public struct LiveChangeSet<Row: LiveRow>: Sendable, Hashable, Codable {
+public struct LiveChangeSet<Row: RowValue>: Sendable, Hashable, Codable {
     /// A section that appeared.
     public struct InsertedSection: Sendable, Hashable, Codable {
         /// Its index in the new content.
@@ -116,6 +130,9 @@ public struct LiveChangeSet<Row: LiveRow>: Sendable, Hashable, Codable {
     public var updatedRows: [RowChange] = []
     /// The whole content, when the list had to be fetched again.
     public var reload: [LiveSection<Row>]?
+    /// Why the list may be behind the database from this version on (see
+    /// ``LiveSnapshot/problem``); `nil` when it follows every save.
+    public var problem: String?
 
     /// Creates an empty change set producing `version`.
     public init(version: Int) {
@@ -125,7 +142,21 @@ public struct LiveChangeSet<Row: LiveRow>: Sendable, Hashable, Codable {
     /// Whether nothing changed.
     public var isEmpty: Bool {
         deletedSections.isEmpty && insertedSections.isEmpty && deletedRows.isEmpty && insertedRows.isEmpty
-            && movedRows.isEmpty && updatedRows.isEmpty && reload == nil
+            && movedRows.isEmpty && updatedRows.isEmpty && reload == nil && problem == nil
+    }
+
+    /// The change set with each row transformed, e.g. rendered: what a browser applies.
+    public func map<Other: RowValue>(_ transform: (Row) throws -> Other) rethrows -> LiveChangeSet<Other> {
+        var mapped = LiveChangeSet<Other>(version: version)
+        mapped.deletedSections = deletedSections
+        mapped.insertedSections = insertedSections.map { .init(index: $0.index, name: $0.name, indexTitle: $0.indexTitle) }
+        mapped.deletedRows = deletedRows
+        mapped.insertedRows = try insertedRows.map { .init(position: $0.position, newPosition: $0.newPosition, row: try transform($0.row)) }
+        mapped.movedRows = try movedRows.map { .init(from: $0.from, to: $0.to, row: try transform($0.row)) }
+        mapped.updatedRows = try updatedRows.map { .init(position: $0.position, newPosition: $0.newPosition, row: try transform($0.row)) }
+        mapped.reload = try reload?.map { try $0.map(transform) }
+        mapped.problem = problem
+        return mapped
     }
 
     /// `sections` with this change set applied, as a table view would apply it.

@@ -1,133 +1,204 @@
-import Flickr
 import Foundation
+import Logging
 import ObjectGraph
+import Synchronization
 
 /// One list the app shows — spots, a spot's photos, recents, photographers, a photographer's
 /// photos, search results — kept current by fetched results controllers on a long-lived
 /// context that merges every save.
 ///
-/// Read its content with ``snapshot()``, or ``subscribe()`` for the content and then every
-/// change as a ``LiveChangeSet`` (inserts, deletes, moves and updates with row values), ready to
-/// send to a browser. A background refresh that adds photos reaches an open list as inserts,
-/// without a refetch.
-public final class LiveList<Row: LiveRow>: @unchecked Sendable {
-    // @unchecked Sendable: `sources` and `version` are touched only on `context`'s queue
-    // (inside perform); the subscribers are guarded by their lock.
-
-    /// A name for logs and debugging, e.g. "photos of hoovertower".
-    public let name: String
+/// ``current`` is its content at its latest version, read without waiting for the database:
+/// once ``SPoTStore/waitForLiveLists()`` returns it reflects every earlier save.
+/// ``subscribe()`` gives that content and then every change as a ``LiveChangeSet`` (inserts,
+/// deletes, moves and updates with row values), ready to send to a browser. A background
+/// refresh that adds photos reaches an open list as inserts, without a refetch.
+///
+/// A list that loses track of the database (its controller cannot place a change, and
+/// fetching again fails) logs why, reports it in ``LiveSnapshot/problem`` and in a change set,
+/// and fetches again with growing delays until it succeeds.
+public final class LiveList<Row: LiveRow>: LiveListProtocol {
+    /// The list, its title and back link.
+    public let info: ListInfo
     let context: ManagedObjectContext
-    private var sources: [any LiveListSource<Row>] = []
-    private var version = 0
-    private var closed = false
-    private let subscribers = Locked<[UUID: AsyncStream<LiveChangeSet<Row>>.Continuation]>([:])
-    private let observers = Locked<[UUID: @Sendable (LiveListEvent<Row>) -> Void]>([:])
+    private let tracking = Tracking()
+    private let retryDelay: @Sendable (Int) -> Duration
+    private let state: Mutex<State>
+    private let logger = Logger(label: "spot.live-lists")
+
+    private struct State {
+        var snapshot: LiveSnapshot<Row>
+        var subscribers: [Int: AsyncStream<LiveChangeSet<Row>>.Continuation] = [:]
+        var nextSubscriber = 0
+        var closed = false
+    }
+
+    /// What only the context's queue touches.
+    private final class Tracking: @unchecked Sendable {
+        // @unchecked Sendable: every property is read and written inside `context.perform`.
+        var sources: [any LiveListSource<Row>] = []
+        var failures = 0
+        /// Why the list is behind, while it is.
+        var problem: String?
+    }
 
     /// Creates the list on `context`'s queue from sources `makeSources` builds there, and
-    /// fetches.
-    init(name: String, context: ManagedObjectContext, makeSources: @escaping @Sendable () -> [any LiveListSource<Row>]) async throws {
-        self.name = name
+    /// fetches. After a lost track, the `n`th attempt to fetch again waits `retryDelay(n)`.
+    init(
+        info: ListInfo,
+        context: ManagedObjectContext,
+        retryDelay: @escaping @Sendable (Int) -> Duration = { .seconds(min(30, 1 << min($0, 5))) },
+        makeSources: @escaping @Sendable () -> [any LiveListSource<Row>]
+    ) async throws {
+        self.info = info
         self.context = context
+        self.retryDelay = retryDelay
+        state = Mutex(State(snapshot: LiveSnapshot(version: 0, sections: [])))
         try await context.perform { [self] in
-            sources = makeSources()
-            for source in sources {
-                try source.start { [weak self] changes in self?.publish(&changes) }
+            tracking.sources = makeSources()
+            for source in tracking.sources {
+                try source.start(
+                    publish: { [weak self] changes in self?.publish(&changes) },
+                    lost: { [weak self, weak source] error in
+                        guard let self, let source else { return }
+                        self.lost(source, error)
+                    }
+                )
             }
+            let sections = tracking.sources.flatMap { $0.sections() }
+            state.withLock { $0.snapshot.sections = sections }
         }
     }
 
     deinit {
-        subscribers.withLock { subscribers in
-            for continuation in subscribers.values { continuation.finish() }
+        state.withLock { state in
+            for continuation in state.subscribers.values { continuation.finish() }
         }
     }
 
-    /// The current content.
+    /// A name for logs, e.g. `tags/hoovertower`.
+    public var name: String { info.id.address }
+
+    /// The content at the latest version, without waiting: current once
+    /// ``SPoTStore/waitForLiveLists()`` returns.
+    public var current: LiveSnapshot<Row> { state.withLock { $0.snapshot } }
+
+    /// The content once every save made before the call has reached the list.
     public func snapshot() async -> LiveSnapshot<Row> {
-        await context.perform { [self] in currentSnapshot() }
+        await context.perform {}
+        return current
     }
 
-    /// The current content and, from exactly that version on, every change — nothing is
-    /// missed between the two. The sequence ends when the list is closed.
+    /// The content once every earlier save has reached the list and, from exactly that version
+    /// on, every change — nothing is missed between the two. The sequence ends when the list is
+    /// closed.
     public func subscribe() async -> (snapshot: LiveSnapshot<Row>, changes: AsyncStream<LiveChangeSet<Row>>) {
+        await context.perform {}
         let (stream, continuation) = AsyncStream<LiveChangeSet<Row>>.makeStream()
-        let id = UUID()
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
-        }
-        let snapshot = await context.perform { [self] () -> LiveSnapshot<Row> in
-            if closed {
+        let snapshot = state.withLock { state in
+            if state.closed {
                 continuation.finish()
             } else {
-                subscribers.withLock { $0[id] = continuation }
+                let id = state.nextSubscriber
+                state.nextSubscriber += 1
+                state.subscribers[id] = continuation
+                continuation.onTermination = { [weak self] _ in
+                    _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+                }
             }
-            return currentSnapshot()
+            return state.snapshot
         }
         return (snapshot, stream)
     }
 
-    /// Hands `handler` the current content, then every change from exactly that version on,
-    /// synchronously as it happens (on the list's context queue), then `.closed`.
-    ///
-    /// For mirrors that must be current as soon as ``SPoTStore/waitForLiveLists()`` returns
-    /// (a web server answering a page right after its own write); `handler` must be quick and
-    /// must not call back into the list.
-    public func observe(_ handler: @escaping @Sendable (LiveListEvent<Row>) -> Void) async {
-        await context.perform { [self] in
-            handler(.snapshot(currentSnapshot()))
-            if closed {
-                handler(.closed)
-            } else {
-                observers.withLock { $0[UUID()] = handler }
-            }
-        }
-    }
-
     /// How many subscribers are listening.
-    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Stops tracking and ends every subscriber's sequence.
     public func close() async {
-        await context.perform { [self] in
-            closed = true
-            for source in sources { source.stop() }
-            sources = []
+        await context.perform { [tracking] in
+            for source in tracking.sources { source.stop() }
+            tracking.sources = []
         }
-        let continuations = subscribers.withLock { subscribers in
-            defer { subscribers = [:] }
-            return Array(subscribers.values)
+        let continuations = state.withLock { state in
+            state.closed = true
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
         }
         for continuation in continuations { continuation.finish() }
-        let handlers = observers.withLock { observers in
-            defer { observers = [:] }
-            return Array(observers.values)
-        }
-        for handler in handlers { handler(.closed) }
     }
 
     // MARK: On the context's queue
 
-    private func currentSnapshot() -> LiveSnapshot<Row> {
-        LiveSnapshot(version: version, sections: sources.flatMap { $0.sections() })
+    /// Gives `changes` the next version and hands it to every subscriber with the new content
+    /// (the controllers', unless `sections` is given), under one lock: a subscriber's snapshot
+    /// and its first change always meet.
+    private func publish(_ changes: inout LiveChangeSet<Row>, sections: [LiveSection<Row>]? = nil) {
+        let sections = sections ?? tracking.sources.flatMap { $0.sections() }
+        if changes.reload != nil { changes.reload = sections }
+        changes.problem = tracking.problem
+        let problem = changes.problem
+        state.withLock { state in
+            changes.version = state.snapshot.version + 1
+            state.snapshot = LiveSnapshot(version: changes.version, sections: sections, problem: problem)
+            for continuation in state.subscribers.values { continuation.yield(changes) }
+        }
     }
 
-    private func publish(_ changes: inout LiveChangeSet<Row>) {
-        version += 1
-        changes.version = version
-        if changes.reload != nil { changes.reload = sources.flatMap { $0.sections() } }
-        let delivered = changes
-        for handler in observers.withLock({ Array($0.values) }) { handler(.change(delivered)) }
-        let continuations = subscribers.withLock { Array($0.values) }
-        for continuation in continuations { continuation.yield(delivered) }
+    /// `source` stopped tracking: fetch it again.
+    private func lost(_ source: any LiveListSource<Row>, _ error: any Error) {
+        logger.warning("live list lost track of the database; fetching again", metadata: ["list": "\(name)", "error": "\(error)"])
+        refetch(source)
+    }
+
+    /// Fetches `source` again and sends the whole content; when that fails, says why (in the
+    /// log and in a change set) and tries again later.
+    private func refetch(_ source: any LiveListSource<Row>) {
+        do {
+            try source.refetch()
+        } catch {
+            tracking.failures += 1
+            let delay = retryDelay(tracking.failures)
+            logger.error(
+                "live list cannot fetch again; retrying",
+                metadata: ["list": "\(name)", "error": "\(error)", "attempt": "\(tracking.failures)", "retry in": "\(delay)"]
+            )
+            tracking.problem = "This list could not be updated (\(error)). Trying again…"
+            var changes = LiveChangeSet<Row>(version: 0)
+            publish(&changes, sections: current.sections)
+            let id = ObjectIdentifier(source)
+            Task { [weak self] in
+                try? await Task.sleep(for: delay)
+                await self?.context.perform { [weak self] in
+                    guard let self, let source = tracking.sources.first(where: { ObjectIdentifier($0) == id }) else { return }
+                    refetch(source)
+                }
+            }
+            return
+        }
+        if tracking.failures > 0 {
+            logger.notice("live list fetched again after \(tracking.failures) failed attempts", metadata: ["list": "\(name)"])
+        }
+        tracking.failures = 0
+        tracking.problem = nil
+        var changes = LiveChangeSet<Row>(version: 0)
+        changes.reload = []
+        publish(&changes)
     }
 }
 
-/// What an observer of a ``LiveList`` receives, in order.
-public enum LiveListEvent<Row: LiveRow>: Sendable {
-    /// The content when observing began; first, once.
-    case snapshot(LiveSnapshot<Row>)
-    /// One change after it.
-    case change(LiveChangeSet<Row>)
-    /// The list closed; nothing follows.
-    case closed
+/// A ``LiveList`` whatever its row type, for code that serves every list alike (a web server's
+/// pages and event streams).
+public protocol LiveListProtocol<Row>: AnyObject, Sendable {
+    /// The list's row type.
+    associatedtype Row: LiveRow
+    /// The list, its title and back link.
+    var info: ListInfo { get }
+    /// The content at the latest version, without waiting.
+    var current: LiveSnapshot<Row> { get }
+    /// The content and every change from there on.
+    func subscribe() async -> (snapshot: LiveSnapshot<Row>, changes: AsyncStream<LiveChangeSet<Row>>)
+    /// How many subscribers are listening.
+    var subscriberCount: Int { get }
+    /// Stops tracking and ends every subscriber's sequence.
+    func close() async
 }

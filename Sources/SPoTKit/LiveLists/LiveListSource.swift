@@ -7,8 +7,11 @@ import ObjectGraph
 /// Lives on the list context's queue; everything here runs there.
 protocol LiveListSource<Row>: AnyObject {
     associatedtype Row: LiveRow
-    /// Fetches, and from then on reports changes to `publish`.
-    func start(publish: @escaping (inout LiveChangeSet<Row>) -> Void) throws
+    /// Fetches, and from then on reports changes to `publish`, and to `lost` that it stopped
+    /// tracking (the list fetches it again with ``refetch()``).
+    func start(publish: @escaping (inout LiveChangeSet<Row>) -> Void, lost: @escaping (any Error) -> Void) throws
+    /// Fetches again, after tracking was lost.
+    func refetch() throws
     /// The current sections.
     func sections() -> [LiveSection<Row>]
     /// Stops tracking.
@@ -28,6 +31,7 @@ final class FetchedLiveListSource<Entity: ManagedObject, Row: LiveRow>: LiveList
     private var rows: [ManagedObjectID: Row] = [:]
     private var pending: LiveChangeSet<Row>?
     private var publish: ((inout LiveChangeSet<Row>) -> Void)?
+    private var lost: ((any Error) -> Void)?
 
     init(
         request: FetchRequest<Entity>,
@@ -48,25 +52,34 @@ final class FetchedLiveListSource<Entity: ManagedObject, Row: LiveRow>: LiveList
         self.makeRow = makeRow
     }
 
-    func start(publish: @escaping (inout LiveChangeSet<Row>) -> Void) throws {
+    func start(publish: @escaping (inout LiveChangeSet<Row>) -> Void, lost: @escaping (any Error) -> Void) throws {
         self.publish = publish
+        self.lost = lost
         controller.delegate = self
         try controller.performFetch()
-        _ = sections()
+    }
+
+    func refetch() throws {
+        pending = nil
+        rows = [:]
+        try controller.performFetch()
     }
 
     func stop() {
         controller.delegate = nil
         publish = nil
+        lost = nil
     }
 
+    /// The current sections, in the controller's order, with each row as last handed out
+    /// (the delegate calls keep them current; only rows never seen are made).
     func sections() -> [LiveSection<Row>] {
         var cache: [ManagedObjectID: Row] = [:]
         defer { self.rows = cache }
         return (controller.sections ?? []).map { info in
             let rows = (info.objects ?? []).compactMap { object -> Row? in
                 guard let entity = object as? Entity else { return nil }
-                let row = makeRow(entity)
+                let row = self.rows[entity.objectID] ?? makeRow(entity)
                 cache[entity.objectID] = row
                 return row
             }
@@ -144,12 +157,9 @@ final class FetchedLiveListSource<Entity: ManagedObject, Row: LiveRow>: LiveList
     }
 
     func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didFailWith error: any Error) {
-        // The controller stopped tracking (a change it could not place). Fetch again and send
-        // the whole content: subscribers replace what they show.
+        // The controller stopped tracking (a change it could not place): the list fetches
+        // again and sends the whole content, or says why it cannot and retries.
         pending = nil
-        guard (try? self.controller.performFetch()) != nil else { return }
-        var changes = LiveChangeSet<Row>(version: 0)
-        changes.reload = []
-        publish?(&changes)
+        lost?(error)
     }
 }

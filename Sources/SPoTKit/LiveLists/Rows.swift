@@ -1,7 +1,28 @@
 public import Foundation
 
-/// A row of a live list: a value that can cross threads and be encoded for a browser.
-public protocol LiveRow: Sendable, Hashable, Codable, Identifiable where ID == String {}
+/// A row value of a snapshot or change set: it can cross threads and be encoded, and is
+/// identified by a string (a live list's row, or the same row rendered for a browser).
+public protocol RowValue: Sendable, Hashable, Codable, Identifiable where ID == String {}
+
+/// A row of a live list, with what it shows.
+public protocol LiveRow: RowValue {
+    /// What the row shows, whatever the list: how screens present it.
+    var content: RowContent { get }
+}
+
+/// What a row shows: screens present every list's rows from this.
+public enum RowContent: Sendable, Hashable {
+    /// A name with a count of photos, opening another list (a spot's, a photographer's).
+    case list(ListID, name: String, photoCount: Int)
+    /// A photo, opening the photo viewer.
+    case photo(PhotoRow)
+
+    /// The photo's id, for a photo.
+    public var photoID: String? {
+        if case .photo(let photo) = self { return photo.id }
+        return nil
+    }
+}
 
 /// A spot in the spots list: "All" or a Flickr tag, with its count of visible photos.
 public struct SpotRow: LiveRow {
@@ -21,6 +42,9 @@ public struct SpotRow: LiveRow {
 
     /// "1 photo", "12 photos".
     public var photoCountText: String { photoCount == 1 ? "1 photo" : "\(photoCount) photos" }
+
+    /// The spot, opening its photos.
+    public var content: RowContent { .list(.spot(id), name: name, photoCount: photoCount) }
 }
 
 /// A photo in a list: what a table row shows and what a viewer needs to open it.
@@ -62,6 +86,9 @@ public struct PhotoRow: LiveRow {
         self.uploadDate = uploadDate
         self.hasOriginal = hasOriginal
     }
+
+    /// The photo.
+    public var content: RowContent { .photo(self) }
 }
 
 /// A recently viewed photo.
@@ -78,6 +105,9 @@ public struct RecentRow: LiveRow {
         self.photo = photo
         self.lastViewed = lastViewed
     }
+
+    /// The photo.
+    public var content: RowContent { .photo(photo) }
 }
 
 /// A photographer with their count of visible photos.
@@ -95,6 +125,9 @@ public struct PhotographerRow: LiveRow {
         self.name = name
         self.photoCount = photoCount
     }
+
+    /// The photographer, opening their photos.
+    public var content: RowContent { .list(.photographer(id), name: name, photoCount: photoCount) }
 }
 
 /// A search result: a spot or a photo.
@@ -109,6 +142,14 @@ public enum SearchResultRow: LiveRow {
         switch self {
         case .spot(let spot): "spot:" + spot.id
         case .photo(let photo): "photo:" + photo.id
+        }
+    }
+
+    /// The spot's or the photo's.
+    public var content: RowContent {
+        switch self {
+        case .spot(let spot): spot.content
+        case .photo(let photo): photo.content
         }
     }
 }

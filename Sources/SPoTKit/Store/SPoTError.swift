@@ -8,6 +8,8 @@ public struct SPoTError: Error, Sendable, Hashable, CustomStringConvertible {
         case spotNotFound
         /// No photographer has this id.
         case photographerNotFound
+        /// The store has no entity or object by this name or id (a debug browser's lookups).
+        case objectNotFound
         /// The store could not be opened, read or written.
         case store
         /// Flickr (or the sandbox) failed.

@@ -12,10 +12,28 @@ extension SPoTStore {
         ]
     }
 
+    /// List `id`, opened: its spot or photographer looked up once, its rows fetched.
+    /// - Throws: ``SPoTError`` `.spotNotFound` / `.photographerNotFound`.
+    public func list(_ id: ListID) async throws -> any LiveListProtocol {
+        switch id {
+        case .spots: try await spotList()
+        case .spot(let address): try await photoList(spot: address)
+        case .recents: try await recentList()
+        case .photographers: try await photographerList()
+        case .photographer(let userID): try await photoList(photographer: userID)
+        case .search(let text): try await searchList(text)
+        }
+    }
+
+    /// What every photo row shows besides the photo: fetched with the photos, in one query
+    /// per key path whatever the list's length.
+    static let photoRowPrefetching = ["photographer"]
+
     /// Spots with visible photos: "All" first, then by name, case-insensitively. Unsectioned.
     public func spotList() async throws -> LiveList<SpotRow> {
         let context = listContext
-        return try await LiveList(name: "spots", context: context) {
+        let info = ListInfo(id: .spots, title: "Spots", emptyText: "No spots yet. Refresh to fetch Stanford's photos.")
+        return try await LiveList(info: info, context: context) {
             let request = Tag.fetchRequest()
             request.predicate = FetchPredicate(format: "photoCount > 0")
             request.sortDescriptors = [
@@ -34,11 +52,14 @@ extension SPoTStore {
     /// of its Flickr tags that is a spot), so the list holds every photo exactly once.
     /// - Throws: ``SPoTError`` `.spotNotFound`.
     public func photoList(spot address: String) async throws -> LiveList<PhotoRow> {
-        let spot = try await self.spot(address)
+        let (spot, name) = try await read { context in
+            let tag = try Self.spot(address, in: context)
+            return (tag.row, tag.name ?? "")
+        }
         let context = listContext
         let isAll = spot.id == Tag.allAddress
-        let name = try await read { context in try Self.spot(address, in: context).name ?? "" }
-        return try await LiveList(name: "photos of \(spot.id)", context: context) {
+        let info = ListInfo(id: .spot(spot.id), title: spot.name, back: .spots, emptyText: "No photos in this spot.")
+        return try await LiveList(info: info, context: context) {
             let request = Photo.fetchRequest()
             let sectionKey = isAll ? "spotTitle" : "sectionTitle"
             if isAll {
@@ -47,6 +68,7 @@ extension SPoTStore {
                 request.predicate = FetchPredicate(format: "hidden == NO AND ANY tags.name == %@", name)
             }
             request.sortDescriptors = [FetchSortDescriptor(key: sectionKey, ascending: true)] + Self.photoOrder
+            request.relationshipKeyPathsForPrefetching = Self.photoRowPrefetching
             return [FetchedLiveListSource(request: request, context: context, sectionNameKeyPath: sectionKey) { $0.row }]
         }
     }
@@ -54,10 +76,12 @@ extension SPoTStore {
     /// Recently viewed photos, most recent first (at most ``SPoTModel/maxRecents``). Unsectioned.
     public func recentList() async throws -> LiveList<RecentRow> {
         let context = listContext
-        return try await LiveList(name: "recents", context: context) {
+        let info = ListInfo(id: .recents, title: "Recents", emptyText: "Photos you view appear here.")
+        return try await LiveList(info: info, context: context) {
             let request = Recent.fetchRequest()
             request.predicate = FetchPredicate(format: "photo != nil AND photo.hidden == NO")
             request.sortDescriptors = [FetchSortDescriptor(key: "lastViewed", ascending: false)]
+            request.relationshipKeyPathsForPrefetching = ["photo"] + Self.photoRowPrefetching.map { "photo." + $0 }
             return [
                 FetchedLiveListSource(request: request, context: context) { recent in
                     RecentRow(photo: recent.photo?.row ?? Self.missingPhotoRow, lastViewed: recent.lastViewed ?? .distantPast)
@@ -69,7 +93,8 @@ extension SPoTStore {
     /// Photographers with visible photos, by name. Unsectioned.
     public func photographerList() async throws -> LiveList<PhotographerRow> {
         let context = listContext
-        return try await LiveList(name: "photographers", context: context) {
+        let info = ListInfo(id: .photographers, title: "Photographers", emptyText: "No photographers yet.")
+        return try await LiveList(info: info, context: context) {
             let request = Photographer.fetchRequest()
             request.predicate = FetchPredicate(format: "photoCount > 0")
             request.sortDescriptors = [
@@ -83,12 +108,19 @@ extension SPoTStore {
     /// One photographer's visible photos, in alphabetical sections.
     /// - Throws: ``SPoTError`` `.photographerNotFound`.
     public func photoList(photographer userID: String) async throws -> LiveList<PhotoRow> {
-        _ = try await photographer(userID)
+        let photographer = try await photographer(userID)
         let context = listContext
-        return try await LiveList(name: "photos by \(userID)", context: context) {
+        let info = ListInfo(
+            id: .photographer(userID),
+            title: photographer.name,
+            back: .photographers,
+            emptyText: "No photos by \(photographer.name)."
+        )
+        return try await LiveList(info: info, context: context) {
             let request = Photo.fetchRequest()
             request.predicate = FetchPredicate(format: "hidden == NO AND photographer.userID == %@", userID)
             request.sortDescriptors = [FetchSortDescriptor(key: "sectionTitle", ascending: true)] + Self.photoOrder
+            request.relationshipKeyPathsForPrefetching = Self.photoRowPrefetching
             return [FetchedLiveListSource(request: request, context: context, sectionNameKeyPath: "sectionTitle") { $0.row }]
         }
     }
@@ -99,7 +131,13 @@ extension SPoTStore {
     public func searchList(_ text: String) async throws -> LiveList<SearchResultRow> {
         let context = listContext
         let query = PlainText.collapseWhitespace(text)
-        return try await LiveList(name: "search \(query)", context: context) {
+        let info = ListInfo(
+            id: .search(query),
+            title: query.isEmpty ? "Search" : "“\(query)”",
+            back: .spots,
+            emptyText: query.isEmpty ? "Type a spot or a word from a photo's title." : "Nothing matches “\(query)”."
+        )
+        return try await LiveList(info: info, context: context) {
             let spots = Tag.fetchRequest()
             let photos = Photo.fetchRequest()
             if query.isEmpty {
@@ -122,6 +160,7 @@ extension SPoTStore {
                 FetchSortDescriptor(key: "name", ascending: true),
             ]
             photos.sortDescriptors = Self.photoOrder
+            photos.relationshipKeyPathsForPrefetching = Self.photoRowPrefetching
             return [
                 FetchedLiveListSource(request: spots, context: context, sectionOffset: 0, fixedSectionName: "Spots") {
                     SearchResultRow.spot($0.row)

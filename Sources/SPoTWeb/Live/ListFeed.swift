@@ -1,207 +1,234 @@
-import Flickr
 import Foundation
-import Logging
+import Hummingbird
 import SPoTKit
+import Synchronization
 
-/// What a subscriber of a list feed receives.
-enum FeedEvent: Sendable {
-    /// The whole list, first on every subscription.
-    case snapshot(RenderedSnapshot)
-    /// One change after it, in order.
-    case change(RenderedChange)
-}
-
-/// A live list as pages and event streams need it, whatever its row type.
+/// A live list as pages, the API and event streams need it, whatever its row type.
 protocol ListFeed: AnyObject, Sendable {
-    var key: ListKey { get }
-    /// The current content, rendered. Never waits for the database: the content is kept up
-    /// to date by the feed as changes arrive.
-    func snapshot() -> RenderedSnapshot
-    /// The current content, then every change from exactly there on; the stream ends when
-    /// the feed closes.
-    func subscribe() -> AsyncStream<FeedEvent>
+    /// The list, its title and back link.
+    var info: ListInfo { get }
+    /// Identifies this server's list: pages rendered by an earlier server resynchronise.
+    var instance: String { get }
+    /// The list pane's content at the list's current version, rendered once per version;
+    /// `currentPhoto`'s row (the photo shown beside the list) marked `aria-current`.
+    func pane(currentPhoto: String?) -> ListPaneContent
     /// The current content with typed rows, as JSON: `{"version": …, "sections": [{"name",
-    /// "indexTitle", "rows"}]}`.
+    /// "indexTitle", "rows"}]}`, encoded once per version.
     func encodedSnapshot() throws -> Data
     /// The photos before and after photo `id` in the list, for a viewer's previous / next.
     func neighbors(ofPhoto id: String) -> (previous: String?, next: String?)
+    /// Server-sent events: the content (`snapshot`), then every change set (`change`) with
+    /// rows rendered; the stream ends when the list closes.
+    func events() async -> AsyncStream<String>
+    /// A whole page for `key` (which names everything the page shows), rendered by `render`
+    /// only when the last page this list served had another key.
+    func page(_ key: String, render: () -> String) -> ByteBuffer
     /// How many event streams are open.
     var subscriberCount: Int { get }
-    /// Stops tracking and ends every subscriber's stream.
+    /// Stops tracking and ends every event stream.
     func close() async
 }
 
-/// A ``LiveList`` with its content mirrored in memory and rendered on demand, fanning its
-/// changes out to any number of event streams.
-///
-/// The server keeps one feed per list, so a thousand open pages of one spot cost one fetched
-/// results controller; page requests read the mirrored content under a lock and never queue
-/// behind the list's context (which is busy merging while a refresh imports).
-final class LiveListFeed<Row: LiveRow>: ListFeed {
-    let key: ListKey
-    private let list: LiveList<Row>
-    private let rendering: ListRendering<Row>
-    private let photoID: @Sendable (Row) -> String?
-    private let instance = UUID().uuidString
-    private let logger: Logger
-    private let state: Locked<State>
+/// What the list pane shows at one version.
+struct ListPaneContent: Sendable {
+    var version: Int
+    var problem: String?
+    var sectionsHTML: String
+    var isEmpty: Bool
+    var sectionIndex: [SectionIndexEntry]
+}
 
-    private struct State {
-        var version: Int
-        var sections: [LiveSection<Row>]
-        /// The content as pages show it, rendered on the list's queue as changes arrive, so
-        /// page requests never render a list (under load, many would render the same one).
-        var rendered: RenderedSnapshot
-        /// Each row's HTML by row id, kept across changes: only changed rows are rendered again.
-        var rowHTML: [String: String] = [:]
-        var subscribers: [UUID: AsyncStream<FeedEvent>.Continuation] = [:]
-        var closed = false
+/// A ``LiveList`` with what only the web adds: each row's HTML, kept per row across versions
+/// (only new and changed rows are rendered), the list rendered once per version, and its
+/// change sets mapped to events once whatever the number of streams.
+final class LiveListFeed<List: LiveListProtocol>: ListFeed {
+    typealias Row = List.Row
+    let list: List
+    let instance = UUID().uuidString
+    private let renderer: PageRenderer
+    private let cache = Mutex(Cache())
+
+    private struct Cache {
+        /// Each row's HTML by id, with the row it was rendered from.
+        var rows: [String: (row: Row, html: String)] = [:]
+        var content: RenderedContent<Row>?
+        var json: (version: Int, data: Data)?
+        /// Encoded change events of the latest versions.
+        var changes: [Int: String] = [:]
+        var page: (key: String, body: ByteBuffer)?
     }
 
-    /// Starts mirroring `list`: its changes are applied here as they happen, on the list's
-    /// queue, so the mirror is current once ``SPoTStore/waitForLiveLists()`` returns.
-    init(
-        key: ListKey,
-        list: LiveList<Row>,
-        rendering: ListRendering<Row>,
-        logger: Logger,
-        photoID: @escaping @Sendable (Row) -> String?
-    ) async {
-        self.key = key
+    init(list: List, renderer: PageRenderer) {
         self.list = list
-        self.rendering = rendering
-        self.photoID = photoID
-        self.logger = logger
-        state = Locked(State(version: 0, sections: [], rendered: RenderedSnapshot(listKey: key.description, instance: "", version: 0, sections: [])))
-        // Every event arrives on the list's queue, the snapshot first.
-        await list.observe { [weak self] event in
-            guard let self else { return }
-            switch event {
-            case .snapshot(let snapshot):
-                let rowHTML = Dictionary(snapshot.rows.map { ($0.id, rendering.row($0)) }, uniquingKeysWith: { first, _ in first })
-                let rendered = render(snapshot.sections, version: snapshot.version, rowHTML: rowHTML)
-                state.withLock { state in
-                    state.version = snapshot.version
-                    state.sections = snapshot.sections
-                    state.rowHTML = rowHTML
-                    state.rendered = rendered
-                }
-            case .change(let change): receive(change)
-            case .closed: finishSubscribers()
-            }
-        }
+        self.renderer = renderer
     }
 
-    func snapshot() -> RenderedSnapshot {
-        state.withLock { $0.rendered }
+    var info: ListInfo { list.info }
+    var subscriberCount: Int { list.subscriberCount }
+
+    func close() async {
+        await list.close()
     }
 
-    func subscribe() -> AsyncStream<FeedEvent> {
-        let (stream, continuation) = AsyncStream<FeedEvent>.makeStream()
-        let id = UUID()
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
-        }
-        // The snapshot is taken under the same lock that registers the subscriber, so the
-        // first change it receives is the one right after the snapshot.
-        state.withLock { state in
-            continuation.yield(.snapshot(state.rendered))
-            if state.closed {
-                continuation.finish()
-            } else {
-                state.subscribers[id] = continuation
+    func pane(currentPhoto: String?) -> ListPaneContent {
+        let content = self.content()
+        var sectionsHTML = content.sectionsHTML
+        let currentRow = currentPhoto.map { info.id.rowID(ofPhoto: $0) }
+        if let currentRow, let index = content.snapshot.sections.firstIndex(where: { $0.rows.contains { $0.id == currentRow } }) {
+            // Only the section holding the current row is rendered again, with the row marked.
+            var sections = content.sectionHTML
+            let section = content.snapshot.sections[index]
+            let rowsHTML = zip(section.rows, content.rendered.sections[index].rows).map { row, rendered in
+                row.id == currentRow ? renderer.rowHTML(id: row.id, row.content, in: info.id, current: true) : rendered.html
             }
+            sections[index] = renderer.sectionHTML(name: section.name, indexTitle: section.indexTitle, rowsHTML: rowsHTML.joined())
+            sectionsHTML = sections.joined(separator: "\n")
         }
-        return stream
+        return ListPaneContent(
+            version: content.snapshot.version,
+            problem: content.snapshot.problem,
+            sectionsHTML: sectionsHTML,
+            isEmpty: content.rowCount == 0,
+            sectionIndex: content.sectionIndex
+        )
     }
 
     func encodedSnapshot() throws -> Data {
-        let snapshot = state.withLock { LiveSnapshot(version: $0.version, sections: $0.sections) }
-        return try JSONResponse.data(snapshot)
+        let snapshot = list.current
+        if let json = cache.withLock({ $0.json }), json.version == snapshot.version { return json.data }
+        let data = try JSONResponse.data(snapshot)
+        cache.withLock { if ($0.json?.version ?? -1) < snapshot.version { $0.json = (snapshot.version, data) } }
+        return data
     }
 
     func neighbors(ofPhoto id: String) -> (previous: String?, next: String?) {
-        let ids = state.withLock { $0.sections.flatMap { $0.rows.compactMap(photoID) } }
+        let ids = list.current.rows.compactMap(\.content.photoID)
         guard let index = ids.firstIndex(of: id) else { return (nil, nil) }
         return (index > 0 ? ids[index - 1] : nil, index + 1 < ids.count ? ids[index + 1] : nil)
     }
 
-    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-
-    func close() async {
-        await list.close()
-        finishSubscribers()
+    func events() async -> AsyncStream<String> {
+        let (snapshot, changes) = await list.subscribe()
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        continuation.yield(snapshotEvent(snapshot))
+        let forward = Task { [self] in
+            for await change in changes { continuation.yield(changeEvent(change)) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in forward.cancel() }
+        return stream
     }
 
-    // MARK: Mirroring
+    func page(_ key: String, render: () -> String) -> ByteBuffer {
+        if let page = cache.withLock({ $0.page }), page.key == key { return page.body }
+        let body = ByteBuffer(string: render())
+        cache.withLock { $0.page = (key, body) }
+        return body
+    }
 
-    /// Applies one change set (on the list's queue) and hands it, rendered, to every stream.
-    private func receive(_ change: LiveChangeSet<Row>) {
-        let (version, current, currentHTML) = state.withLock { ($0.version, $0.sections, $0.rowHTML) }
-        guard change.version > version else { return }
-        let renderedChange: RenderedChange
-        let sections: [LiveSection<Row>]
-        do {
-            guard change.version == version + 1 else {
-                throw FeedOutOfStep(description: "change set \(change.version) does not follow version \(version)")
+    // MARK: Rendering
+
+    /// The content at the list's current version, rendered once per version.
+    private func content() -> RenderedContent<Row> {
+        let snapshot = list.current
+        let (cached, known) = cache.withLock { ($0.content, $0.rows) }
+        if let cached, cached.snapshot.version == snapshot.version { return cached }
+        var rows: [String: (row: Row, html: String)] = [:]
+        let rendered = snapshot.map { row in
+            let html = known[row.id].flatMap { $0.row == row ? $0.html : nil } ?? renderer.rowHTML(id: row.id, row.content, in: info.id)
+            rows[row.id] = (row, html)
+            return RenderedRow(id: row.id, html: html)
+        }
+        let sectionHTML = rendered.sections.map { section in
+            renderer.sectionHTML(name: section.name, indexTitle: section.indexTitle, rowsHTML: section.rows.map(\.html).joined())
+        }
+        let content = RenderedContent(
+            snapshot: snapshot,
+            rendered: rendered,
+            sectionHTML: sectionHTML,
+            sectionsHTML: sectionHTML.joined(separator: "\n")
+        )
+        cache.withLock { cache in
+            // Rows no longer in the list leave the row cache here.
+            if (cache.content?.snapshot.version ?? -1) < snapshot.version {
+                cache.content = content
+                cache.rows = rows
             }
-            sections = try change.apply(to: current)
-            renderedChange = rendering.change(change)
-        } catch {
-            // Should never happen; if it does, browsers get the whole list again from the
-            // list's own content, read asynchronously.
-            logger.error("live list out of step, reloading", metadata: ["list": "\(key)", "error": "\(error)"])
-            Task { [weak self] in await self?.reload() }
-            return
         }
-        var rowHTML = currentHTML
-        if let reload = renderedChange.reload {
-            rowHTML = Dictionary(reload.flatMap(\.rows).map { ($0.id, $0.html) }, uniquingKeysWith: { first, _ in first })
-        } else {
-            for position in change.deletedRows where current.indices.contains(position.section) {
-                let rows = current[position.section].rows
-                if rows.indices.contains(position.row) { rowHTML[rows[position.row].id] = nil }
-            }
-            for row in renderedChange.insertedRows { rowHTML[row.id] = row.html }
-            for row in renderedChange.movedRows { rowHTML[row.id] = row.html }
-            for row in renderedChange.updatedRows { rowHTML[row.id] = row.html }
-        }
-        publish(renderedChange, sections: sections, rowHTML: rowHTML)
+        return content
     }
 
-    private func reload() async {
-        let fresh = await list.snapshot()
-        let version = state.withLock { max($0.version + 1, fresh.version) }
-        publish(.reload(version: version, sections: fresh.sections.map { rendering.section($0) }), sections: fresh.sections, rowHTML: [:])
+    /// `row` rendered, from the row cache when it holds the same row.
+    private func cachedHTML(_ row: Row) -> RenderedRow {
+        if let known = cache.withLock({ $0.rows[row.id] }), known.row == row { return RenderedRow(id: row.id, html: known.html) }
+        let html = renderer.rowHTML(id: row.id, row.content, in: info.id)
+        cache.withLock { $0.rows[row.id] = (row, html) }
+        return RenderedRow(id: row.id, html: html)
     }
 
-    private func render(_ sections: [LiveSection<Row>], version: Int, rowHTML: [String: String]) -> RenderedSnapshot {
-        rendering.snapshot(sections, key: key, instance: instance, version: version, rowHTML: rowHTML)
+    private func snapshotEvent(_ snapshot: LiveSnapshot<Row>) -> String {
+        let cached = cache.withLock { $0.content }
+        let rendered = cached.map { $0.snapshot.version == snapshot.version } == true ? cached?.rendered : nil
+        let event = SnapshotEvent(list: info.id.address, instance: instance, snapshot: rendered ?? snapshot.map(cachedHTML))
+        return EventRoutes.message("snapshot", (try? JSONResponse.encode(event)) ?? "{}")
     }
 
-    private func publish(_ change: RenderedChange, sections: [LiveSection<Row>], rowHTML: [String: String]) {
-        let rendered = render(sections, version: change.version, rowHTML: rowHTML)
-        let continuations = state.withLock { state -> [AsyncStream<FeedEvent>.Continuation] in
-            state.version = change.version
-            state.sections = sections
-            state.rowHTML = rowHTML
-            state.rendered = rendered
-            return Array(state.subscribers.values)
+    /// `change` as an event, encoded once for every stream.
+    private func changeEvent(_ change: LiveChangeSet<Row>) -> String {
+        if let event = cache.withLock({ $0.changes[change.version] }) { return event }
+        let event = EventRoutes.message("change", (try? JSONResponse.encode(change.map(cachedHTML))) ?? "{}")
+        cache.withLock { cache in
+            cache.changes[change.version] = event
+            cache.changes = cache.changes.filter { $0.key > change.version - 16 }
         }
-        for continuation in continuations { continuation.yield(.change(change)) }
-    }
-
-    private func finishSubscribers() {
-        let continuations = state.withLock { state -> [AsyncStream<FeedEvent>.Continuation] in
-            state.closed = true
-            defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
-        }
-        for continuation in continuations { continuation.finish() }
+        return event
     }
 }
 
-/// A change set that does not follow the mirrored version.
-private struct FeedOutOfStep: Error, CustomStringConvertible {
-    let description: String
+/// A row as a page shows it: its id and its HTML, rendered (and escaped) by a template. Events
+/// carry the list's own snapshots and change sets with rows in this form.
+struct RenderedRow: RowValue {
+    var id: String
+    var html: String
+}
+
+/// A live list's content at one version, rendered: what list pages show, computed once per
+/// version whatever the number of requests.
+struct RenderedContent<Row: LiveRow>: Sendable {
+    /// The content with its rows' values.
+    let snapshot: LiveSnapshot<Row>
+    /// The same with each row's HTML.
+    let rendered: LiveSnapshot<RenderedRow>
+    /// Each section's HTML, header and rows.
+    let sectionHTML: [String]
+    /// Every section's HTML, as the page's `<ol class="sections">` holds it.
+    let sectionsHTML: String
+
+    /// How many rows the list holds.
+    var rowCount: Int { rendered.sections.reduce(0) { $0 + $1.rows.count } }
+
+    /// The section index: each non-empty index title of a named section once, in order, with
+    /// its anchor.
+    var sectionIndex: [SectionIndexEntry] {
+        var seen: Set<String> = []
+        return rendered.sections.compactMap { section in
+            guard !section.indexTitle.isEmpty, !section.name.isEmpty, seen.insert(section.indexTitle).inserted else { return nil }
+            return SectionIndexEntry(title: section.indexTitle, anchor: PageRenderer.anchor(forSection: section.name))
+        }
+    }
+}
+
+/// A letter of a section index and the header it jumps to.
+struct SectionIndexEntry: Sendable, Hashable {
+    var title: String
+    var anchor: String
+}
+
+/// The first event of every subscription: the list's content, rendered, and which server's
+/// list it is (a page rendered by another server instance resynchronises whatever the
+/// versions say).
+struct SnapshotEvent: Encodable {
+    var list: String
+    var instance: String
+    var snapshot: LiveSnapshot<RenderedRow>
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import SPoTKit
 
 /// The live lists the server keeps open: one feed per list, shared by every page and event
@@ -14,37 +13,51 @@ actor ListHub {
     let capacity: Int
     private let store: SPoTStore
     private let renderer: PageRenderer
-    private let logger: Logger
-    private var feeds: [ListKey: Task<any ListFeed, any Error>] = [:]
-    private var lastUse: [ListKey: UInt64] = [:]
+    private var feeds: [ListID: Task<any ListFeed, any Error>] = [:]
+    private var lastUse: [ListID: UInt64] = [:]
     private var clock: UInt64 = 0
     private var closed = false
 
-    init(store: SPoTStore, renderer: PageRenderer, capacity: Int = 48, logger: Logger) {
+    init(store: SPoTStore, renderer: PageRenderer, capacity: Int = 48) {
         self.store = store
         self.renderer = renderer
         self.capacity = capacity
-        self.logger = logger
     }
 
-    /// The feed of list `key`, opening it if needed; concurrent callers share one opening.
+    /// The feed of list `id`, opening it if needed; concurrent callers share one opening. A
+    /// spot named otherwise than by its address (`tags/HooverTower`) gives the feed of its
+    /// address (`tags/hoovertower`): ``ListFeed/info`` tells which.
     /// - Throws: ``SPoTError`` `.spotNotFound` / `.photographerNotFound` for unknown lists,
     ///   ``SPoTWebError`` once the hub is closed.
-    func feed(_ key: ListKey) async throws -> any ListFeed {
+    func feed(_ id: ListID) async throws -> any ListFeed {
         guard !closed else { throw SPoTWebError("The server is shutting down") }
         clock += 1
-        lastUse[key] = clock
-        if let existing = feeds[key] { return try await existing.value }
-        let task = Task { [store, renderer, logger] in try await Self.open(key, store: store, renderer: renderer, logger: logger) }
-        feeds[key] = task
+        lastUse[id] = clock
+        if let existing = feeds[id] { return try await existing.value }
+        let task = Task { [store, renderer] () throws -> any ListFeed in
+            let list = try await store.list(id)
+            return Self.feed(for: list, renderer: renderer)
+        }
+        feeds[id] = task
         do {
             let feed = try await task.value
+            if feed.info.id != id, feeds[id] == task {
+                // Another name for a list: keep the list under its own id only.
+                feeds[id] = nil
+                lastUse[id] = nil
+                if let canonical = feeds[feed.info.id], let existing = try? await canonical.value {
+                    await feed.close()
+                    return existing
+                }
+                feeds[feed.info.id] = task
+                lastUse[feed.info.id] = clock
+            }
             await evictIfNeeded()
             return feed
         } catch {
-            if feeds[key].map({ $0 == task }) == true {
-                feeds[key] = nil
-                lastUse[key] = nil
+            if feeds[id].map({ $0 == task }) == true {
+                feeds[id] = nil
+                lastUse[id] = nil
             }
             throw error
         }
@@ -66,7 +79,7 @@ actor ListHub {
     private func evictIfNeeded() async {
         let unpinned = feeds.keys.filter { !$0.isPinned }
         guard unpinned.count > capacity else { return }
-        var candidates: [(ListKey, UInt64)] = []
+        var candidates: [(ListID, UInt64)] = []
         for key in unpinned {
             // Only lists that finished opening and that nobody listens to may go.
             guard let task = feeds[key], let feed = try? await task.value, feed.subscriberCount == 0 else { continue }
@@ -79,45 +92,8 @@ actor ListHub {
         }
     }
 
-    private static func open(_ key: ListKey, store: SPoTStore, renderer: PageRenderer, logger: Logger) async throws -> any ListFeed {
-        switch key {
-        case .spots:
-            return await LiveListFeed(key: key, list: try await store.spotList(), rendering: renderer.spotRows(), logger: logger) { _ in nil }
-        case .spot(let address):
-            return await LiveListFeed(
-                key: key,
-                list: try await store.photoList(spot: address),
-                rendering: renderer.photoRows(in: key),
-                logger: logger
-            ) { $0.id }
-        case .recents:
-            return await LiveListFeed(key: key, list: try await store.recentList(), rendering: renderer.recentRows(), logger: logger) {
-                $0.photo.id
-            }
-        case .photographers:
-            return await LiveListFeed(
-                key: key,
-                list: try await store.photographerList(),
-                rendering: renderer.photographerRows(),
-                logger: logger
-            ) { _ in nil }
-        case .photographer(let id):
-            return await LiveListFeed(
-                key: key,
-                list: try await store.photoList(photographer: id),
-                rendering: renderer.photoRows(in: key),
-                logger: logger
-            ) { $0.id }
-        case .search(let text):
-            return await LiveListFeed(
-                key: key,
-                list: try await store.searchList(text),
-                rendering: renderer.searchRows(in: key),
-                logger: logger
-            ) { row in
-                if case .photo(let photo) = row { return photo.id }
-                return nil
-            }
-        }
+    /// The feed of `list`, whatever its row type.
+    private static func feed(for list: some LiveListProtocol, renderer: PageRenderer) -> any ListFeed {
+        LiveListFeed(list: list, renderer: renderer)
     }
 }

@@ -21,7 +21,7 @@ struct WebError: Error, Sendable, CustomStringConvertible {
             self = error
         case let error as SPoTError:
             switch error.kind {
-            case .photoNotFound, .spotNotFound, .photographerNotFound: self.init(.notFound, error.description)
+            case .photoNotFound, .spotNotFound, .photographerNotFound, .objectNotFound: self.init(.notFound, error.description)
             case .invalidInput: self.init(.badRequest, error.description)
             case .image, .flickr: self.init(.badGateway, error.description)
             case .store: self.init(.serviceUnavailable, "The database is not available right now; try again shortly")

@@ -8,21 +8,6 @@ struct PageBuilder: Sendable {
     let renderer: PageRenderer
     let refresher: Refresher
 
-    /// The tab a page belongs to.
-    enum Tab: String, CaseIterable {
-        case spots = "Spots"
-        case recents = "Recents"
-        case photographers = "Photographers"
-
-        var href: String {
-            switch self {
-            case .spots: "/"
-            case .recents: "/recents"
-            case .photographers: "/photographers"
-            }
-        }
-    }
-
     private struct LayoutView {
         struct TabView {
             let name: String
@@ -46,48 +31,43 @@ struct PageBuilder: Sendable {
     }
 
     /// A whole page around `body` (HTML a template rendered), with the refresher's progress
-    /// and its last failure.
-    func page(title: String, page: String, tab: Tab?, body: String, hasDetail: Bool = false, query: String = "") async -> Response {
-        layout(title: title, page: page, tab: tab, body: body, hasDetail: hasDetail, query: query, refresh: await refresher.status)
+    /// and its last failure; `tab` is the tab's list.
+    func page(title: String, page: String, tab: ListID?, body: String, hasDetail: Bool = false, query: String = "") async -> Response {
+        let html = self.html(title: title, page: page, tab: tab, body: body, hasDetail: hasDetail, query: query, refresh: await refresher.status)
+        return Self.html(html)
     }
 
     /// The page for an error: the reason, and a way back. It waits for nothing, so it shows
     /// no refresh status.
     func errorPage(_ error: WebError) -> Response {
         let body = renderer.render(["heading": error.heading, "reason": error.reason], .error)
-        return layout(
-            title: error.heading,
-            page: "error",
-            tab: nil,
-            body: body,
-            hasDetail: true,
-            query: "",
-            refresh: RefreshStatus(),
-            code: error.status
-        )
+        let html = self.html(title: error.heading, page: "error", tab: nil, body: body, hasDetail: true, query: "", refresh: RefreshStatus())
+        return Self.html(html, status: error.status)
     }
 
-    private func layout(
-        title: String,
-        page: String,
-        tab: Tab?,
-        body: String,
-        hasDetail: Bool,
-        query: String,
-        refresh: RefreshStatus,
-        code: HTTPResponse.Status = .ok
-    ) -> Response {
+    /// A whole page's HTML around `body`, showing `refresh`.
+    func html(title: String, page: String, tab: ListID?, body: String, hasDetail: Bool, query: String, refresh: RefreshStatus) -> String {
         let view = LayoutView(
             title: title.isEmpty ? "SPoT" : "\(title) · SPoT",
             page: page,
             hasDetail: hasDetail,
-            tabs: Tab.allCases.map { LayoutView.TabView(name: $0.rawValue, href: $0.href, isCurrent: $0 == tab) },
+            tabs: ListID.tabs.map { LayoutView.TabView(name: $0.tabTitle ?? "", href: $0.pagePath, isCurrent: $0 == tab) },
             query: query,
             status: LayoutView.StatusView(isRunning: refresh.isRunning, fractionDone: refresh.fractionDone),
-            banner: refresh.isRunning ? nil : refresh.lastError.map { "Refresh failed: \($0)" },
+            banner: Self.banner(refresh),
             body: body
         )
-        return Self.html(renderer.render(view, .layout), status: code)
+        return renderer.render(view, .layout)
+    }
+
+    /// The failure banner a page shows for `refresh`.
+    static func banner(_ refresh: RefreshStatus) -> String? {
+        refresh.isRunning ? nil : refresh.lastError.map { "Refresh failed: \($0)" }
+    }
+
+    /// What of `refresh` a page shows, as text: pages showing the same signature are the same.
+    static func signature(_ refresh: RefreshStatus) -> String {
+        "\(refresh.isRunning) \(refresh.fractionDone) \(banner(refresh) ?? "")"
     }
 
     /// An HTML response.

@@ -9,16 +9,8 @@ struct PhotoRowView {
     let thumbnail: String
     let title: String
     let subtitle: String
-
-    /// - Parameter domID: the row's `data-id` when it differs from the photo's id (search
-    ///   results, where spots and photos share one list).
-    init(_ row: PhotoRow, in list: ListKey, domID: String? = nil) {
-        id = domID ?? row.id
-        href = Links.photo(row.id, in: list)
-        thumbnail = Links.thumbnail(row.id)
-        title = row.title
-        subtitle = row.subtitle
-    }
+    /// Whether it is the photo shown beside the list (`aria-current`).
+    let current: Bool
 }
 
 /// What `row-count.mustache` shows: a name and a count of photos, linking to a list.
@@ -28,30 +20,66 @@ struct CountRowView {
     let href: String
     let name: String
     let countText: String
+}
 
-    init(spot: SpotRow, domID: String? = nil) {
-        kind = "spot"
-        id = domID ?? spot.id
-        href = ListKey.spot(spot.id).pagePath
-        name = spot.name
-        countText = spot.photoCountText
+extension PageRenderer {
+    /// The HTML of a row with id `id` (its `data-id`) showing `content` in list `list`;
+    /// `current` marks the photo shown beside the list.
+    func rowHTML(id: String, _ content: RowContent, in list: ListID, current: Bool = false) -> String {
+        switch content {
+        case .list(let target, let name, let count):
+            let view = CountRowView(
+                kind: target.kind,
+                id: id,
+                href: target.pagePath,
+                name: name,
+                countText: count == 1 ? "1 photo" : "\(count) photos"
+            )
+            return render(view, .rowCount)
+        case .photo(let photo):
+            let view = PhotoRowView(
+                id: id,
+                href: Links.photo(photo.id, in: list),
+                thumbnail: Links.thumbnail(photo.id),
+                title: photo.title,
+                subtitle: photo.subtitle,
+                current: current
+            )
+            return render(view, .rowPhoto)
+        }
     }
 
-    init(photographer: PhotographerRow) {
-        kind = "photographer"
-        id = photographer.id
-        href = ListKey.photographer(photographer.id).pagePath
-        name = photographer.name
-        countText = photographer.photoCount == 1 ? "1 photo" : "\(photographer.photoCount) photos"
+    /// A section as `section.mustache` wraps it: the header (none for an unnamed section)
+    /// and the rows.
+    func sectionHTML(name: String, indexTitle: String, rowsHTML: String) -> String {
+        let anchor = Self.anchor(forSection: name)
+        let header = name.isEmpty ? "" : render(["name": name, "anchor": anchor], .sectionHeader)
+        return render(["name": name, "indexTitle": indexTitle, "anchor": anchor, "headerHTML": header, "rowsHTML": rowsHTML], .section)
+    }
+
+    /// An element id for a section header: `section-` and the name with every character
+    /// outside `A-Z a-z 0-9` written as `_` and its UTF-8 bytes in hex, so names never clash.
+    /// (`app.js` computes the same for sections that arrive in events.)
+    static func anchor(forSection name: String) -> String {
+        var anchor = "section-"
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                anchor.append(Character(Unicode.Scalar(byte)))
+            default:
+                anchor += "_" + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return anchor
     }
 }
 
 /// The app's URLs, in one place.
 enum Links {
-    static func photo(_ id: String, in list: ListKey?) -> String {
+    static func photo(_ id: String, in list: ListID?) -> String {
         let path = "/photos/" + URLPath.segment(id)
         guard let list else { return path }
-        return path + "?list=" + list.queryValue
+        return path + "?list=" + URLPath.queryComponent(list.address)
     }
 
     static func thumbnail(_ id: String) -> String { "/thumbnails/" + URLPath.segment(id) + ".jpg" }
@@ -59,52 +87,14 @@ enum Links {
     static func original(_ id: String) -> String { "/images/" + URLPath.segment(id) + "/original.jpg" }
     static func hide(_ id: String) -> String { "/photos/" + URLPath.segment(id) + "/hide" }
     static func unhide(_ id: String) -> String { "/photos/" + URLPath.segment(id) + "/unhide" }
-    static func events(_ list: ListKey?) -> String { "/events?list=" + (list?.queryValue ?? "status") }
+    static func events(_ list: ListID?) -> String { "/events?list=" + (list.map { URLPath.queryComponent($0.address) } ?? "status") }
 }
 
-extension PageRenderer {
-    private func header() -> @Sendable (String, String) -> String {
-        { name, anchor in self.render(["name": name, "anchor": anchor], .sectionHeader) }
-    }
+/// Percent-encoding for the parts of URLs the server writes into pages.
+enum URLPath {
+    /// `text` as one path segment: everything but unreserved characters encoded.
+    static func segment(_ text: String) -> String { ListID.percentEncoded(text) }
 
-    /// How rows of each list are rendered.
-    func spotRows() -> ListRendering<SpotRow> {
-        ListRendering(row: { self.render(CountRowView(spot: $0), .rowCount) }, header: header(), wrap: { self.sectionHTML($0) })
-    }
-
-    func photographerRows() -> ListRendering<PhotographerRow> {
-        ListRendering(row: { self.render(CountRowView(photographer: $0), .rowCount) }, header: header(), wrap: { self.sectionHTML($0) })
-    }
-
-    func photoRows(in list: ListKey) -> ListRendering<PhotoRow> {
-        ListRendering(row: { self.render(PhotoRowView($0, in: list), .rowPhoto) }, header: header(), wrap: { self.sectionHTML($0) })
-    }
-
-    func recentRows() -> ListRendering<RecentRow> {
-        ListRendering(row: { self.render(PhotoRowView($0.photo, in: .recents), .rowPhoto) }, header: header(), wrap: { self.sectionHTML($0) })
-    }
-
-    func searchRows(in list: ListKey) -> ListRendering<SearchResultRow> {
-        ListRendering(
-            row: { result in
-                switch result {
-                case .spot(let spot): self.render(CountRowView(spot: spot, domID: result.id), .rowCount)
-                case .photo(let photo): self.render(PhotoRowView(photo, in: list, domID: result.id), .rowPhoto)
-                }
-            },
-            header: header(),
-            wrap: { self.sectionHTML($0) }
-        )
-    }
-
-    /// A section as `section.mustache` wraps it: the header and the rows.
-    func sectionHTML(_ section: RenderedSection) -> String {
-        render(
-            [
-                "name": section.name, "indexTitle": section.indexTitle, "anchor": section.anchor, "headerHTML": section.headerHTML,
-                "rowsHTML": section.rows.map(\.html).joined(),
-            ],
-            .section
-        )
-    }
+    /// `text` as a query component value.
+    static func queryComponent(_ text: String) -> String { ListID.percentEncoded(text) }
 }

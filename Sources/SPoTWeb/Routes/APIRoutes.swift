@@ -44,8 +44,8 @@ struct APIRoutes: Sendable {
         let hidden: Bool
     }
 
-    private func list(_ key: ListKey) async throws -> Response {
-        let feed = try await web.hub.feed(key)
+    private func list(_ id: ListID) async throws -> Response {
+        let feed = try await web.hub.feed(id)
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],

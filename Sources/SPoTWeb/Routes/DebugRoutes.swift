@@ -57,49 +57,21 @@ struct DebugRoutes: Sendable {
         return page
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext, ManagedObjectModel) throws -> T) async throws -> T {
-        let container = web.spot.store.container
-        let context = container.newBackgroundContext()
-        return try await context.perform { try body(context, container.managedObjectModel) }
-    }
-
     private func entities() async throws -> Response {
-        let rows = try await read { context, model in
-            try model.entities.sorted { $0.name < $1.name }.map { entity in
-                EntityRow(
-                    name: entity.name,
-                    href: "/debug/entities/" + URLPath.segment(entity.name),
-                    count: try context.count(for: FetchRequest<ManagedObject>(entityName: entity.name)),
-                    isAbstract: entity.isAbstract
-                )
-            }
+        let rows = try await web.spot.store.entitySummaries().map { entity in
+            EntityRow(name: entity.name, href: "/debug/entities/" + URLPath.segment(entity.name), count: entity.count, isAbstract: entity.isAbstract)
         }
         let body = web.renderer.render(["entities": rows], .debugEntities)
         return await web.pages.page(title: "Entities", page: "debug", tab: nil, body: body, hasDetail: true)
     }
 
     private func objects(of entityName: String, page: Int) async throws -> Response {
-        let (rows, total) = try await read { context, model -> ([ObjectRow], Int) in
-            guard let entity = model.entitiesByName[entityName] else {
-                throw WebError(.notFound, "The model has no entity called “\(entityName.prefix(60))”")
-            }
-            let request = FetchRequest<ManagedObject>(entityName: entity.name)
-            let total = try context.count(for: request)
-            request.fetchOffset = (page - 1) * Self.pageSize
-            request.fetchLimit = Self.pageSize
-            let attributes = entity.attributesByName.keys.sorted().prefix(4)
-            let rows = try context.fetch(request).map { object in
-                ObjectRow(
-                    link: Self.link(object),
-                    summary: attributes.map { "\($0): \(Self.describe(object.value(forKey: $0)))" }.joined(separator: " · ")
-                )
-            }
-            return (rows, total)
-        }
-        let pages = max(1, (total + Self.pageSize - 1) / Self.pageSize)
+        let found = try await web.spot.store.objects(of: entityName, page: page, pageSize: Self.pageSize)
+        let rows = zip(found.objects, found.summaries).map { ObjectRow(link: Self.link($0), summary: $1) }
+        let pages = max(1, (found.total + Self.pageSize - 1) / Self.pageSize)
         let base = "/debug/entities/" + URLPath.segment(entityName)
         let view: [String: Any] = [
-            "entity": entityName, "total": total, "objects": rows, "page": page, "pages": pages,
+            "entity": entityName, "total": found.total, "objects": rows, "page": page, "pages": pages,
             "previous": page > 1 ? "\(base)?page=\(page - 1)" : "", "next": page < pages ? "\(base)?page=\(page + 1)" : "",
         ]
         return await web.pages.page(
@@ -112,55 +84,30 @@ struct DebugRoutes: Sendable {
     }
 
     private func object(_ id: ManagedObjectID) async throws -> Response {
-        let (title, entityName, attributes, relationships) = try await read { context, _ -> (String, String, [Field], [Field]) in
-            let object: ManagedObject
-            do {
-                object = try context.existingObject(with: id)
-            } catch {
-                throw WebError(.notFound, "No object \(id.uriRepresentation().absoluteString) in the store")
-            }
-            let entity = object.entity
-            let attributes = entity.attributesByName.keys.sorted().map { key in
-                Field(name: key, value: Self.describe(object.value(forKey: key)), links: [], more: nil)
-            }
-            let relationships = entity.relationshipsByName.values.sorted { $0.name < $1.name }.map { relationship in
-                let value = object.value(forKey: relationship.name)
-                let members: [ManagedObject] =
-                    if let one = value as? ManagedObject { [one] } else if let many = value as? Set<ManagedObject> {
-                        Array(many)
-                    } else if let ordered = value as? [ManagedObject] { ordered } else { [] }
-                let shown = members.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }.prefix(Self.relationshipLimit)
-                return Field(
-                    name: relationship.name,
-                    value: members.isEmpty ? (relationship.isToMany ? "none" : "nil") : "",
-                    links: shown.map(Self.link),
-                    more: members.count > shown.count ? "and \(members.count - shown.count) more" : nil
-                )
-            }
-            return ("\(entity.name) \(object.objectID.primaryKey)", entity.name, attributes, relationships)
+        let object = try await web.spot.store.object(id, relationshipLimit: Self.relationshipLimit)
+        let attributes = object.attributes.map { Field(name: $0.name, value: $0.value, links: [], more: nil) }
+        let relationships = object.relationships.map { relationship in
+            Field(
+                name: relationship.name,
+                value: relationship.members.isEmpty ? (relationship.isToMany ? "none" : "nil") : "",
+                links: relationship.members.map(Self.link),
+                more: relationship.more > 0 ? "and \(relationship.more) more" : nil
+            )
         }
         let view: [String: Any] = [
-            "title": title, "entityHref": "/debug/entities/" + URLPath.segment(entityName), "entity": entityName,
+            "title": object.object.label, "entityHref": "/debug/entities/" + URLPath.segment(object.entity), "entity": object.entity,
             "uri": id.uriRepresentation().absoluteString, "attributes": attributes, "relationships": relationships,
         ]
-        return await web.pages.page(title: title, page: "debug", tab: nil, body: web.renderer.render(view, .debugObject), hasDetail: true)
-    }
-
-    private static func link(_ object: ManagedObject) -> ObjectLink {
-        ObjectLink(
-            href: "/debug/object?uri=" + URLPath.queryComponent(object.objectID.uriRepresentation().absoluteString),
-            label: "\(object.entity.name) \(object.objectID.primaryKey)"
+        return await web.pages.page(
+            title: object.object.label,
+            page: "debug",
+            tab: nil,
+            body: web.renderer.render(view, .debugObject),
+            hasDetail: true
         )
     }
 
-    /// A value as text: data as its size, long text shortened.
-    private static func describe(_ value: Any?) -> String {
-        switch value {
-        case nil: return "nil"
-        case let data as Data: return "\(data.count) bytes"
-        case let date as Date: return date.ISO8601Format()
-        case let text as String: return text.count > 120 ? String(text.prefix(120)) + "…" : text
-        case let value?: return "\(value)"
-        }
+    private static func link(_ object: SPoTStore.ObjectLabel) -> ObjectLink {
+        ObjectLink(href: "/debug/object?uri=" + URLPath.queryComponent(object.id.uriRepresentation().absoluteString), label: object.label)
     }
 }

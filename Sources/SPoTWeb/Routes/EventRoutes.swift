@@ -6,8 +6,10 @@ import ServiceLifecycle
 /// `GET /events?list=KEY`: a live list's snapshot and changes, and the refresher's status,
 /// as server-sent events. `?list=status` (or none) streams the status alone.
 ///
-/// Events: `snapshot` (first, on every connection), `change` (one per change set, in
-/// order), `status` (on connection and on every change of the refresher). A comment line
+/// Events: `snapshot` (first, on every connection: `{"list", "instance", "snapshot":
+/// {"version", "sections": [{"name", "indexTitle", "rows": [{"id", "html"}]}], "problem"}}`),
+/// `change` (one per change set, in order: the list's `LiveChangeSet` with rows as `{"id",
+/// "html"}`), `status` (on connection and on every change of the refresher). A comment line
 /// every 20 seconds keeps idle connections open through proxies. The stream ends when the
 /// server shuts down; browsers reconnect by themselves and resynchronise from the snapshot.
 struct EventRoutes: Sendable {
@@ -18,21 +20,20 @@ struct EventRoutes: Sendable {
     func register(on router: Router<BasicRequestContext>) {
         router.get("/events") { request, _ in
             let raw = request.uri.queryParameters["list"].map(String.init) ?? "status"
-            var feed: (any ListFeed)?
+            var feedEvents: AsyncStream<String>?
             if raw != "status" {
-                guard let key = try Input.listKey(request) else { throw WebError(.badRequest, "The list is missing") }
-                feed = try await web.hub.feed(key)
+                guard let id = try Input.listID(request) else { throw WebError(.badRequest, "The list is missing") }
+                feedEvents = try await web.hub.feed(id).events()
             }
-            return stream(feed: feed, statuses: await web.spot.refresher.statusUpdates())
+            return stream(feedEvents, statuses: await web.spot.refresher.statusUpdates())
         }
     }
 
-    private func stream(feed: (any ListFeed)?, statuses: AsyncStream<RefreshStatus>) -> Response {
+    private func stream(_ feedEvents: AsyncStream<String>?, statuses: AsyncStream<RefreshStatus>) -> Response {
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache",
             .xAccelBuffering: "no",
         ]
-        let feedEvents = feed?.subscribe()
         return Response(
             status: .ok,
             headers: headers,
@@ -47,7 +48,7 @@ struct EventRoutes: Sendable {
                         defer { snapshotSentSignal.finish() }
                         guard let feedEvents else { return }
                         for await event in feedEvents {
-                            continuation.yield(Self.encode(event))
+                            continuation.yield(event)
                             snapshotSentSignal.finish()
                         }
                         continuation.finish()  // the list closed: the server is going away
@@ -76,13 +77,6 @@ struct EventRoutes: Sendable {
                 try await writer.finish(nil)
             }
         )
-    }
-
-    static func encode(_ event: FeedEvent) -> String {
-        switch event {
-        case .snapshot(let snapshot): message("snapshot", (try? JSONResponse.encode(snapshot)) ?? "{}")
-        case .change(let change): message("change", (try? JSONResponse.encode(change)) ?? "{}")
-        }
     }
 
     /// One event; JSON holds no raw newline, so `data` is one line.

@@ -36,7 +36,7 @@ enum Input {
             throw WebError(.badRequest, "The \(what) is missing")
         }
         let decoded = value.removingPercentEncoding ?? value
-        guard decoded.count <= ListKey.maxArgumentLength, !decoded.contains(where: { $0.isNewline || $0 == "\0" }) else {
+        guard decoded.count <= ListID.maxArgumentLength, !decoded.contains(where: { $0.isNewline || $0 == "\0" }) else {
             throw WebError(.badRequest, "The \(what) is too long or contains control characters")
         }
         return decoded
@@ -55,15 +55,15 @@ enum Input {
     }
 
     /// `?list=`: the list a photo was opened from, or `nil` when absent.
-    static func listKey(_ request: Request) throws -> ListKey? {
+    static func listID(_ request: Request) throws -> ListID? {
         guard let raw = request.uri.queryParameters["list"].map(String.init), !raw.isEmpty else { return nil }
-        guard let key = ListKey(parsing: raw) else {
+        guard let id = ListID(address: raw) else {
             throw WebError(
                 .badRequest,
                 "“\(raw.prefix(60))” is not a list (expected spots, tags/NAME, recents, photographers, photographers/ID or search/TEXT)"
             )
         }
-        return key
+        return id
     }
 
     /// A same-origin path to go back to after a form post: the `Referer`'s path and query

@@ -8,42 +8,26 @@ struct PageRoutes: Sendable {
     let web: SPoTWebApp
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/") { _, _ in try await listPage(.spots) }
+        router.get("/") { request, _ in try await listPage(.spots, request) }
         router.get("/tags/:name") { request, context in
-            let description = try await describe(.spot(try Input.text(context, "name", what: "spot name")))
-            if request.uri.path != description.key.pagePath {
-                return Response.redirect(to: description.key.pagePath, type: .permanent)
-            }
-            return try await listPage(description)
+            try await listPage(.spot(try Input.text(context, "name", what: "spot name")), request)
         }
-        router.get("/recents") { _, _ in try await listPage(.recents) }
-        router.get("/photographers") { _, _ in try await listPage(.photographers) }
-        router.get("/photographers/:id") { _, context in
-            try await listPage(.photographer(try Input.userID(context)))
+        router.get("/recents") { request, _ in try await listPage(.recents, request) }
+        router.get("/photographers") { request, _ in try await listPage(.photographers, request) }
+        router.get("/photographers/:id") { request, context in
+            try await listPage(.photographer(try Input.userID(context)), request)
         }
         router.get("/search") { request, _ in
-            let text = try Input.searchText(request)
-            return try await listPage(.search(text), query: text)
+            try await listPage(.search(try Input.searchText(request)), request)
         }
         router.get("/photos/:id") { request, context in
-            try await photoPage(try Input.photoID(context), list: try Input.listKey(request))
+            try await photoPage(try Input.photoID(context), list: try Input.listID(request))
         }
     }
 
     // MARK: Lists
 
-    /// What a list page shows around the list.
-    struct ListDescription {
-        /// The list, with a spot named by its canonical address (`tags/HooverTower` is
-        /// `tags/hoovertower`), so every page of one list shares one feed.
-        var key: ListKey
-        var title: String
-        var back: BackLink?
-        var tab: PageBuilder.Tab?
-        var emptyText: String
-    }
-
-    struct BackLink {
+    private struct BackLink {
         let href: String
         let title: String
     }
@@ -57,6 +41,7 @@ struct PageRoutes: Sendable {
         let back: BackLink?
         let title: String
         let collapsible: Bool
+        let problem: String?
         let sectionsHTML: String
         let isEmpty: Bool
         let emptyText: String
@@ -64,104 +49,61 @@ struct PageRoutes: Sendable {
         let sectionIndex: [SectionIndexEntry]
     }
 
-    /// Title, back link and tab of list `key`.
-    /// - Throws: ``SPoTError`` when the spot or photographer does not exist.
-    func describe(_ key: ListKey) async throws -> ListDescription {
-        switch key {
-        case .spots:
-            return ListDescription(key: key, title: "Spots", tab: .spots, emptyText: "No spots yet. Refresh to fetch Stanford's photos.")
-        case .spot(let address):
-            let spot = try await web.spot.store.spot(address)
-            return ListDescription(
-                key: .spot(spot.id),
-                title: spot.name,
-                back: BackLink(href: "/", title: "Spots"),
-                tab: .spots,
-                emptyText: "No photos in this spot."
-            )
-        case .recents:
-            return ListDescription(key: key, title: "Recents", tab: .recents, emptyText: "Photos you view appear here.")
-        case .photographers:
-            return ListDescription(key: key, title: "Photographers", tab: .photographers, emptyText: "No photographers yet.")
-        case .photographer(let id):
-            let photographer = try await web.spot.store.photographer(id)
-            return ListDescription(
-                key: key,
-                title: photographer.name,
-                back: BackLink(href: "/photographers", title: "Photographers"),
-                tab: .photographers,
-                emptyText: "No photos by \(photographer.name)."
-            )
-        case .search(let text):
-            return ListDescription(
-                key: key,
-                title: text.isEmpty ? "Search" : "“\(text)”",
-                back: BackLink(href: "/", title: "Spots"),
-                tab: nil,
-                emptyText: text.isEmpty ? "Type a spot or a word from a photo's title." : "Nothing matches “\(text)”."
-            )
-        }
-    }
-
-    /// The list pane of `key`, as the list page or the photo page shows it.
-    func listPane(_ description: ListDescription, currentPhoto: String? = nil) async throws -> String {
-        let key = description.key
-        let feed = try await web.hub.feed(key)
-        let snapshot = feed.snapshot()
-        let index = snapshot.sectionIndex
-        // The row of the photo shown beside the list is marked in the (shared, cached) rows.
-        let current = currentPhoto.map { key.rowID(ofPhoto: $0) }
-        var sectionsHTML = snapshot.sectionsHTML
-        // Row ids are validated photo ids (`photo:` in search), which Mustache writes unescaped.
-        if let current, let range = sectionsHTML.range(of: #"data-id="\#(current)""#) {
-            sectionsHTML.replaceSubrange(range, with: #"data-id="\#(current)" aria-current="true""#)
-        }
+    /// The list pane of `feed` showing `pane`, as the list page or the photo page shows it.
+    private func listPane(_ feed: any ListFeed, _ pane: ListPaneContent, currentPhoto: String? = nil) -> String {
+        let info = feed.info
         return web.renderer.render(
             ListPaneView(
-                liveURL: Links.events(key),
-                listKey: key.description,
-                version: snapshot.version,
-                instance: snapshot.instance,
-                currentPhoto: current,
-                back: description.back,
-                title: description.title,
+                liveURL: Links.events(info.id),
+                listKey: info.id.address,
+                version: pane.version,
+                instance: feed.instance,
+                currentPhoto: currentPhoto.map { info.id.rowID(ofPhoto: $0) },
+                back: info.back.map { BackLink(href: $0.pagePath, title: $0.tabTitle ?? "") },
+                title: info.title,
                 collapsible: currentPhoto != nil,
-                sectionsHTML: sectionsHTML,
-                isEmpty: snapshot.rowCount == 0,
-                emptyText: description.emptyText,
-                hasIndex: !index.isEmpty,
-                sectionIndex: index
+                problem: pane.problem,
+                sectionsHTML: pane.sectionsHTML,
+                isEmpty: pane.isEmpty,
+                emptyText: info.emptyText,
+                hasIndex: !pane.sectionIndex.isEmpty,
+                sectionIndex: pane.sectionIndex
             ),
             .listPane
         )
     }
 
-    func listPage(_ key: ListKey, query: String = "") async throws -> Response {
-        try await listPage(try await describe(key), query: query)
-    }
-
-    func listPage(_ description: ListDescription, query: String = "") async throws -> Response {
-        let key = description.key
-        let pane = try await listPane(description)
-        let detail = web.renderer.render(["message": "Choose a photo to see it here."], .emptyDetail)
-        return await web.pages.page(
-            title: description.title,
-            page: pageName(key),
-            tab: description.tab,
-            body: pane + detail,
-            query: query
-        )
-    }
-
-    private func pageName(_ key: ListKey) -> String {
-        switch key {
-        case .spots: "spots"
-        case .spot: "photos"
-        case .recents: "recents"
-        case .photographers: "photographers"
-        case .photographer: "photographer"
-        case .search: "search"
+    /// The page of list `id`: rendered once per list version and refresh status, and answered
+    /// with 304 Not Modified when the browser has it (`If-None-Match`).
+    private func listPage(_ id: ListID, _ request: Request) async throws -> Response {
+        let feed = try await web.hub.feed(id)
+        let info = feed.info
+        if case .spot = id, info.id != id {
+            return Response.redirect(to: info.id.pagePath, type: .permanent)
         }
+        let refresh = await web.spot.refresher.status
+        let pane = feed.pane(currentPhoto: nil)
+        let key = "\(pane.version) \(PageBuilder.signature(refresh))"
+        let etag = "\"\(feed.instance)-\(pane.version)-\(String(UInt(bitPattern: key.hashValue), radix: 36))\""
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache", .eTag: etag]
+        if request.headers[values: .ifNoneMatch].contains(where: { $0 == etag || $0 == "*" }) {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        let body = feed.page(key) {
+            let detail = web.renderer.render(["message": "Choose a photo to see it here."], .emptyDetail)
+            let query = if case .search(let text) = info.id { text } else { "" }
+            return web.pages.html(
+                title: info.title,
+                page: info.id.kind,
+                tab: info.id.tab,
+                body: listPane(feed, pane) + detail,
+                hasDetail: false,
+                query: query,
+                refresh: refresh
+            )
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
     // MARK: The photo
@@ -201,13 +143,13 @@ struct PageRoutes: Sendable {
     }
 
     /// The photo viewer beside the list it was opened from (`list`; "All" when none).
-    func photoPage(_ id: String, list: ListKey?) async throws -> Response {
+    func photoPage(_ id: String, list: ListID?) async throws -> Response {
         let store = web.spot.store
         let photo = try await store.photo(id)
         if !photo.isHidden { try await store.markViewed(id) }
-        let description = try await describe(list ?? .spot(Tag.allAddress))
-        let key = description.key
-        let feed = try await web.hub.feed(key)
+        let feed = try await web.hub.feed(list ?? .spot(Tag.allAddress))
+        let info = feed.info
+        let key = info.id
         let neighbors = feed.neighbors(ofPhoto: id)
         let row = photo.row
         let spots = photo.spots.filter { $0.id != Tag.allAddress }
@@ -215,27 +157,27 @@ struct PageRoutes: Sendable {
             id: id,
             title: row.title,
             subtitle: row.subtitle,
-            back: BackLink(href: key.pagePath, title: description.title),
+            back: BackLink(href: key.pagePath, title: info.title),
             previous: neighbors.previous.map { Links.photo($0, in: key) },
             next: neighbors.next.map { Links.photo($0, in: key) },
             largeURL: Links.large(id),
             originalURL: row.hasOriginal ? Links.original(id) : Links.large(id),
             photographer: photo.photographerID.isEmpty
-                ? nil : PhotoView.Person(href: ListKey.photographer(photo.photographerID).pagePath, name: row.photographer),
+                ? nil : PhotoView.Person(href: ListID.photographer(photo.photographerID).pagePath, name: row.photographer),
             uploaded: row.uploadDate.map { PhotoView.Uploaded(iso: $0.ISO8601Format(), text: Self.dayFormat.string(from: $0)) },
             hasSpots: !spots.isEmpty,
             spots: spots.enumerated().map { index, spot in
-                PhotoView.SpotLink(href: ListKey.spot(spot.id).pagePath, name: spot.name, last: index == spots.count - 1)
+                PhotoView.SpotLink(href: ListID.spot(spot.id).pagePath, name: spot.name, last: index == spots.count - 1)
             },
             hidden: photo.isHidden,
             hideAction: Links.hide(id),
             unhideAction: Links.unhide(id)
         )
-        let pane = try await listPane(description, currentPhoto: id)
+        let pane = listPane(feed, feed.pane(currentPhoto: id), currentPhoto: id)
         return await web.pages.page(
             title: row.title,
             page: "photo",
-            tab: description.tab,
+            tab: key.tab,
             body: pane + web.renderer.render(view, .photo),
             hasDetail: true
         )

@@ -407,15 +407,30 @@
     return row;
   }
 
+  // A section header's id, as the server writes it: `section-` and the name with every byte
+  // outside A-Z a-z 0-9 written as `_` and its hex value.
+  function anchorFor(name) {
+    let anchor = 'section-';
+    for (const byte of new TextEncoder().encode(name)) {
+      const alnum = (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57);
+      anchor += alnum ? String.fromCharCode(byte) : `_${byte.toString(16).toUpperCase()}`;
+    }
+    return anchor;
+  }
+
+  // A section of the list's own format ({name, indexTitle}); named sections get a header.
   function makeSection(section) {
     const li = document.createElement('li');
+    const name = String(section.name || '');
     li.className = 'section';
-    li.dataset.name = section.name || '';
-    if (section.anchor) li.dataset.anchor = section.anchor;
+    li.dataset.name = name;
     li.dataset.indexTitle = section.indexTitle || '';   // known, even when empty
-    if (section.headerHTML) {
-      const header = fragment(section.headerHTML);
-      if (header) li.append(header);
+    if (name) {
+      const header = document.createElement('h2');
+      header.className = 'section-header';
+      header.id = li.dataset.anchor = anchorFor(name);
+      header.textContent = name;   // untrusted text: never innerHTML
+      li.append(header);
     }
     const ul = document.createElement('ul');
     ul.className = 'rows';
@@ -522,8 +537,8 @@
 
     // (4) inserted rows and move destinations, new positions, ascending
     const insertions = [
-      ...(change.insertedRows || []).map((r) => ({ ...position(r), id: r.id, html: r.html })),
-      ...(change.movedRows || []).map((m) => ({ ...position(m.to), id: m.id, html: m.html })),
+      ...(change.insertedRows || []).map((r) => ({ ...position(r.position), id: r.row.id, html: r.row.html })),
+      ...(change.movedRows || []).map((m) => ({ ...position(m.to), id: m.row.id, html: m.row.html })),
     ].sort(ascending);
     for (const insertion of insertions) {
       const section = liveSections()[insertion.section];
@@ -535,17 +550,18 @@
 
     // (5) updated rows, at their new positions, checking the id
     for (const update of change.updatedRows || []) {
-      const section = liveSections()[Number(update.newSection)];
-      const old = section ? liveRowsOf(section)[Number(update.newRow)] : null;
-      if (!old || old.dataset.id !== String(update.id)) throw new RangeError(`row ${update.id} is not at ${update.newSection}.${update.newRow}`);
-      const row = makeRow(update.html, update.id);
+      const at = position(update.newPosition || update.position);
+      const section = liveSections()[at.section];
+      const old = section ? liveRowsOf(section)[at.row] : null;
+      if (!old || old.dataset.id !== String(update.row.id)) throw new RangeError(`row ${update.row.id} is not at ${at.section}.${at.row}`);
+      const row = makeRow(update.row.html, update.row.id);
       old.replaceWith(row);
       keepFocus(old, row);
       fadeIn(row);
     }
 
     afterListChange();
-    restoreAnchor(anchor, new Set((change.movedRows || []).map((m) => String(m.id))));
+    restoreAnchor(anchor, new Set((change.movedRows || []).map((m) => String(m.row.id))));
   }
 
   let source = null;
@@ -589,20 +605,33 @@
     connect();
   }
 
-  function onSnapshot(snapshot) {
+  // The list's status line: why it may be behind the database, while it is.
+  function showProblem(problem) {
+    const line = listPane ? $('.list-status', listPane) : null;
+    if (!line) return;
+    line.textContent = typeof problem === 'string' ? problem : '';
+    line.hidden = !line.textContent;
+  }
+
+  // {list, instance, snapshot: {version, sections: [{name, indexTitle, rows: [{id, html}]}], problem}}
+  function onSnapshot(event) {
+    const snapshot = event && event.snapshot;
     if (!listPane || !snapshot || !Array.isArray(snapshot.sections)) return;
-    if (snapshot.instance === liveState.instance && snapshot.version === liveState.version) return;
+    showProblem(snapshot.problem);
+    if (event.instance === liveState.instance && snapshot.version === liveState.version) return;
     rebuild(snapshot.sections);
-    liveState.instance = snapshot.instance;
+    liveState.instance = event.instance;
     liveState.version = snapshot.version;
   }
 
+  // The list's change set, rows as {id, html}.
   function onChange(change) {
     if (!listPane || !change || typeof change.version !== 'number') return;
     if (change.version <= liveState.version) return;   // already applied
     if (change.version !== liveState.version + 1) { resync(); return; }
     try {
       if (change.reload) rebuild(change.reload); else applyChange(change);
+      showProblem(change.problem);
       liveState.version = change.version;
     } catch (error) {
       console.warn('SPoT: a list change did not apply; resynchronising.', error);
