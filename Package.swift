@@ -163,7 +163,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Resources/templates"), .copy("Resources/static")]
+            resources: [.copy("Resources/templates"), .copy("Resources/static"), .copy("Resources/api")]
         ),
         // Drives headless Chromium over W3C WebDriver, for SPoTWeb's browser tests (no dependencies).
         .target(name: "WebDriverKit", path: "Tests/WebDriverKit"),

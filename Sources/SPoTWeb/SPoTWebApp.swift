@@ -19,6 +19,7 @@ public final class SPoTWebApp: Sendable {
     let renderer: PageRenderer
     let pages: PageBuilder
     let assets: StaticAssets
+    let openAPI: OpenAPIDocument
     let logger: Logger
     /// Requests the server answered, by kind (thumbnails, images, pages), for tests and
     /// the status page.
@@ -33,13 +34,17 @@ public final class SPoTWebApp: Sendable {
         let missing = renderer.missingTemplates()
         guard missing.isEmpty else { throw SPoTWebError("Templates missing from SPoTWeb's bundle: \(missing.joined(separator: ", "))") }
         assets = try StaticAssets.bundled()
+        openAPI = try OpenAPIDocument.bundled()
         pages = PageBuilder(renderer: renderer, refresher: spot.refresher)
         hub = ListHub(store: spot.store, renderer: renderer)
     }
 
     /// Every route, for serving or for in-memory tests (`app.test(.router)`).
+    ///
+    /// Every `GET` route also answers `HEAD`: the same status and headers, no body.
     public func buildRouter() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: HeadMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorMiddleware(pages: pages))
         router.add(middleware: OriginCheckMiddleware())

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SPoTKit
 
 /// Printing for people (tables, progress) and for pipes (tab-separated lines).
 enum Terminal {
@@ -13,27 +14,32 @@ enum Terminal {
 
     /// Prints rows: a table with a header (columns padded, long cells cut with "…") or
     /// tab-separated lines without one.
+    ///
+    /// Columns are measured in terminal columns (``DisplayWidth``): a Japanese title takes
+    /// two per character, a combining accent none, so the columns after it still line up.
     static func printRows(_ header: [String], _ rows: [[String]], table: Bool, maxWidth: Int = 48) {
         guard table else {
             for row in rows { print(row.map(tsvSafe).joined(separator: "\t")) }
             return
         }
-        let cells = ([header] + rows).map { $0.map { cut($0, to: maxWidth) } }
-        var widths = Array(repeating: 0, count: header.count)
-        for row in cells {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
-        for row in cells {
-            let line = row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }
-            print(line.joined(separator: "  "))
-        }
+        for line in tableLines(header, rows, maxWidth: maxWidth) { print(line) }
     }
 
-    /// `text` no longer than `width` characters, cut with "…".
-    static func cut(_ text: String, to width: Int) -> String {
-        text.count <= width ? text : String(text.prefix(width - 1)) + "…"
+    /// The lines of a table: the header, then the rows, each column as wide as its widest
+    /// cell (at most `maxWidth` columns), two spaces apart, no trailing spaces.
+    static func tableLines(_ header: [String], _ rows: [[String]], maxWidth: Int = 48) -> [String] {
+        let cells = ([header] + rows).map { $0.map { DisplayWidth.truncated(tsvSafe($0), to: maxWidth) } }
+        var widths = Array(repeating: 0, count: header.count)
+        for row in cells {
+            for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], DisplayWidth.of(cell)) }
+        }
+        return cells.map { row in
+            var line = row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : DisplayWidth.padded(cell, to: widths[index])
+            }.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
+        }
     }
 
     /// Tabs and line breaks would split a field: replace them with spaces.

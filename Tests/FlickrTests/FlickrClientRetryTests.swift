@@ -49,13 +49,36 @@ import Testing
     }
 
     @Test func droppedConnectionAndTimeoutAreRetried() async throws {
-        let behavior = SandboxBehavior(nextFaults: [.dropConnection])
-        try await SandboxHarness.run(behavior: behavior, retryPolicy: policy) { harness in
+        // A dropped connection: the second attempt answers.
+        try await SandboxHarness.run(behavior: SandboxBehavior(nextFaults: [.dropConnection]), retryPolicy: policy) { harness in
             let call = Task { try await harness.client.echo() }
             await harness.advanceThroughSleeps(of: call, sleeps: 1)
             let echoed = try await call.value
             #expect(echoed["method"] == "flickr.test.echo")
             #expect(harness.sandbox.stats.restCalls("flickr.test.echo") == 2)
+            #expect(harness.sandbox.stats.faults == ["dropConnection": 1])
+        }
+        // A timeout: the sandbox holds the first answer (its clock never moves for it), the
+        // client's clock runs out the 10 s timeout, and the retry gets an answer.
+        let held = SandboxBehavior(restLatencyMilliseconds: 60_000)
+        try await SandboxHarness.run(behavior: held, retryPolicy: policy, requestTimeout: .seconds(10), seed: 7) { harness in
+            let call = Task { try await harness.client.echo() }
+            await harness.sandboxClock.waitForSleepers(count: 1)  // the request is held at the sandbox
+            await harness.clientClock.waitForSleepers(count: 1)  // the timeout runs on the client's clock
+            #expect(harness.clientClock.pendingSleeps == [.seconds(10)])
+            harness.sandbox.setBehavior(SandboxBehavior())  // the retry is answered at once
+            harness.clientClock.advance(by: .seconds(10))
+            // Timed out: the client backs off, then tries again.
+            await harness.clientClock.waitForSleepers(count: 1)
+            let backoff = try #require(harness.clientClock.pendingSleeps.first, "no backoff after the timeout: not retried")
+            #expect(backoff == expectedDelays(seed: 7, count: 1)[0])
+            harness.clientClock.advance(by: backoff)
+            let echoed = try await call.value
+            #expect(echoed["method"] == "flickr.test.echo")
+            #expect(harness.sandbox.stats.restCalls("flickr.test.echo") == 2)
+            // The timeout, the backoff, and the second attempt's timeout (which never fired).
+            #expect(harness.clientClock.sleepHistory == [.seconds(10), backoff, .seconds(10)])
+            harness.sandboxClock.advance(by: .seconds(60))  // lets the abandoned first answer go
         }
     }
 

@@ -7,18 +7,34 @@ import Testing
 
 @Suite("Refresher: one at a time, on a schedule, faults reported")
 struct RefresherTests {
-    @Test func refreshesTriggeredDuringARefreshJoinIt() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func refreshesTriggeredDuringARefreshJoinIt() async throws {
         try await SPoTFixture.run { fixture in
             let spot = try fixture.open(perPage: 20)
-            async let a = spot.refresher.refresh()
-            async let b = spot.refresher.refresh()
-            async let c = spot.refresher.refresh()
-            let results = await [a, b, c]
             let pages = (fixture.catalogue.count + 19) / 20
-            // Each run fetches every page; joined triggers add no run of their own.
-            let runs = results.map(\.completedRefreshes).max() ?? 0
-            #expect(fixture.sandbox.stats.restCalls("flickr.photos.search") == pages * runs)
-            #expect(runs < 3)
+            // Every REST answer waits for the sandbox's clock: the first refresh is still on
+            // its first page when the two other triggers arrive.
+            fixture.sandbox.setBehavior(SandboxBehavior(restLatencyMilliseconds: 1000))
+            let refresher = spot.refresher
+            let first = Task { await refresher.refresh() }
+            await fixture.sandboxClock.waitForSleepers(count: 1)
+            let second = Task { await refresher.refresh() }
+            let third = Task { await refresher.refresh() }
+            await refresher.waitForTriggers(3)
+            // From here on, let every page through as soon as it is asked for.
+            let clock = fixture.sandboxClock
+            let pager = Task {
+                while !Task.isCancelled {
+                    await clock.waitForSleepers(count: 1)
+                    clock.advance(by: .seconds(1))
+                }
+            }
+            let results = [await first.value, await second.value, await third.value]
+            pager.cancel()
+            // One run: the two later triggers joined it and got its status.
+            #expect(results.map(\.completedRefreshes) == [1, 1, 1])
+            #expect(Set(results).count == 1)
+            #expect(fixture.sandbox.stats.restCalls("flickr.photos.search") == pages)
             #expect(try await spot.store.counts().photos == fixture.catalogue.count)
         }
     }
@@ -56,13 +72,53 @@ struct RefresherTests {
         }
     }
 
-    @Test func aStoreWithPhotosIsNotRefreshedAtStartAndZeroDisablesTheSchedule() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func aStoreWithPhotosIsNotRefreshedAtStartAndZeroDisablesTheSchedule() async throws {
         try await SPoTFixture.run { fixture in
-            let spot = try fixture.open()
+            let clock = ManualClock()
+            var configuration = fixture.configuration()
+            configuration.refreshInterval = .zero
+            configuration.clock = clock
+            let spot = try SPoT(configuration: configuration, logger: SPoTFixture.silent)
             await spot.refresher.refresh()
             fixture.sandbox.resetStats()
+            let updates = await spot.refresher.statusUpdates()
             await spot.startRefreshing()
-            await spot.close()  // waits for the schedule task's own work
+            let schedule = try #require(await spot.refresher.scheduleTask)
+
+            // Whichever comes first: the schedule ends by itself (right), it sleeps on the
+            // clock (a schedule), or a refresh starts (a refresh now, or a loop without pause).
+            let (outcomes, outcome) = AsyncStream<String>.makeStream()
+            let racers = [
+                Task {
+                    await schedule.value
+                    outcome.yield("the schedule ended")
+                },
+                Task {
+                    await clock.waitForSleepers(count: 1)
+                    if !Task.isCancelled { outcome.yield("the schedule sleeps \(clock.pendingSleeps)") }
+                },
+                Task {
+                    for await status in updates.dropFirst() where status.isRunning {
+                        outcome.yield("a refresh started")
+                        return
+                    }
+                },
+            ]
+            var first: String?
+            for await event in outcomes {
+                first = event
+                break
+            }
+            for racer in racers.dropFirst() { racer.cancel() }
+            #expect(first == "the schedule ended")
+
+            // A day passes on the refresher's clock: nothing runs, nothing sleeps on it.
+            clock.advance(by: .seconds(24 * 60 * 60))
+            #expect(clock.sleepHistory.isEmpty)
+            #expect(await spot.refresher.status.completedRefreshes == 1)
+            #expect(fixture.sandbox.stats.requests == 0)
+            await spot.close()
             #expect(fixture.sandbox.stats.requests == 0)
         }
     }

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SPoTKit
 
-@Suite("Thumbnails: from the database, or downloaded once")
+@Suite("Thumbnails: from the database, or downloaded once", .timeLimit(.minutes(2)))
 struct ThumbnailStoreTests {
     @Test func tenConcurrentRequestsAndAReopenDownloadOnce() async throws {
         try await SPoTFixture.run { fixture in
@@ -15,10 +15,18 @@ struct ThumbnailStoreTests {
             // Nothing downloads a thumbnail nobody asked to see: a refresh fetches none.
             #expect(fixture.sandbox.stats.imageRequests(photoID: photoID) == 0)
             let thumbnails = spot!.thumbnails
+            // Every image answer waits for the sandbox's clock: the first download cannot end
+            // before all ten callers are waiting, so they overlap for sure.
+            fixture.sandbox.setBehavior(SandboxBehavior(imageLatencyMilliseconds: 1000))
             let results = try await withThrowingTaskGroup(of: Data.self) { group in
                 for _ in 0..<10 { group.addTask { try await thumbnails.thumbnail(for: photoID) } }
+                await thumbnails.waitForWaitingCallers(10)
+                // Each download under way is held at the sandbox; let them all go at once.
+                await fixture.sandboxClock.waitForSleepers(count: await thumbnails.downloadsStarted)
+                fixture.sandboxClock.advance(by: .seconds(1))
                 return try await group.reduce(into: [Data]()) { $0.append($1) }
             }
+            #expect(await thumbnails.downloadsStarted == 1)
             #expect(results.count == 10)
             #expect(Set(results).count == 1)
             let bytes = try #require(results.first)

@@ -44,6 +44,36 @@ struct APIRouteTests {
         }
     }
 
+    @Test func searchAnswersSpotsAndPhotosInADocumentedShape() async throws {
+        try await WebFixture.run { fixture in
+            try await fixture.application.test(.router) { client in
+                let answer = try await client.get("/api/search?q=%20%20Hoover%20")
+                #expect(answer.status == .ok)
+                #expect(!answer.body.contains("_0"), "no synthesized enum coding: \(answer.body.prefix(200))")
+                let body = try json(answer.body)
+                #expect(Set(body.keys) == ["query", "version", "spots", "photos"])
+                #expect(body["query"] as? String == "Hoover")
+                #expect(body["version"] is Int)
+                let spots = try #require(body["spots"] as? [[String: Any]])
+                #expect(spots.map { $0["id"] as? String } == ["hoovertower"])
+                #expect(Set(spots[0].keys) == ["id", "name", "photoCount"])
+                #expect(spots[0]["photoCount"] as? Int == fixture.catalogue.filter { $0.hasTag("hoovertower") }.count)
+                let photos = try #require(body["photos"] as? [[String: Any]])
+                // Each found by its title or description; every title that says Hoover found.
+                let ids = Set(photos.compactMap { $0["id"] as? String })
+                #expect(ids.isSuperset(of: fixture.catalogue.filter { $0.title.localizedCaseInsensitiveContains("hoover") }.map(\.id)))
+                #expect(photos.allSatisfy { "\($0["title"] ?? "") \($0["subtitle"] ?? "")".localizedCaseInsensitiveContains("hoover") })
+                #expect(photos.count > spots.count)
+                #expect(photos.allSatisfy { $0["title"] is String && $0["photographer"] is String && $0["hasOriginal"] is Bool })
+
+                let nothing = try json(try await client.get("/api/search").body)
+                #expect(nothing["spots"] as? [Any] != nil && (nothing["spots"] as? [Any])?.isEmpty == true)
+                #expect((nothing["photos"] as? [Any])?.isEmpty == true)
+                #expect(nothing["query"] as? String == "")
+            }
+        }
+    }
+
     @Test func hidingAPhotoRemovesItEverywhereAndARefreshKeepsItHidden() async throws {
         try await WebFixture.run { fixture in
             try await fixture.application.test(.router) { client in

@@ -114,6 +114,28 @@ struct PageRouteTests {
                 let empty = try await client.get("/search?q=")
                 #expect(empty.status == .ok)
                 #expect(photoIDs(empty.body).isEmpty)
+
+                // Accents, either side: plain letters find accented titles and descriptions,
+                // accented letters find plain ones; no photo is found by "ü" that "u" misses.
+                func found(_ query: String) async throws -> Set<String> {
+                    let ascii = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+                    let page = try await client.get("/search?q=" + (query.addingPercentEncoding(withAllowedCharacters: ascii) ?? ""))
+                    #expect(page.status == .ok, "\(query)")
+                    return Set(photoIDs(page.body).map { $0.hasPrefix("photo:") ? String($0.dropFirst(6)) : $0 })
+                }
+                let photos = fixture.catalogue
+                let bookshelves = try #require(photos.first { $0.title == "Bücherregale" })
+                let dvorak = try #require(photos.first { $0.descriptionHTML.contains("Dvořák") })
+                let angels = Set(photos.filter { $0.title.hasPrefix("Angel of Grief") || $0.title == "Ángel del dolor" }.map(\.id))
+                #expect(angels.count == 3)
+                #expect(try await found("BUCHERREGALE") == [bookshelves.id])
+                #expect(try await found("bücherREGALE") == [bookshelves.id])
+                #expect(try await found("dvorak") == [dvorak.id])
+                #expect(try await found("DVOŘÁK") == [dvorak.id])
+                #expect(try await found("ángel").isSuperset(of: angels))
+                #expect(try await found("ANGEL").isSuperset(of: angels))
+                let spots = try await client.get("/search?q=%C3%81NGELOF")  // "ÁNGELOF"
+                #expect(spots.body.contains(#"data-id="spot:angelofgrief""#))
             }
         }
     }

@@ -35,7 +35,7 @@ extension WebDriverSession {
             value = try await command(.post, "/log", ["type": "browser"])
             logEndpoint.withLock { $0 = "/log" }
         }
-        return (value.arrayValue ?? []).map(BrowserLogEntry.init(json:))
+        return try BrowserLogEntry.entries(from: value, command: "POST /session/\(id)/se/log")
     }
 }
 
@@ -53,11 +53,29 @@ public struct BrowserLogEntry: Sendable, Hashable, CustomStringConvertible {
     /// `true` for `SEVERE` entries.
     public var isError: Bool { level == "SEVERE" }
 
-    init(json: JSONValue) {
-        level = json["level"]?.stringValue ?? "UNKNOWN"
-        message = json["message"]?.stringValue ?? json.description
+    /// Reads one entry; every field but `source` must be there, with its type.
+    /// - Throws: ``WebDriverError`` (`invalid response`) for anything else.
+    init(json: JSONValue, command: String = "browser log") throws {
+        guard let level = json["level"]?.stringValue, let message = json["message"]?.stringValue,
+            let timestamp = json["timestamp"]?.doubleValue
+        else {
+            throw WebDriverError(code: WebDriverError.Code.invalidResponse, message: "malformed log entry: \(json)", command: command)
+        }
+        self.level = level
+        self.message = message
         source = json["source"]?.stringValue
-        timestamp = Date(timeIntervalSince1970: (json["timestamp"]?.doubleValue ?? 0) / 1000)
+        self.timestamp = Date(timeIntervalSince1970: timestamp / 1000)
+    }
+
+    /// The entries of a log reply: an array of entries, or an error. A malformed reply is an
+    /// error, never an empty log, so a check for console errors cannot pass on a reply it
+    /// could not read.
+    /// - Throws: ``WebDriverError`` (`invalid response`).
+    public static func entries(from value: JSONValue, command: String = "browser log") throws -> [BrowserLogEntry] {
+        guard let array = value.arrayValue else {
+            throw WebDriverError(code: WebDriverError.Code.invalidResponse, message: "the log is not an array: \(value)", command: command)
+        }
+        return try array.map { try BrowserLogEntry(json: $0, command: command) }
     }
 
     /// `"[LEVEL] message"`.

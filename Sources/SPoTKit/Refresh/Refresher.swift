@@ -25,6 +25,9 @@ public actor Refresher {
     /// The current status.
     public private(set) var status = RefreshStatus()
     private var observers: [UUID: AsyncStream<RefreshStatus>.Continuation] = [:]
+    /// Calls of ``refresh()`` so far, for tests that hold a refresh back until every trigger
+    /// is in.
+    private var triggers = ArrivalCount()
 
     /// A refresher of `store` from `client`.
     /// - Parameters:
@@ -53,6 +56,7 @@ public actor Refresher {
     /// Refreshes now, or joins the refresh already running, and returns the status after it.
     @discardableResult
     public func refresh() async -> RefreshStatus {
+        triggers.add(1)
         if let current { return await current.value }
         let task = Task { await self.run() }
         current = task
@@ -60,6 +64,25 @@ public actor Refresher {
         current = nil
         return result
     }
+
+    /// Returns once ``refresh()`` has been called `count` times in all, or when the calling
+    /// task is cancelled.
+    package func waitForTriggers(_ count: Int) async {
+        let token = triggers.makeToken()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { triggers.wait(token, for: count, $0) }
+        } onCancel: {
+            Task { await self.cancelTriggerWait(token) }
+        }
+    }
+
+    private func cancelTriggerWait(_ token: Int) {
+        triggers.cancel(token)
+    }
+
+    /// The schedule's task while one runs: it ends by itself when the interval is zero (after
+    /// the refresh of an empty store), for tests that prove nothing more will run.
+    package var scheduleTask: Task<Void, Never>? { schedule }
 
     /// Starts the schedule: a refresh at once when the store has no photos, then one every
     /// `interval` (none when the interval is zero). Calling it again restarts the schedule.

@@ -14,6 +14,11 @@ public actor ThumbnailStore {
     let store: SPoTStore
     let client: FlickrClient
     private var downloads: [String: Task<Data, any Error>] = [:]
+    /// Callers waiting for a download now (the one they started or one they joined), for
+    /// tests that hold downloads back until every concurrent caller is in place.
+    private var waitingCallers = ArrivalCount()
+    /// Downloads started since the store was made.
+    package private(set) var downloadsStarted = 0
 
     /// Thumbnails of `store`'s photos, downloaded with `client`.
     public init(store: SPoTStore, client: FlickrClient) {
@@ -24,14 +29,14 @@ public actor ThumbnailStore {
     /// The thumbnail of photo `id` (hidden photos included).
     /// - Throws: ``SPoTError`` `.photoNotFound`, or `.image` when Flickr cannot deliver it.
     public func thumbnail(for id: String) async throws -> Data {
-        if let download = downloads[id] { return try await download.value }
+        if let download = downloads[id] { return try await wait(for: download) }
         let (stored, photo) = try await store.read { context -> (Data?, FlickrPhoto) in
             let photo = try SPoTStore.photo(id, in: context)
             return (try Self.storedThumbnail(id, in: context), photo.flickrPhoto)
         }
         if let stored { return stored }
         // Another caller may have started the download while this one read the database.
-        if let download = downloads[id] { return try await download.value }
+        if let download = downloads[id] { return try await wait(for: download) }
         let client = self.client
         let store = self.store
         let download = Task<Data, any Error> {
@@ -51,8 +56,31 @@ public actor ThumbnailStore {
             return data
         }
         downloads[id] = download
+        downloadsStarted += 1
         defer { downloads[id] = nil }
+        return try await wait(for: download)
+    }
+
+    private func wait(for download: Task<Data, any Error>) async throws -> Data {
+        waitingCallers.add(1)
+        defer { waitingCallers.add(-1) }
         return try await download.value
+    }
+
+    /// Returns once `count` callers are waiting for downloads at the same time, or when the
+    /// calling task is cancelled (a test's time limit then fails the test on its counts
+    /// instead of hanging).
+    package func waitForWaitingCallers(_ count: Int) async {
+        let token = waitingCallers.makeToken()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { waitingCallers.wait(token, for: count, $0) }
+        } onCancel: {
+            Task { await self.cancelWait(token) }
+        }
+    }
+
+    private func cancelWait(_ token: Int) {
+        waitingCallers.cancel(token)
     }
 
     /// The thumbnail of photo `id` if the database has it; never downloads.

@@ -3,7 +3,8 @@ import Hummingbird
 import SPoTKit
 
 /// The JSON API, mirroring the pages: lists as snapshots (version and sections of typed
-/// rows), a photo's details, the refresher's status, and the actions.
+/// rows), search results as spots and photos, a photo's details, the refresher's status, and
+/// the actions. `GET /api/openapi.json` describes it all (OpenAPI 3.1).
 struct APIRoutes: Sendable {
     let web: SPoTWebApp
 
@@ -20,7 +21,12 @@ struct APIRoutes: Sendable {
         api.get("recents") { _, _ in try await list(.recents) }
         api.get("photographers") { _, _ in try await list(.photographers) }
         api.get("photographers/:id/photos") { _, context in try await list(.photographer(try Input.userID(context))) }
-        api.get("search") { request, _ in try await list(.search(try Input.searchText(request))) }
+        api.get("search") { request, _ in
+            let query = try Input.searchText(request)
+            let feed = try await web.hub.feed(.search(query))
+            return try JSONResponse.make(try SearchAnswer(query: query, snapshotJSON: try feed.encodedSnapshot()))
+        }
+        api.get("openapi.json") { request, _ in web.openAPI.response(to: request) }
         api.get("status") { _, _ in try JSONResponse.make(await web.spot.refresher.status) }
         api.post("refresh") { _, _ in
             web.startRefresh()

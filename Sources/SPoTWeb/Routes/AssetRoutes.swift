@@ -54,20 +54,25 @@ struct StaticAssets: Sendable {
     }
 }
 
-/// `GET /static/NAME`.
+/// `GET /static/NAME`, and `/favicon.ico` (the icon, for browsers that ask there whatever the
+/// page's `<link rel="icon">` says).
 struct AssetRoutes: Sendable {
     let assets: StaticAssets
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/static/:name") { request, context in
-            let name = context.parameters.get("name") ?? ""
-            guard let asset = assets.files[name] else { throw WebError(.notFound, "There is no asset called “\(name.prefix(60))”") }
-            var headers: HTTPFields = [.contentType: asset.contentType, .cacheControl: "no-cache", .eTag: asset.etag]
-            if request.headers[.ifNoneMatch] == asset.etag {
-                headers[.contentType] = nil
-                return Response(status: .notModified, headers: headers)
-            }
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+            try serve(context.parameters.get("name") ?? "", request)
         }
+        router.get("/favicon.ico") { request, _ in try serve("icon.svg", request) }
+    }
+
+    private func serve(_ name: String, _ request: Request) throws -> Response {
+        guard let asset = assets.files[name] else { throw WebError(.notFound, "There is no asset called “\(name.prefix(60))”") }
+        var headers: HTTPFields = [.contentType: asset.contentType, .cacheControl: "no-cache", .eTag: asset.etag]
+        if request.headers[.ifNoneMatch] == asset.etag {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
     }
 }

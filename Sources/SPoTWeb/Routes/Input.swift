@@ -30,22 +30,24 @@ enum Input {
         return id
     }
 
-    /// A path parameter, percent-decoded by the router, non-empty and of reasonable length.
+    /// A path parameter, percent-decoded by the router, non-empty and of reasonable length
+    /// (counted in Unicode scalars, as JSON Schema's `maxLength` counts).
     static func text(_ context: BasicRequestContext, _ name: String, what: String) throws -> String {
         guard let value = context.parameters.get(name), !value.isEmpty else {
             throw WebError(.badRequest, "The \(what) is missing")
         }
         let decoded = value.removingPercentEncoding ?? value
-        guard decoded.count <= ListID.maxArgumentLength, !decoded.contains(where: { $0.isNewline || $0 == "\0" }) else {
+        guard decoded.unicodeScalars.count <= ListID.maxArgumentLength, !decoded.contains(where: { $0.isNewline || $0 == "\0" }) else {
             throw WebError(.badRequest, "The \(what) is too long or contains control characters")
         }
         return decoded
     }
 
-    /// `?q=`: the search text, whitespace collapsed; empty when absent.
+    /// `?q=`: the search text, whitespace collapsed; empty when absent. At most
+    /// ``maxSearchLength`` Unicode scalars (JSON Schema's `maxLength`, as the API document says).
     static func searchText(_ request: Request) throws -> String {
         let raw = request.uri.queryParameters["q"].map(String.init) ?? ""
-        guard raw.count <= maxSearchLength else {
+        guard raw.unicodeScalars.count <= maxSearchLength else {
             throw WebError(.badRequest, "The search text is longer than \(maxSearchLength) characters")
         }
         guard !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) else {

@@ -9,6 +9,8 @@ import ObjectGraph
 /// A running Flickr sandbox and a fresh data folder, for one test.
 struct SPoTFixture {
     let sandbox: FlickrSandbox
+    /// The clock the sandbox's injected latency sleeps on (no latency unless a test sets one).
+    let sandboxClock: ManualClock
     let directory: TemporaryDirectory
     /// A client configuration for the sandbox that does not retry, so injected faults reach
     /// the code under test.
@@ -21,16 +23,18 @@ struct SPoTFixture {
         _ body: (SPoTFixture) async throws -> Value
     ) async throws -> Value {
         try await TemporaryDirectory.with { directory in
+            let sandboxClock = ManualClock()
             let sandbox = FlickrSandbox(
                 configuration: SandboxConfiguration(
                     behavior: behavior,
+                    clock: sandboxClock,
                     epoch: epoch,
                     logger: Logger(label: "test.sandbox") { _ in SwiftLogNoOpLogHandler() }
                 )
             )
             var flickr = FlickrConfiguration.sandbox(baseURL: try await sandbox.start())
             flickr.retryPolicy = .none
-            let fixture = SPoTFixture(sandbox: sandbox, directory: directory, flickr: flickr)
+            let fixture = SPoTFixture(sandbox: sandbox, sandboxClock: sandboxClock, directory: directory, flickr: flickr)
             do {
                 let value = try await body(fixture)
                 await sandbox.stop()

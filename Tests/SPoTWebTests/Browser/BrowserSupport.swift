@@ -41,9 +41,9 @@ extension WebDriverSession {
         )
     }
 
-    /// Messages the page logged at error level (CSP violations and script errors among them).
+    /// Every message the page logged at error level (CSP violations, script errors, failed
+    /// loads among them), none left out.
     func errorLogs() async throws -> [String] {
         try await browserLogs().filter(\.isError).map(\.message)
-            .filter { !$0.contains("favicon") }
     }
 }

@@ -3,7 +3,9 @@
    double-click / double-tap and the buttons; pans by dragging, clamped so no band appears on an
    axis where the image is larger than the viewer; arrow keys, Escape and swipes navigate.
    The image keeps its natural size and is placed with one CSS transform
-   (translate, then scale, transform-origin 0 0), so every position below is in viewer pixels. */
+   (translate, then scale, transform-origin 0 0), so every position below is in viewer pixels.
+   On phones (phone.css) the viewer fills the screen: an ⓘ button opens the details sheet, and a
+   single tap on the photo hides or shows the bars. */
 (() => {
   'use strict';
 
@@ -170,6 +172,42 @@
   const goNext = () => follow('.detail-header a.next');
   const goBack = () => follow('.detail-header a.back') || follow('a.back');
 
+  /* ------------------------------------------------------------ phone: details sheet, bars */
+
+  // The ⓘ button (shown by phone.css on phones only) opens and closes the details sheet.
+  const info = detail !== document ? detail.querySelector('.photo-info') : null;
+  const infoButton = document.createElement('button');
+  if (info) {
+    if (!info.id) info.id = 'photo-info';
+    infoButton.type = 'button';
+    infoButton.className = 'info-toggle';
+    infoButton.textContent = 'i';   // phone.css draws the icon
+    infoButton.setAttribute('aria-controls', info.id);
+    infoButton.setAttribute('aria-label', 'Details');
+    infoButton.setAttribute('aria-expanded', 'false');
+    infoButton.addEventListener('click', () => setInfoOpen(!detail.classList.contains('info-open')));
+    viewer.after(infoButton);
+  }
+  function setInfoOpen(open) {
+    if (!info) return false;
+    const was = detail.classList.contains('info-open');
+    detail.classList.toggle('info-open', open);
+    infoButton.setAttribute('aria-expanded', String(open));
+    if (open) detail.classList.remove('chrome-hidden');
+    return was !== open;
+  }
+
+  // A single tap (not the first of a double tap) on the photo: the bars go or come back.
+  let singleTapTimer = 0;
+  function singleTap() {
+    clearTimeout(singleTapTimer);
+    singleTapTimer = setTimeout(() => {
+      if (detail === document) return;
+      if (detail.classList.contains('info-open')) setInfoOpen(false);
+      else detail.classList.toggle('chrome-hidden');
+    }, 330);
+  }
+
   /* ------------------------------------------------------------ pointer gestures */
 
   const pointers = new Map();   // pointerId → {x, y} in viewer coordinates
@@ -260,9 +298,11 @@
         if (lastTap && now - lastTap.t < 320 && distance(lastTap, point) < 30) {
           lastTap = null;
           lastDoubleTap = now;
+          clearTimeout(singleTapTimer);
           toggleZoom(point);
         } else {
           lastTap = { t: now, x: point.x, y: point.y };
+          singleTap();
         }
       }
     }
@@ -312,7 +352,7 @@
     switch (event.key) {
       case 'ArrowLeft': handled = goPrevious(); break;
       case 'ArrowRight': handled = goNext(); break;
-      case 'Escape': handled = goBack(); break;
+      case 'Escape': handled = setInfoOpen(false) || goBack(); break;
       case '+': case '=': if (state.ready) zoomBy(1.5, true); break;
       case '-': case '_': if (state.ready) zoomBy(1 / 1.5, true); break;
       case '0': if (state.ready) toFill(true); break;

@@ -1,0 +1,78 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@testable import SPoTWeb
+
+@Suite("HEAD answers as GET does, without a body")
+struct HeadRouteTests {
+    /// Every kind of GET route: pages, the API, health, assets, images, events, errors.
+    func paths(_ fixture: WebFixture) -> [String] {
+        let id = fixture.catalogue[0].id
+        return [
+            "/", "/health", "/api/tags", "/api/tags/hoovertower/photos", "/api/recents", "/api/photographers",
+            "/api/search?q=hoover", "/api/status", "/api/openapi.json", "/api/photos/\(id)", "/tags/hoovertower",
+            "/recents", "/photographers", "/search?q=tower", "/photos/\(id)", "/static/app.css", "/static/viewer.js",
+            "/favicon.ico", "/thumbnails/\(id).jpg", "/images/\(id)/large.jpg", "/debug/entities",
+            "/no/such/page", "/api/photos/nope!", "/api/nothing", "/events?list=bogus",
+        ]
+    }
+
+    @Test func everyGETRouteAnswersHEADInMemory() async throws {
+        try await WebFixture.run { fixture in
+            try await fixture.application.test(.router) { client in
+                for path in paths(fixture) {
+                    let get = try await client.execute(uri: path, method: .get) { $0 }
+                    let head = try await client.execute(uri: path, method: .head) { $0 }
+                    #expect(head.status == get.status, "\(path)")
+                    #expect(head.status != .notFound || get.status == .notFound, "\(path)")
+                    #expect(head.body.readableBytes == 0, "\(path) has a body")
+                    #expect(head.headers[.contentType] == get.headers[.contentType], "\(path)")
+                    #expect(head.headers[.contentLength] == String(get.body.readableBytes), "\(path)")
+                    #expect(head.headers[.contentSecurityPolicy] != nil, "\(path)")
+                }
+                // An event stream's HEAD ends at once (its body is never sent).
+                let events = try await client.execute(uri: "/events?list=spots", method: .head) { $0 }
+                #expect(events.status == .ok)
+                #expect(events.headers[.contentType]?.hasPrefix("text/event-stream") == true)
+                #expect(events.body.readableBytes == 0)
+                // POST-only routes stay POST-only.
+                #expect(try await client.execute(uri: "/api/refresh", method: .head) { $0.status } == .notFound)
+            }
+        }
+    }
+
+    @Test func curlDashIOnALiveServer() async throws {
+        try await WebFixture.run { fixture in
+            try await fixture.serve { base in
+                // One connection for every request: a HEAD answer with a body would corrupt the next.
+                let client = HTTPClient(
+                    eventLoopGroupProvider: .singleton,
+                    configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 1))
+                )
+                do {
+                    for path in ["/", "/health", "/api/tags", "/static/app.css", "/no/such/page"] {
+                        var head = HTTPClientRequest(url: base + path)
+                        head.method = .HEAD
+                        let answer = try await client.execute(head, timeout: .seconds(30))
+                        let body = try await answer.body.collect(upTo: 1 << 20)
+                        #expect(body.readableBytes == 0, "\(path)")
+                        let get = try await client.execute(HTTPClientRequest(url: base + path), timeout: .seconds(30))
+                        let getBody = try await get.body.collect(upTo: 1 << 22)
+                        #expect(answer.status == get.status, "\(path)")
+                        #expect(answer.headers.first(name: "Content-Length") == String(getBody.readableBytes), "\(path)")
+                        #expect(answer.status.code < 400 || path == "/no/such/page", "\(path): \(answer.status)")
+                    }
+                } catch {
+                    try? await client.shutdown()
+                    throw error
+                }
+                try await client.shutdown()
+            }
+        }
+    }
+}
