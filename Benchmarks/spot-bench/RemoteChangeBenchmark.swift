@@ -19,7 +19,7 @@ struct RemoteChangeBenchmark: Benchmark {
     var fixedRuns: Int? { 1 }
     var notes: [String] {
         [
-            "remote changes: a child process inserts \(commits) items, one save each, 10–50 ms apart (random, so commits fall anywhere between polls); latency = the controller's insert report in this process − the child's save returning (CLOCK_MONOTONIC in both). ObjectGraph: persistent history + remote change notifications, polling every 40 ms (the default); raw C: a thread polling PRAGMA data_version every 1 ms and reading the row (the floor for a poller). Targets: median ≤ 250 ms, p99 ≤ 1 s",
+            "remote changes: a child process inserts \(commits) items, one save each, 10–50 ms apart (random, so commits fall anywhere between polls); latency = the controller's insert report in this process − the child's save returning (CLOCK_MONOTONIC in both). ObjectGraph: persistent history + remote change notifications, polling every 40 ms (the default); raw C: a thread polling PRAGMA data_version every 1 ms and reading the row (the floor for a poller). Targets: median ≤ 250 ms, p99 ≤ 1 s"
         ]
     }
 

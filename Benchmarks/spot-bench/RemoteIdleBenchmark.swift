@@ -11,7 +11,7 @@ struct RemoteIdleBenchmark: Benchmark {
     var unit: MeasurementUnit { .percent }
     var notes: [String] {
         [
-            "remote idle: the process's CPU time (clock(), every thread) while it sleeps \(Int(seconds)) s with one store open and a context merging automatically, divided by the wall time; \"on\": history + remote change notifications (a PRAGMA data_version every 40 ms), \"off\": the same store without them. Target: ≤ 1 % of one core",
+            "remote idle: the process's CPU time (clock(), every thread) while it sleeps \(Int(seconds)) s with one store open and a context merging automatically, divided by the wall time; \"on\": history + remote change notifications (a PRAGMA data_version every 40 ms), \"off\": the same store without them. Target: ≤ 1 % of one core"
         ]
     }
 

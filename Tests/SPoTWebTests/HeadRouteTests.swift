@@ -46,6 +46,28 @@ struct HeadRouteTests {
         }
     }
 
+    @Test func headOnAPhotoPageLeavesRecentsAlone() async throws {
+        try await WebFixture.run { fixture in
+            let id = fixture.catalogue[0].id
+            let store = fixture.spot.store
+            /// The recents as a fresh fetch has them.
+            @Sendable func recents() async throws -> [String] {
+                let list = try await store.recentList()
+                let ids = await list.snapshot().rows.map(\.id)
+                await list.close()
+                return ids
+            }
+            try await fixture.application.test(.router) { client in
+                #expect(try await client.execute(uri: "/photos/\(id)", method: .head) { $0.status } == .ok)
+                let afterHead = try await recents()
+                #expect(!afterHead.contains(id), "HEAD made the photo recent")
+                #expect(try await client.execute(uri: "/photos/\(id)", method: .get) { $0.status } == .ok)
+                let afterGet = try await recents()
+                #expect(afterGet.contains(id), "GET did not make the photo recent")
+            }
+        }
+    }
+
     @Test func curlDashIOnALiveServer() async throws {
         try await WebFixture.run { fixture in
             try await fixture.serve { base in

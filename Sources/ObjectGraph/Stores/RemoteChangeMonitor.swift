@@ -103,7 +103,9 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     }
 
     /// What happened since the last tick, or `nil` when only this store wrote.
-    private func readChanges(announcing changed: Bool) throws -> (remoteChange: PersistentStoreRemoteChange, transactions: [PersistentHistoryTransaction]?)? {
+    private func readChanges(
+        announcing changed: Bool
+    ) throws -> (remoteChange: PersistentStoreRemoteChange, transactions: [PersistentHistoryTransaction]?)? {
         guard store.tracksHistory else {
             // No history: something changed, nobody can say what.
             guard changed else { return nil }

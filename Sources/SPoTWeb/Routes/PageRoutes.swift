@@ -21,7 +21,8 @@ struct PageRoutes: Sendable {
             try await listPage(.search(try Input.searchText(request)), request)
         }
         router.get("/photos/:id") { request, context in
-            try await photoPage(try Input.photoID(context), list: try Input.listID(request))
+            // Only a GET views the photo: HEAD (a health check, `curl -I`) leaves recents alone.
+            try await photoPage(try Input.photoID(context), list: try Input.listID(request), viewing: request.method == .get)
         }
     }
 
@@ -142,11 +143,12 @@ struct PageRoutes: Sendable {
         let unhideAction: String
     }
 
-    /// The photo viewer beside the list it was opened from (`list`; "All" when none).
-    func photoPage(_ id: String, list: ListID?) async throws -> Response {
+    /// The photo viewer beside the list it was opened from (`list`; "All" when none); when
+    /// `viewing` (a GET), the photo becomes the most recent.
+    func photoPage(_ id: String, list: ListID?, viewing: Bool) async throws -> Response {
         let store = web.spot.store
         let photo = try await store.photo(id)
-        if !photo.isHidden { try await store.markViewed(id) }
+        if viewing && !photo.isHidden { try await store.markViewed(id) }
         let feed = try await web.hub.feed(list ?? .spot(Tag.allAddress))
         let info = feed.info
         let key = info.id

@@ -21,12 +21,23 @@ final class RemoteObserver: @unchecked Sendable {
         /// The sections as the reported changes build them.
         var expected: SectionsModel
 
-        init(_ name: String, _ request: FetchRequest<ManagedObject>, sectionNameKeyPath: String?, context: ManagedObjectContext, describe: @escaping (ManagedObject) -> String) throws {
+        init(
+            _ name: String,
+            _ request: FetchRequest<ManagedObject>,
+            sectionNameKeyPath: String?,
+            context: ManagedObjectContext,
+            describe: @escaping (ManagedObject) -> String
+        ) throws {
             self.name = name
             self.request = request
             self.sectionNameKeyPath = sectionNameKeyPath
             self.describe = describe
-            controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: nil)
+            controller = FetchedResultsController(
+                fetchRequest: request,
+                managedObjectContext: context,
+                sectionNameKeyPath: sectionNameKeyPath,
+                cacheName: nil
+            )
             controller.delegate = recorder
             try controller.performFetch()
             expected = SectionsModel(controller)
@@ -62,7 +73,13 @@ final class RemoteObserver: @unchecked Sendable {
                     context: context,
                     describe: PeerModel.describe
                 ),
-                try Watch("red items", request("Item", "ANY labels.name == 'red'", [byName]), sectionNameKeyPath: nil, context: context, describe: PeerModel.describe),
+                try Watch(
+                    "red items",
+                    request("Item", "ANY labels.name == 'red'", [byName]),
+                    sectionNameKeyPath: nil,
+                    context: context,
+                    describe: PeerModel.describe
+                ),
                 try Watch(
                     "ada's items by rank",
                     request("Item", "owner.name == 'ada'", [FetchSortDescriptor(key: "rank", ascending: false), byName]),

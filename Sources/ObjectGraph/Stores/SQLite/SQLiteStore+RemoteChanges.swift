@@ -28,9 +28,12 @@ extension SQLiteStore {
     /// forgotten if the transaction rolls back, as its number is then handed out again.
     func noteOwnHistoryTransaction(_ number: Int64, in db: Database) {
         ownTransactions.withLock { _ = $0.insert(number) }
-        db.afterNextTransaction(onCommit: { _ in }, onRollback: { [weak self] _ in
-            self?.ownTransactions.withLock { _ = $0.remove(number) }
-        })
+        db.afterNextTransaction(
+            onCommit: { _ in },
+            onRollback: { [weak self] _ in
+                self?.ownTransactions.withLock { _ = $0.remove(number) }
+            }
+        )
     }
 
     /// Removes and returns which of `numbers` this store wrote; forgets every number up to
