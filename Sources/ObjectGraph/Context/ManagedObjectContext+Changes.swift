@@ -232,14 +232,14 @@ extension ManagedObjectContext {
         unreportedStoreErrors = []
         pendingReadFailures = [:]
         clearPendingChanges()
+        postAllObjectsInvalidated()
+    }
+
+    /// Tells observers that any object may have changed (objects-did-change with
+    /// `invalidatedAllObjects`): fetched results controllers fetch anew.
+    func postAllObjectsInvalidated() {
         postObjectsDidChange(
-            ObjectsDidChange(
-                insertedObjects: [],
-                updatedObjects: [],
-                deletedObjects: [],
-                refreshedObjects: [],
-                invalidatedAllObjects: true
-            )
+            ObjectsDidChange(insertedObjects: [], updatedObjects: [], deletedObjects: [], refreshedObjects: [], invalidatedAllObjects: true)
         )
     }
 

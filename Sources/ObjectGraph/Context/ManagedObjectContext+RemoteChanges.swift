@@ -62,15 +62,7 @@ extension ManagedObjectContext {
     /// fetched results controller fetches anew, reporting what moved, came and went.
     func refetchAfterUnknownChanges() {
         refreshAllObjects()
-        postObjectsDidChange(
-            ObjectsDidChange(
-                insertedObjects: [],
-                updatedObjects: [],
-                deletedObjects: [],
-                refreshedObjects: [],
-                invalidatedAllObjects: true
-            )
-        )
+        postAllObjectsInvalidated()
     }
 
     /// The IDs in a change dictionary's value: IDs, objects or URIs, in an array or a set.
