@@ -126,7 +126,10 @@ struct CoreDataStoreLayoutTests {
             }.sorted()
         }
         let coreData = try Self.statements(CoreDataStoreFixtures.url("CoreDataPlus-SampleModel2/SampleModel2_V1.sqlite"))
-        #expect(ofEntityTables(created) == ofEntityTables(coreData))
+        // The one deliberate difference: ObjectGraph keeps decimals exact, as text in numeric
+        // order, where Core Data's DECIMAL column keeps a double.
+        let exactDecimal = Set(coreData.map { $0.replacingOccurrences(of: "ZPRICE DECIMAL", with: "ZPRICE TEXT COLLATE OG_DECIMAL") })
+        #expect(ofEntityTables(created) == ofEntityTables(exactDecimal))
         #expect(
             created.contains(
                 "CREATE TABLE ZPAGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISBOOKMARKED INTEGER, ZNUMBER INTEGER, ZBOOK INTEGER, Z1_BOOK INTEGER, ZCONTENT BLOB )"

@@ -294,17 +294,19 @@ struct StoreSchema: Sendable {
     }
 
     /// The type of an attribute's column: Core Data's spelling (`VARCHAR`, `TIMESTAMP`,
-    /// `FLOAT`, `DECIMAL`, …), or SQLite's in ObjectGraph's former layout (where decimals were
-    /// exact text ordered by a numeric collation).
+    /// `FLOAT`, `BLOB`, …), or SQLite's in ObjectGraph's former layout; decimals are exact text
+    /// ordered by a numeric collation in both.
     static func columnDefinition(_ type: AttributeType, layout: StoreLayout) -> String {
         switch (layout, type) {
         case (.coreData, .string), (.coreData, .uri): "VARCHAR"
         case (.coreData, .date): "TIMESTAMP"
         case (.coreData, .double), (.coreData, .float): "FLOAT"
-        case (.coreData, .decimal): "DECIMAL"
         case (.objectGraph, .string), (.objectGraph, .uri): "TEXT"
         case (.objectGraph, .double), (.objectGraph, .float), (.objectGraph, .date): "REAL"
-        case (.objectGraph, .decimal): "TEXT COLLATE \(SQLiteFunctions.decimalCollation)"
+        // The one deliberate difference from Core Data, whose `DECIMAL` column turns a decimal
+        // into a double: ObjectGraph keeps decimals exact (text in numeric order), so sums and
+        // comparisons of money stay exact. Core Data's stores' `DECIMAL` columns read as they are.
+        case (_, .decimal): "TEXT COLLATE \(SQLiteFunctions.decimalCollation)"
         case (_, .boolean), (_, .integer16), (_, .integer32), (_, .integer64): "INTEGER"
         case (_, .binaryData), (_, .uuid), (_, .transformable): "BLOB"
         }
