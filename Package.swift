@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "spot", targets: ["spot"]),
         .executable(name: "flickr-sandbox", targets: ["flickr-sandbox"]),
         .executable(name: "objectgraph-gen", targets: ["objectgraph-gen"]),
+        .executable(name: "objectgraph", targets: ["objectgraph"]),
         .library(name: "ObjectGraphGenerator", targets: ["ObjectGraphGenerator"]),
         .plugin(name: "ObjectGraphGenPlugin", targets: ["ObjectGraphGenPlugin"]),
     ],
@@ -58,7 +59,7 @@ let package = Package(
             name: "ObjectGraphTests",
             dependencies: [
                 "ObjectGraph", "TestSupport", "ObjectGraphPeerModel",
-                "objectgraph-memory-walk", "objectgraph-crash-writer", "objectgraph-remote-peer",
+                "objectgraph-memory-walk", "objectgraph-crash-writer", "objectgraph-remote-peer", "objectgraph",
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -90,6 +91,15 @@ let package = Package(
             name: "objectgraph-gen",
             dependencies: [
                 "ObjectGraphGenerator", "ObjectGraph",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // MARK: objectgraph — any store in hand: inspect, query.
+        .executableTarget(
+            name: "objectgraph",
+            dependencies: [
+                "ObjectGraph",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

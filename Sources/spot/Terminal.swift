@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ObjectGraph
 import SPoTKit
 
 /// Printing for people (tables, progress) and for pipes (tab-separated lines).

@@ -167,12 +167,13 @@ func verify(path: String, reported: Int64) throws -> (problems: [String], last: 
             problems.append("expected one join table for Group.items, found \(joins)")
             return
         }
+        // Core Data's layout: Group (entity 3) names it, Z_3ITEMS (Z_3GROUPS, Z_4ITEMS).
         let join = joins[0]
         let orphans = try Int.fetchOne(
             db,
             sql: """
                 SELECT COUNT(*) FROM \(join)
-                WHERE Z_SOURCE NOT IN (SELECT Z_PK FROM ZGROUP) OR Z_DESTINATION NOT IN (SELECT Z_PK FROM ZITEM)
+                WHERE Z_3GROUPS NOT IN (SELECT Z_PK FROM ZGROUP) OR Z_4ITEMS NOT IN (SELECT Z_PK FROM ZITEM)
                 """
         )
         if orphans != 0 { problems.append("\(orphans ?? -1) join rows of \(join) point at missing rows") }
@@ -240,7 +241,7 @@ do {
         try queue.write { db in
             let item = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ZITEM") ?? 0
             for join in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z^_%ITEMS' ESCAPE '^'") {
-                try db.execute(sql: "DELETE FROM \(join) WHERE Z_DESTINATION = ?", arguments: [item])
+                try db.execute(sql: "DELETE FROM \(join) WHERE Z_4ITEMS = ?", arguments: [item])
             }
             try db.execute(sql: "DELETE FROM ZITEM WHERE Z_PK = ?", arguments: [item])
         }

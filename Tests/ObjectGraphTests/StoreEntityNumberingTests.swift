@@ -57,7 +57,7 @@ struct StoreEntityNumberingTests {
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             db.execute("UPDATE ZANIMAL SET Z_ENT = 3 WHERE Z_ENT = 2")
-            db.execute("UPDATE ZANIMAL SET ZFRIEND_ENT = 3 WHERE ZFRIEND_ENT = 2")
+            db.execute("UPDATE ZANIMAL SET Z1_FRIEND = 3 WHERE Z1_FRIEND = 2")
             db.execute("UPDATE ZBIRD SET Z_ENT = 2 WHERE Z_ENT = 3")
             maxima = dict(db.execute("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY").fetchall())
             db.execute("DELETE FROM Z_PRIMARYKEY WHERE Z_ENT IN (2, 3)")
@@ -90,6 +90,6 @@ struct StoreEntityNumberingTests {
         let cats = try #require(try CoreDataStoreFixtures.reference(["entity", url.path, "Cat"])["rows"] as? [String: [String: Any]])
         #expect(cats.values.map { $0["Z_ENT"] as? Int } == [2])
         let animals = try #require(try CoreDataStoreFixtures.reference(["entity", url.path, "Animal"])["rows"] as? [String: [String: Any]])
-        #expect(animals.values.compactMap { $0["ZFRIEND_ENT"] as? Int } == [2])
+        #expect(animals.values.compactMap { $0["Z1_FRIEND"] as? Int } == [2])
     }
 }

@@ -246,14 +246,14 @@ extension MigrationMapping {
                 for pairs in pairs(of: relationship, for: member) {
                     let source = "(p.src + \(offsets.offset(pairs.sourceTable, newTable(of: member))))"
                     let target = "(p.dst + \(offsets.offset(pairs.destinationTable, destinationTable)))"
-                    var columns = ["Z_SOURCE", "Z_DESTINATION"]
+                    var columns = [table.sourceColumn, table.destinationColumn]
                     var values = [source, target]
-                    if table.sourceOrdered {
-                        columns.append("Z_FOK_SOURCE")
+                    if let order = table.sourceOrderColumn {
+                        columns.append(order)
                         values.append("COALESCE(p.ord, \(target))")
                     }
-                    if table.destinationOrdered {
-                        columns.append("Z_FOK_DESTINATION")
+                    if let order = table.destinationOrderColumn {
+                        columns.append(order)
                         values.append(source)
                     }
                     try db.execute(

@@ -25,13 +25,22 @@ struct MigrationMapping {
     /// The old entity each new entity's rows come from, by new entity name.
     private(set) var sources: [String: EntityDescription] = [:]
 
-    init(from oldModel: ManagedObjectModel, to newModel: ManagedObjectModel, sourceVersion: String, destinationVersion: String) {
+    /// The mapping of a store of `oldModel` laid out in `oldLayout` to `newModel` laid out in
+    /// `newLayout`.
+    init(
+        from oldModel: ManagedObjectModel,
+        to newModel: ManagedObjectModel,
+        sourceVersion: String,
+        destinationVersion: String,
+        oldLayout: StoreLayout,
+        newLayout: StoreLayout
+    ) {
         self.oldModel = oldModel
         self.newModel = newModel
         self.sourceVersion = sourceVersion
         self.destinationVersion = destinationVersion
-        oldSchema = StoreSchema(model: oldModel)
-        newSchema = StoreSchema(model: newModel)
+        oldSchema = StoreSchema(model: oldModel, layout: oldLayout)
+        newSchema = StoreSchema(model: newModel, layout: newLayout)
         for entity in newModel.entities {
             let source = entity.renamingIdentifier.flatMap { oldModel.entity(named: $0) } ?? oldModel.entity(named: entity.name)
             if let source { sources[entity.name] = source }
@@ -107,12 +116,8 @@ struct MigrationMapping {
         case .foreignKey(let table, let column, let orderColumn):
             return "SELECT \(column) AS src, Z_PK AS dst, \(orderColumn ?? "NULL") AS ord FROM \(oldTable(table)) WHERE \(column) IS NOT NULL"
         case .joinTable(let table, let isOwner):
-            if isOwner {
-                return
-                    "SELECT Z_SOURCE AS src, Z_DESTINATION AS dst, \(table.sourceOrdered ? "Z_FOK_SOURCE" : "NULL") AS ord FROM \(oldTable(table.name))"
-            }
-            return
-                "SELECT Z_DESTINATION AS src, Z_SOURCE AS dst, \(table.destinationOrdered ? "Z_FOK_DESTINATION" : "NULL") AS ord FROM \(oldTable(table.name))"
+            let (mine, theirs, order) = table.columns(isOwner: isOwner)
+            return "SELECT \(mine) AS src, \(theirs) AS dst, \(order ?? "NULL") AS ord FROM \(oldTable(table.name))"
         case nil:
             return "SELECT NULL AS src, NULL AS dst, NULL AS ord WHERE 0"
         }

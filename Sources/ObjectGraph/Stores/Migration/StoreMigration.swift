@@ -39,6 +39,9 @@ struct StoreMigration {
         self.metadata = metadata
         self.path = path
         target = ModelSnapshot(model)
+        // The first step reads the store's layout; every step writes Core Data's (a store in
+        // ObjectGraph's former layout is brought to Core Data's by the same migration).
+        var layout = metadata.storeLayout
         let versions = options.manager?.bundle.versions ?? []
         for version in versions { try version.model.validate() }
         let hashes = versions.map(\.model.versionHash)
@@ -80,21 +83,32 @@ struct StoreMigration {
                                 from: from.model,
                                 to: versions[destination].model,
                                 sourceVersion: from.name,
-                                destinationVersion: versions[destination].name
+                                destinationVersion: versions[destination].name,
+                                oldLayout: layout,
+                                newLayout: .coreData
                             ),
                             handler: stage.handler
                         )
                     )
+                    layout = .coreData
                     index = destination
                 } else {
                     let to = versions[index + 1]
                     if to.model.versionHash != from.model.versionHash {
                         steps.append(
                             Step(
-                                mapping: MigrationMapping(from: from.model, to: to.model, sourceVersion: from.name, destinationVersion: to.name),
+                                mapping: MigrationMapping(
+                                    from: from.model,
+                                    to: to.model,
+                                    sourceVersion: from.name,
+                                    destinationVersion: to.name,
+                                    oldLayout: layout,
+                                    newLayout: .coreData
+                                ),
                                 handler: nil
                             )
                         )
+                        layout = .coreData
                     }
                     index += 1
                 }
@@ -102,7 +116,14 @@ struct StoreMigration {
         } else {
             // No bundle, or the store's version is not in it: straight from the store's snapshot.
             let old = try ManagedObjectModel(snapshot: metadata.model)
-            let mapping = MigrationMapping(from: old, to: model, sourceVersion: storeVersion, destinationVersion: modelVersion)
+            let mapping = MigrationMapping(
+                from: old,
+                to: model,
+                sourceVersion: storeVersion,
+                destinationVersion: modelVersion,
+                oldLayout: layout,
+                newLayout: .coreData
+            )
             steps = [Step(mapping: mapping, handler: nil)]
         }
         if steps.first?.mapping.sharesNoEntity == true {
@@ -122,7 +143,9 @@ struct StoreMigration {
     /// - Throws: ``ObjectGraphError`` (``ObjectGraphError/Code/migrationFailed``) listing every
     ///   change of the first failing step that could not be migrated, with entity and property.
     func run(in db: Database) throws {
-        if let oldModel = steps.first?.mapping.oldModel, let renumbering = try StoreEntityRenumbering(db, model: oldModel) {
+        if let oldModel = steps.first?.mapping.oldModel,
+            let renumbering = try StoreEntityRenumbering(db, model: oldModel, layout: metadata.storeLayout)
+        {
             try renumbering.run(in: db)
         }
         for step in steps {
@@ -150,6 +173,7 @@ struct StoreMigration {
             }
         }
         var updated = metadata
+        updated.layout = .coreData
         updated.modelVersionHash = target.versionHash
         updated.model = target
         var history = metadata.rememberedVersionHashes
@@ -159,6 +183,25 @@ struct StoreMigration {
         updated.versionHashHistory = history
         let plist = try JSONEncoder.sortedKeys.encode(updated)
         try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", arguments: [plist, SQLiteStore.formatVersion])
+    }
+
+    /// The conversion of a store ObjectGraph wrote in its former layout, with `model`'s very
+    /// version, to Core Data's layout: one step that copies every row, relationship and order
+    /// into the new tables. Rehearsed and run as any migration: in one transaction, the file
+    /// untouched when it fails.
+    init(convertingLayoutOf metadata: StoreMetadata, model: ManagedObjectModel, path: String) {
+        self.metadata = metadata
+        self.path = path
+        target = ModelSnapshot(model)
+        let mapping = MigrationMapping(
+            from: model,
+            to: model,
+            sourceVersion: "ObjectGraph's former layout",
+            destinationVersion: "Core Data's layout",
+            oldLayout: .objectGraph,
+            newLayout: .coreData
+        )
+        steps = [Step(mapping: mapping, handler: nil)]
     }
 
     /// A version's name in quotes; a description of an unnamed version as it is.

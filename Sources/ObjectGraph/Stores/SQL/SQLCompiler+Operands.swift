@@ -133,7 +133,7 @@ extension SQLCompiler {
         case .joinTable(let joinTable, let isOwner):
             aliasCount += 1
             let j = "j\(aliasCount)"
-            let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
+            let (mine, theirs, _) = joinTable.columns(isOwner: isOwner)
             return Collection(
                 from: [
                     "\(dialect.quoted(joinTable.name)) \(j)",

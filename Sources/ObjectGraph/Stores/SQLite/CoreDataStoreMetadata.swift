@@ -22,6 +22,8 @@ struct CoreDataStoreMetadata: Sendable {
     let versionHashes: [String: Data]
     let versionIdentifiers: [String]
     let entityNumbers: [EntityNumber]
+    /// The compiled model Core Data cached in `Z_MODELCACHE` (compressed), when it did.
+    var modelCache: Data?
 
     /// Reads the metadata of the Core Data store at `path` from its `Z_METADATA` row (the
     /// property list and the `Z_UUID` column, where Core Data keeps the store's UUID) and its

@@ -111,7 +111,7 @@ extension SQLiteStore {
                 case .foreignKey(let table, let column, _):
                     sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN \(keys)"
                 case .joinTable(let joinTable, let isOwner):
-                    let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
+                    let (mine, theirs, _) = joinTable.columns(isOwner: isOwner)
                     sql =
                         "SELECT d.Z_PK, d.Z_ENT FROM \(destinationTable) d JOIN \(joinTable.name) j ON j.\(theirs) = d.Z_PK WHERE j.\(mine) IN \(keys)"
                 case nil:

@@ -147,9 +147,8 @@ extension SQLiteStore {
         case .foreignKey(let table, let column, let orderColumn):
             sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
         case .joinTable(let joinTable, let isOwner):
-            let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
-            let ordered = isOwner ? joinTable.sourceOrdered : joinTable.destinationOrdered
-            let order = ordered ? "j.Z_FOK_\(isOwner ? "SOURCE" : "DESTINATION"), " : ""
+            let (mine, theirs, orderColumn) = joinTable.columns(isOwner: isOwner)
+            let order = orderColumn.map { "j.\($0), " } ?? ""
             let table = isOwner ? joinTable.destinationTable : joinTable.sourceTable
             sql =
                 "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
@@ -183,9 +182,8 @@ extension SQLiteStore {
                 "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(count))) ORDER BY \(column), \(orderColumn.map { "\($0), " } ?? "")Z_PK"
             }
         case .joinTable(let joinTable, let isOwner):
-            let (mine, theirs) = isOwner ? ("Z_SOURCE", "Z_DESTINATION") : ("Z_DESTINATION", "Z_SOURCE")
-            let ordered = isOwner ? joinTable.sourceOrdered : joinTable.destinationOrdered
-            let order = ordered ? "j.Z_FOK_\(isOwner ? "SOURCE" : "DESTINATION"), " : ""
+            let (mine, theirs, orderColumn) = joinTable.columns(isOwner: isOwner)
+            let order = orderColumn.map { "j.\($0), " } ?? ""
             let table = isOwner ? joinTable.destinationTable : joinTable.sourceTable
             select = { count in
                 "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(Self.placeholders(count))) ORDER BY j.\(mine), \(order)d.Z_PK"

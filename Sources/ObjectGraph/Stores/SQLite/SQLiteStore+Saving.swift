@@ -167,11 +167,15 @@ extension SQLiteStore {
         case .joinTable(let table, isOwner: true):
             let source = change.source.primaryKey
             if !change.removed.isEmpty {
-                let statement = try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE Z_SOURCE = ? AND Z_DESTINATION = ?")
+                let statement = try db.cachedStatement(
+                    sql: "DELETE FROM \(table.name) WHERE \(table.sourceColumn) = ? AND \(table.destinationColumn) = ?"
+                )
                 for member in change.removed { try statement.execute(arguments: [source, member.primaryKey]) }
             }
             if !change.added.isEmpty {
-                let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table.name) (Z_SOURCE, Z_DESTINATION) VALUES (?, ?)")
+                let statement = try db.cachedStatement(
+                    sql: "INSERT OR IGNORE INTO \(table.name) (\(table.sourceColumn), \(table.destinationColumn)) VALUES (?, ?)"
+                )
                 for member in change.added { try statement.execute(arguments: [source, member.primaryKey]) }
             }
         case .joinTable, .foreignKey:
@@ -180,18 +184,20 @@ extension SQLiteStore {
     }
 
     /// Writes an ordered relationship's order: in the destinations' order column (one-to-many)
-    /// or on the join rows.
+    /// or on the join rows. Core Data's layout keeps positions 1024 apart (1024, 2048, …).
     private func writeOrder(_ change: SaveChanges.RelationshipChange, in db: Database) throws {
         let members = change.order ?? []
+        let step = schema.layout == .coreData ? 1024 : 1
+        let first = schema.layout == .coreData ? 1024 : 0
         switch try storage(of: change) {
         case .foreignKey(let table, _, let orderColumn?):
             let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?")
-            for (index, member) in members.enumerated() { try statement.execute(arguments: [index, member.primaryKey]) }
-        case .joinTable(let table, let isOwner) where isOwner ? table.sourceOrdered : table.destinationOrdered:
-            let (mine, theirs, order) = isOwner ? ("Z_SOURCE", "Z_DESTINATION", "Z_FOK_SOURCE") : ("Z_DESTINATION", "Z_SOURCE", "Z_FOK_DESTINATION")
-            let statement = try db.cachedStatement(sql: "UPDATE \(table.name) SET \(order) = ? WHERE \(mine) = ? AND \(theirs) = ?")
+            for (index, member) in members.enumerated() { try statement.execute(arguments: [first + index * step, member.primaryKey]) }
+        case .joinTable(let table, let isOwner) where table.columns(isOwner: isOwner).order != nil:
+            let (mine, theirs, order) = table.columns(isOwner: isOwner)
+            let statement = try db.cachedStatement(sql: "UPDATE \(table.name) SET \(order ?? "") = ? WHERE \(mine) = ? AND \(theirs) = ?")
             for (index, member) in members.enumerated() {
-                try statement.execute(arguments: [index, change.source.primaryKey, member.primaryKey])
+                try statement.execute(arguments: [first + index * step, change.source.primaryKey, member.primaryKey])
             }
         case .foreignKey, .joinTable:
             throw ObjectGraphError(

@@ -79,7 +79,6 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     ) throws {
         managedObjectModel = model
         path = url?.path
-        plan = StorePlan(model: model)
         var configuration = Configuration()
         configuration.readonly = readOnly
         // Another process writing (a server beside a command-line tool) makes writes wait,
@@ -99,8 +98,11 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 // Decide on a read-only connection whether this file is ours to open: a refusal
                 // must leave the file and its -wal/-shm exactly as they were.
                 var migration: StoreMigration?
+                // New stores are laid out as Core Data lays them out; existing ones keep theirs.
+                var layout = StoreLayout.coreData
                 switch try StoreFileProbe.inspect(url) {
                 case .store(let metadata) where metadata.modelVersionHash != model.versionHash:
+                    // The migration also brings a store in ObjectGraph's former layout to Core Data's.
                     // Another version of the model wrote it: plan the migration, and rehearse it
                     // on a private copy, so a migration that cannot succeed changes nothing.
                     let planned = try StoreMigration(metadata: metadata, model: model, options: options, path: url.path)
@@ -113,8 +115,15 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                     }
                     try planned.rehearse(url: url, configuration: configuration)
                     migration = planned
-                case .store:
-                    break
+                case .store(let metadata) where metadata.storeLayout == .objectGraph && !readOnly:
+                    // Written before ObjectGraph followed Core Data's layout: converted once, in
+                    // one transaction, after a rehearsal on a private copy.
+                    let planned = StoreMigration(convertingLayoutOf: metadata, model: model, path: url.path)
+                    try planned.rehearse(url: url, configuration: configuration)
+                    migration = planned
+                case .store(let metadata):
+                    // Read-only: read in the layout it has.
+                    layout = metadata.storeLayout
                 case .coreDataStore(let metadata):
                     // Core Data's own decision: equal entity version hashes, or no opening.
                     try metadata.checkCompatible(with: model, path: url.path)
@@ -125,11 +134,13 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 case .noStore:
                     break
                 }
+                plan = StorePlan(model: model, layout: layout)
                 writer = try DatabasePool(path: url.path, configuration: configuration)
                 if let migration {
                     try writer.write { db in try migration.run(in: db) }
                 }
             } else {
+                plan = StorePlan(model: model, layout: .coreData)
                 writer = try DatabaseQueue(configuration: configuration)
             }
             try openOrCreate(readOnly: readOnly, path: url?.path ?? ":memory:")
@@ -183,7 +194,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             // changed in between, and the in-memory case.
             try existing.checkWritten(by: snapshot, path: path)
             identifier = existing.storeUUID
-            if let renumbering = try writer.read({ db in try StoreEntityRenumbering(db, model: managedObjectModel) }) {
+            if let renumbering = try writer.read({ db in try StoreEntityRenumbering(db, model: managedObjectModel, layout: schema.layout) }) {
                 if readOnly {
                     throw ObjectGraphError(
                         .persistentStoreOperation,
@@ -217,19 +228,20 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 storeUUID: identifier,
                 modelVersionHash: snapshot.versionHash,
                 model: snapshot,
-                versionHashHistory: [snapshot.versionHash]
+                versionHashHistory: [snapshot.versionHash],
+                layout: schema.layout
             )
             let plist = try JSONEncoder.sortedKeys.encode(metadata)
             let created = try writer.write { db -> Bool in
                 // Another process may have created the store since the read above (two
                 // `spot` commands starting on a new data directory): then open theirs.
                 guard try !db.tableExists("Z_METADATA") else { return false }
-                try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID TEXT, Z_PLIST BLOB)")
+                try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
                 try db.execute(
                     sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)",
                     arguments: [Self.formatVersion, identifier, plist]
                 )
-                try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME TEXT, Z_SUPER INTEGER, Z_MAX INTEGER)")
+                try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
                 for entity in managedObjectModel.entities {
                     try db.execute(
                         sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",

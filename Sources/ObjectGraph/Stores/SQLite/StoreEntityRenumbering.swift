@@ -12,10 +12,11 @@ struct StoreEntityRenumbering {
     /// New entity code by old one, for the codes that change.
     private let codes: [Int: Int]
     private let model: ManagedObjectModel
+    private let layout: StoreLayout
 
     /// The renumbering `db` needs for `model` (the model that wrote it), or `nil` when its
-    /// `Z_PRIMARYKEY` already numbers every entity as `model` does.
-    init?(_ db: Database, model: ManagedObjectModel) throws {
+    /// `Z_PRIMARYKEY` already numbers every entity as `model` does. `layout` is the store's.
+    init?(_ db: Database, model: ManagedObjectModel, layout: StoreLayout) throws {
         guard try db.tableExists("Z_PRIMARYKEY") else { return nil }
         let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY")
         var codes: [Int: Int] = [:]
@@ -28,13 +29,14 @@ struct StoreEntityRenumbering {
         if codes.isEmpty { return nil }
         self.codes = codes
         self.model = model
+        self.layout = layout
     }
 
     /// Rewrites entity codes in every table and column that holds them, renames the join
     /// tables named after one, and drops the indexes that filter on old codes (the store
     /// creates them again when it opens).
     func run(in db: Database) throws {
-        let schema = StoreSchema(model: model)
+        let schema = StoreSchema(model: model, layout: layout)
         let cases = codes.sorted { $0.key < $1.key }.map { "WHEN \($0.key) THEN \($0.value)" }.joined(separator: " ")
         let olds = codes.keys.sorted().map(String.init).joined(separator: ", ")
         func renumber(_ table: String, _ column: String) throws {

@@ -147,7 +147,8 @@ enum StoreFileProbe {
             let rows = try connection.entityNumbers()
             let uuid = try connection.strings("SELECT Z_UUID FROM Z_METADATA WHERE Z_VERSION = \(SQLiteStore.formatVersion) AND Z_UUID IS NOT NULL")
                 .first
-            if let metadata = try CoreDataStoreMetadata.decode(plist, uuid: uuid, entityNumbers: rows, path: reportedPath) {
+            if var metadata = try CoreDataStoreMetadata.decode(plist, uuid: uuid, entityNumbers: rows, path: reportedPath) {
+                if tables.contains("Z_MODELCACHE") { metadata.modelCache = try connection.blob("SELECT Z_CONTENT FROM Z_MODELCACHE") }
                 return .coreDataStore(metadata)
             }
         }
@@ -174,6 +175,12 @@ struct StoreMetadata: Codable {
     /// Every model version hash the store has been written with, oldest first (the current
     /// one last); `nil` in stores written before migrations.
     var versionHashHistory: [String]?
+    /// The layout of the store's tables; `nil` in stores written before ObjectGraph followed
+    /// Core Data's layout (ObjectGraph's former layout).
+    var layout: StoreLayout?
+
+    /// The layout of the store's tables.
+    var storeLayout: StoreLayout { layout ?? .objectGraph }
 
     /// The hashes the store has been written with, ``modelVersionHash`` last.
     var rememberedVersionHashes: [String] {

@@ -64,8 +64,9 @@ struct StorePlan: Sendable {
     let aliasedSelectLists: [String: String]
     private let codesByName: [String: Int]
 
-    init(model: ManagedObjectModel) {
-        let schema = StoreSchema(model: model)
+    /// The plan of `model` in `layout`.
+    init(model: ManagedObjectModel, layout: StoreLayout) {
+        let schema = StoreSchema(model: model, layout: layout)
         self.schema = schema
         var entities: [EntityPlan?] = Array(repeating: nil, count: (model.entities.map(\.entityCode).max() ?? 0) + 1)
         var codes: [String: Int] = [:]

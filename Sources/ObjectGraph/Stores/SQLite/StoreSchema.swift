@@ -15,16 +15,33 @@ struct StoreSchema: Sendable {
         let entityColumns: [Int: String]
     }
 
-    /// A join table for a to-many relationship whose inverse is not to-one.
+    /// A join table for a to-many relationship whose inverse is not to-one, named from its
+    /// owning side (Core Data: `Z_<n><REL>`, `n` the owner's entity number).
     struct JoinTable: Sendable {
         let name: String
         /// The tables of the owning side's entity and of its destination (their roots').
         let sourceTable: String
         let destinationTable: String
-        /// Ordering of the owning side's members (ordered relationships).
-        let sourceOrdered: Bool
-        /// Ordering of the inverse side's members.
-        let destinationOrdered: Bool
+        /// The column holding the owning side's primary keys (Core Data: `Z_<n><INVERSE>`).
+        let sourceColumn: String
+        /// The column holding the members' primary keys (Core Data: `Z_<m><REL>`).
+        let destinationColumn: String
+        /// The order of the owning side's members, for an ordered owning relationship (Core
+        /// Data: `Z_FOK_<m><REL>`).
+        let sourceOrderColumn: String?
+        /// The order of the inverse side's members, for an ordered inverse.
+        let destinationOrderColumn: String?
+
+        /// Whether the owning side's members are ordered.
+        var sourceOrdered: Bool { sourceOrderColumn != nil }
+        /// Whether the inverse side's members are ordered.
+        var destinationOrdered: Bool { destinationOrderColumn != nil }
+
+        /// Seen from one side: the column holding that side's objects, the column holding
+        /// their members, and the members' order column (`nil` when that side is unordered).
+        func columns(isOwner: Bool) -> (mine: String, theirs: String, order: String?) {
+            isOwner ? (sourceColumn, destinationColumn, sourceOrderColumn) : (destinationColumn, sourceColumn, destinationOrderColumn)
+        }
     }
 
     struct Table: Sendable {
@@ -52,42 +69,65 @@ struct StoreSchema: Sendable {
     /// Entity names by `Z_ENT` code.
     private(set) var entityNames: [Int: String] = [:]
 
-    init(model: ManagedObjectModel) {
+    /// The layout the schema spells.
+    let layout: StoreLayout
+
+    /// The schema of `model` in `layout`.
+    init(model: ManagedObjectModel, layout: StoreLayout) {
+        self.layout = layout
         let entities = model.entities
         for entity in entities { entityNames[entity.entityCode] = entity.name }
         let roots = entities.filter { $0.superentity == nil }
         for root in roots {
             let table = Self.tableName(of: root)
             var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
-            var definitions: [(String, String)] = []
+            var definitions: [(name: String, definition: String, group: Int)] = []
             var indexes: [String] = []
-            func column(for name: String, _ definition: String) -> String {
-                var candidate = "Z" + name.uppercased()
+            /// Adds a column named `base` (numbered on a clash: `ZNAME1`, `ZNAME2`, …).
+            func column(_ base: String, _ definition: String, group: Int) -> String {
+                var candidate = base
                 var suffix = 1
                 while used.contains(candidate) {
-                    candidate = "Z" + name.uppercased() + String(suffix)
+                    candidate = base + String(suffix)
                     suffix += 1
                 }
                 used.insert(candidate)
-                definitions.append((candidate, definition))
+                definitions.append((candidate, definition, group))
                 return candidate
             }
-            let tree = entities.filter { $0.rootEntity === root }.sorted { depth($0) == depth($1) ? $0.name < $1.name : depth($0) < depth($1) }
+            let tree = Self.treeOrder(entities.filter { $0.rootEntity === root }, layout: layout)
             for entity in tree {
                 var columns = entity.superentity.flatMap { mappings[$0.name]?.columns } ?? [:]
                 var entityColumns = entity.superentity.flatMap { mappings[$0.name]?.entityColumns } ?? [:]
-                for property in entity.properties where !property.isTransient {
+                for property in Self.storedProperties(of: entity, layout: layout) {
                     let slot = property.slot
                     switch property {
                     case let attribute as AttributeDescription:
-                        columns[slot] = column(for: attribute.name, Self.columnDefinition(attribute.attributeType))
+                        let type = attribute.attributeType
+                        columns[slot] = column(
+                            "Z" + attribute.name.uppercased(),
+                            Self.columnDefinition(type, layout: layout),
+                            group: Self.columnGroup(type)
+                        )
                         if attribute.isIndexed { indexes.append(columns[slot]!) }
                     case let relationship as RelationshipDescription where !relationship.isToMany:
-                        let name = column(for: relationship.name, "INTEGER")
+                        let name = column("Z" + relationship.name.uppercased(), "INTEGER", group: 0)
                         columns[slot] = name
                         indexes.append(name)
                         if let destination = relationship.destinationEntity, !destination.subentities.isEmpty || destination.isAbstract {
-                            entityColumns[slot] = column(for: relationship.name + "_ENT", "INTEGER")
+                            entityColumns[slot] = column(
+                                layout == .coreData
+                                    ? "Z\(destination.entityCode)_" + relationship.name.uppercased()
+                                    : "Z" + relationship.name.uppercased() + "_ENT",
+                                "INTEGER",
+                                group: 0
+                            )
+                        }
+                        // Core Data keeps an ordered one-to-many's order beside the to-one.
+                        if layout == .coreData, let inverse = relationship.inverseRelationship, inverse.isToMany, inverse.isOrdered,
+                            !inverse.isTransient
+                        {
+                            _ = column("Z_FOK_" + name.dropFirst(), "INTEGER", group: 0)
                         }
                     default:
                         break
@@ -96,27 +136,65 @@ struct StoreSchema: Sendable {
                 mappings[entity.name] = EntityMapping(entityName: entity.name, table: table, columns: columns, entityColumns: entityColumns)
             }
             if tree.count > 1 { indexes.append("Z_ENT") }
-            tables[table] = Table(name: table, columns: definitions, indexes: indexes)
+            // Core Data orders a table's columns by type: integers, reals, decimals, strings,
+            // blobs (each group in entity and property order).
+            let ordered = layout == .coreData ? Self.stableSorted(definitions) { $0.group < $1.group } : definitions
+            tables[table] = Table(name: table, columns: ordered.map { ($0.name, $0.definition) }, indexes: indexes)
         }
         // Relationships stored outside their own entity's row: join tables first (named by
         // their owning side), then where each to-many side finds its members.
-        let toManyRelationships = entities.flatMap { entity in
+        let toManyRelationships = entities.sorted { $0.entityCode < $1.entityCode }.flatMap { entity in
             entity.properties.compactMap { $0 as? RelationshipDescription }.filter { $0.isToMany && !$0.isTransient }
+                .sorted { $0.name < $1.name }
         }
-        for relationship in toManyRelationships where Self.usesJoinTable(relationship) && Self.ownsJoinTable(relationship) {
+        var joinColumns: Set<String> = []
+        /// A join table column named `base`, numbered on a clash with any other join table's.
+        func joinColumn(_ base: String) -> String {
+            guard layout == .coreData else { return base }
+            var candidate = base
+            var suffix = 1
+            while joinColumns.contains(candidate) {
+                candidate = base + String(suffix)
+                suffix += 1
+            }
+            joinColumns.insert(candidate)
+            return candidate
+        }
+        for relationship in toManyRelationships
+        where Self.usesJoinTable(relationship) && Self.ownsJoinTable(relationship, layout: layout) {
             guard let entity = relationship.entity, let destination = relationship.destinationEntity else { continue }
+            let inverse = relationship.inverseRelationship
+            let sourceColumn: String
+            let destinationColumn: String
+            var sourceOrderColumn: String?
+            var destinationOrderColumn: String?
+            switch layout {
+            case .coreData:
+                let inverseName = inverse?.name ?? relationship.name + "Inverse"
+                sourceColumn = joinColumn("Z_\(entity.entityCode)" + inverseName.uppercased())
+                destinationColumn = joinColumn("Z_\((inverse?.entity ?? destination).entityCode)" + relationship.name.uppercased())
+                if relationship.isOrdered { sourceOrderColumn = "Z_FOK_" + destinationColumn.dropFirst(2) }
+                if inverse?.isOrdered == true { destinationOrderColumn = "Z_FOK_" + sourceColumn.dropFirst(2) }
+            case .objectGraph:
+                sourceColumn = "Z_SOURCE"
+                destinationColumn = "Z_DESTINATION"
+                if relationship.isOrdered { sourceOrderColumn = "Z_FOK_SOURCE" }
+                if inverse?.isOrdered == true { destinationOrderColumn = "Z_FOK_DESTINATION" }
+            }
             joinTables[RelationshipKey(relationship)] = JoinTable(
                 name: "Z_\(entity.entityCode)" + relationship.name.uppercased(),
                 sourceTable: Self.tableName(of: entity),
                 destinationTable: Self.tableName(of: destination),
-                sourceOrdered: relationship.isOrdered,
-                destinationOrdered: relationship.inverseRelationship?.isOrdered ?? false
+                sourceColumn: sourceColumn,
+                destinationColumn: destinationColumn,
+                sourceOrderColumn: sourceOrderColumn,
+                destinationOrderColumn: destinationOrderColumn
             )
         }
         for relationship in toManyRelationships {
             let key = RelationshipKey(relationship)
             if Self.usesJoinTable(relationship) {
-                let isOwner = Self.ownsJoinTable(relationship)
+                let isOwner = Self.ownsJoinTable(relationship, layout: layout)
                 let owner = isOwner ? relationship : relationship.inverseRelationship!
                 if let table = joinTables[RelationshipKey(owner)] { toMany[key] = .joinTable(table, isOwner: isOwner) }
             } else if let inverse = relationship.inverseRelationship, let owner = inverse.entity,
@@ -125,12 +203,48 @@ struct StoreSchema: Sendable {
                 let table = Self.tableName(of: destination)
                 var orderColumn: String?
                 if relationship.isOrdered {
-                    orderColumn = "Z_FOK_" + inverse.name.uppercased()
-                    tables[table]?.columns.append((orderColumn!, "INTEGER"))
+                    switch layout {
+                    case .coreData:
+                        // Added beside the to-one column when the table was laid out.
+                        orderColumn = "Z_FOK_" + column.dropFirst()
+                    case .objectGraph:
+                        orderColumn = "Z_FOK_" + inverse.name.uppercased()
+                        tables[table]?.columns.append((orderColumn!, "INTEGER"))
+                    }
                 }
                 toMany[key] = .foreignKey(table: table, column: column, orderColumn: orderColumn)
             }
         }
+    }
+
+    /// The entities of one inheritance tree in the order their columns are laid out: Core
+    /// Data's entity numbers (each parent before its subentities), or, in ObjectGraph's
+    /// former layout, by depth then name.
+    private static func treeOrder(_ tree: [EntityDescription], layout: StoreLayout) -> [EntityDescription] {
+        switch layout {
+        case .coreData:
+            return tree.sorted { $0.entityCode < $1.entityCode }
+        case .objectGraph:
+            func depth(_ entity: EntityDescription) -> Int { entity.superentity.map { depth($0) + 1 } ?? 0 }
+            return tree.sorted { depth($0) == depth($1) ? $0.name < $1.name : depth($0) < depth($1) }
+        }
+    }
+
+    /// An entity's own stored properties in column order: Core Data's (attributes by name,
+    /// then relationships by name), or the model's in ObjectGraph's former layout.
+    private static func storedProperties(of entity: EntityDescription, layout: StoreLayout) -> [PropertyDescription] {
+        let stored = entity.properties.filter { !$0.isTransient }
+        guard layout == .coreData else { return stored }
+        let attributes = stored.filter { $0 is AttributeDescription }.sorted { $0.name < $1.name }
+        let relationships = stored.filter { $0 is RelationshipDescription }.sorted { $0.name < $1.name }
+        return attributes + relationships
+    }
+
+    /// `elements` sorted by `areInIncreasingOrder`, equal elements kept in their order.
+    private static func stableSorted<T>(_ elements: [T], by areInIncreasingOrder: (T, T) -> Bool) -> [T] {
+        elements.enumerated().sorted { a, b in
+            areInIncreasingOrder(a.element, b.element) || (!areInIncreasingOrder(b.element, a.element) && a.offset < b.offset)
+        }.map(\.element)
     }
 
     /// The table of `entity`'s inheritance tree.
@@ -145,11 +259,20 @@ struct StoreSchema: Sendable {
         return inverse.isToMany
     }
 
-    /// Whether this side of a join table writes it (the other side only mirrors it): the side
-    /// whose "Entity.relationship" sorts first.
-    private static func ownsJoinTable(_ relationship: RelationshipDescription) -> Bool {
+    /// Whether this side of a join table writes it and names it (the other side only mirrors
+    /// it). Core Data names a join table from the side whose entity number is lower (Photos'
+    /// `Z_26ASSETS` from album 26 to asset 34; the relationship name decides within one entity);
+    /// ObjectGraph's former layout from the side whose "Entity.relationship" sorts first.
+    private static func ownsJoinTable(_ relationship: RelationshipDescription, layout: StoreLayout) -> Bool {
         guard usesJoinTable(relationship), let inverse = relationship.inverseRelationship else { return true }
-        return "\(relationship.entity?.name ?? "").\(relationship.name)" <= "\(inverse.entity?.name ?? "").\(inverse.name)"
+        switch layout {
+        case .coreData:
+            let mine = relationship.entity?.entityCode ?? 0
+            let theirs = inverse.entity?.entityCode ?? 0
+            return mine == theirs ? relationship.name <= inverse.name : mine < theirs
+        case .objectGraph:
+            return "\(relationship.entity?.name ?? "").\(relationship.name)" <= "\(inverse.entity?.name ?? "").\(inverse.name)"
+        }
     }
 
     /// Where the members of to-many `relationship` are stored; `nil` for a to-one or transient one.
@@ -162,63 +285,42 @@ struct StoreSchema: Sendable {
         let table = Self.tableName(of: entity)
         var statements: [String] = []
         for joinTable in joinTables.values.sorted(by: { $0.name < $1.name }) {
-            if joinTable.sourceTable == table { statements.append("DELETE FROM \(joinTable.name) WHERE Z_SOURCE = ?") }
-            if joinTable.destinationTable == table { statements.append("DELETE FROM \(joinTable.name) WHERE Z_DESTINATION = ?") }
+            if joinTable.sourceTable == table { statements.append("DELETE FROM \(joinTable.name) WHERE \(joinTable.sourceColumn) = ?") }
+            if joinTable.destinationTable == table {
+                statements.append("DELETE FROM \(joinTable.name) WHERE \(joinTable.destinationColumn) = ?")
+            }
         }
         return statements
     }
 
-    private func depth(_ entity: EntityDescription) -> Int { entity.superentity.map { depth($0) + 1 } ?? 0 }
-
-    static func columnDefinition(_ type: AttributeType) -> String {
-        switch type {
-        case .string, .uri: "TEXT"
-        case .boolean, .integer16, .integer32, .integer64: "INTEGER"
-        case .double, .float, .date: "REAL"
-        case .decimal: "TEXT COLLATE \(SQLiteFunctions.decimalCollation)"
-        case .binaryData, .uuid, .transformable: "BLOB"
+    /// The type of an attribute's column: Core Data's spelling (`VARCHAR`, `TIMESTAMP`,
+    /// `FLOAT`, `DECIMAL`, …), or SQLite's in ObjectGraph's former layout (where decimals were
+    /// exact text ordered by a numeric collation).
+    static func columnDefinition(_ type: AttributeType, layout: StoreLayout) -> String {
+        switch (layout, type) {
+        case (.coreData, .string), (.coreData, .uri): "VARCHAR"
+        case (.coreData, .date): "TIMESTAMP"
+        case (.coreData, .double), (.coreData, .float): "FLOAT"
+        case (.coreData, .decimal): "DECIMAL"
+        case (.objectGraph, .string), (.objectGraph, .uri): "TEXT"
+        case (.objectGraph, .double), (.objectGraph, .float), (.objectGraph, .date): "REAL"
+        case (.objectGraph, .decimal): "TEXT COLLATE \(SQLiteFunctions.decimalCollation)"
+        case (_, .boolean), (_, .integer16), (_, .integer32), (_, .integer64): "INTEGER"
+        case (_, .binaryData), (_, .uuid), (_, .transformable): "BLOB"
         }
     }
 
-    /// The statements that create the schema (idempotent).
-    func creationSQL(model: ManagedObjectModel) -> [String] {
-        var sql: [String] = []
-        for table in tables.values.sorted(by: { $0.name < $1.name }) {
-            let columns =
-                ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER NOT NULL", "Z_OPT INTEGER NOT NULL"]
-                + table.columns.map { "\($0.name) \($0.definition)" }
-            sql.append("CREATE TABLE IF NOT EXISTS \(table.name) (\(columns.joined(separator: ", ")))")
-            for column in table.indexes {
-                sql.append("CREATE INDEX IF NOT EXISTS \(table.name)_\(column)_INDEX ON \(table.name) (\(column))")
-            }
+    /// Where Core Data puts a column of `type` in its table: integers (and to-one keys) first,
+    /// then dates and floating-point numbers, decimals, strings, UUIDs, other blobs (as in the
+    /// fixtures' `ZBOOK`: `… ZPRICE DECIMAL, ZTITLE VARCHAR, ZUNIQUEID BLOB, ZCOVER BLOB`).
+    private static func columnGroup(_ type: AttributeType) -> Int {
+        switch type {
+        case .boolean, .integer16, .integer32, .integer64: 0
+        case .date, .double, .float: 1
+        case .decimal: 2
+        case .string, .uri: 3
+        case .uuid: 4
+        case .binaryData, .transformable: 5
         }
-        for table in joinTables.values.sorted(by: { $0.name < $1.name }) {
-            var columns = ["Z_SOURCE INTEGER NOT NULL", "Z_DESTINATION INTEGER NOT NULL"]
-            if table.sourceOrdered { columns.append("Z_FOK_SOURCE INTEGER") }
-            if table.destinationOrdered { columns.append("Z_FOK_DESTINATION INTEGER") }
-            columns.append("PRIMARY KEY (Z_SOURCE, Z_DESTINATION)")
-            sql.append("CREATE TABLE IF NOT EXISTS \(table.name) (\(columns.joined(separator: ", "))) WITHOUT ROWID")
-            sql.append("CREATE INDEX IF NOT EXISTS \(table.name)_DESTINATION_INDEX ON \(table.name) (Z_DESTINATION, Z_SOURCE)")
-        }
-        for entity in model.entities.sorted(by: { $0.name < $1.name }) {
-            guard let mapping = mappings[entity.name] else { continue }
-            let filter = entity.superentity == nil ? "" : " WHERE Z_ENT IN (\(entity.fetchableEntityCodes.map(String.init).joined(separator: ", ")))"
-            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
-                let columns = constraint.compactMap { entity.slotByName[$0].flatMap { mapping.columns[$0] } }
-                guard columns.count == constraint.count else { continue }
-                sql.append(
-                    "CREATE UNIQUE INDEX IF NOT EXISTS \(mapping.table)_\(entity.name.uppercased())_UNIQUE\(number) ON \(mapping.table) (\(columns.joined(separator: ", ")))\(filter)"
-                )
-            }
-            for index in entity.indexes {
-                let columns = index.elements.compactMap { element in
-                    entity.slotByName[element.propertyName].flatMap { mapping.columns[$0] }.map { "\($0) \(element.isAscending ? "ASC" : "DESC")" }
-                }
-                guard !columns.isEmpty else { continue }
-                let name = index.name.filter { $0.isLetter || $0.isNumber || $0 == "_" }
-                sql.append("CREATE INDEX IF NOT EXISTS \(mapping.table)_\(name)_INDEX ON \(mapping.table) (\(columns.joined(separator: ", ")))")
-            }
-        }
-        return sql
     }
 }

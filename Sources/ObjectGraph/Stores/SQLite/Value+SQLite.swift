@@ -4,8 +4,9 @@ import GRDBSQLite
 
 extension Value {
     /// The SQLite form: dates as REAL seconds since 2001-01-01 (Core Data's own), decimals as
-    /// exact text (ordered by a numeric collation), UUIDs and data as BLOBs, URLs as text,
-    /// object references as their primary key.
+    /// exact text (ordered by a numeric collation; a Core Data layout's `DECIMAL` column turns
+    /// the text into a number, as Core Data stores it), UUIDs as 16-byte BLOBs, data as BLOBs,
+    /// URLs as text, object references as their primary key.
     var databaseValue: DatabaseValue {
         switch self {
         case .null: .null
@@ -34,7 +35,9 @@ extension Value {
         case (.double, .int64(let int)), (.float, .int64(let int)): self = .double(Double(int))
         case (.decimal, .string(let text)): self = Decimal(string: text).map { .decimal($0) } ?? .null
         case (.decimal, .int64(let int)): self = .decimal(Decimal(int))
-        case (.decimal, .double(let double)): self = .decimal(Decimal(double))
+        // Core Data keeps decimals in a DECIMAL column, where SQLite stores them as REAL: read
+        // the shortest decimal that prints as the double (10.11, not 10.1099999999999994).
+        case (.decimal, .double(let double)): self = .decimal(Decimal(string: "\(double)") ?? Decimal(double))
         case (.date, .double(let seconds)): self = .date(Date(timeIntervalSinceReferenceDate: seconds))
         case (.date, .int64(let seconds)): self = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
         case (.binaryData, .blob(let data)), (.transformable, .blob(let data)): self = .data(data)

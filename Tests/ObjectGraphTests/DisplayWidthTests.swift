@@ -1,6 +1,5 @@
+import ObjectGraph
 import Testing
-
-@testable import SPoTKit
 
 @Suite("Display width: terminal columns of text")
 struct DisplayWidthTests {
