@@ -90,10 +90,11 @@ extension ManagedObjectContext {
                 }
             }
         }
-        for object in objects {
+        // The save wrote a row for each object `saveChanges` found changed and not deleted
+        // (decided before any `didSave()` below can change other objects).
+        let wroteRows = objects.map { !$0.isDeleted && $0.hasChanges }
+        for (object, wroteRow) in zip(objects, wroteRows) {
             let deleted = object.isDeleted
-            // The save wrote a row for each object `saveChanges` found changed (and not deleted).
-            let wroteRow = !deleted && object.hasChanges
             let wroteValues = wroteRow || !deleted && !object.storage.changed.isEmpty
             object.storage.saved(deleted: deleted, wroteValues: wroteValues, bumpedVersion: wroteRow)
             if deleted { registeredObjectsByID[object.objectID] = nil }
