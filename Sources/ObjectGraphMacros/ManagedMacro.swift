@@ -7,12 +7,41 @@ public import SwiftSyntaxMacros
 /// Expands `@Managed var title: String?` into accessors that read and write the managed
 /// object's storage under the key `"title"`, so a property's name is typed once;
 /// `@Managed("type") var kind: String?` uses the key `"type"`.
-public struct ManagedMacro: AccessorMacro {
+///
+/// Beside the property it declares `private static let _managedSlot_title =
+/// ManagedPropertySlot("title")`, which the accessors pass: it remembers the property's slot,
+/// so a getter or setter does not look its key up by name on every call.
+public struct ManagedMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
+        let (name, _) = try property(of: node, declaration)
+        return [
+            "get { _managedValue(Self.\(raw: slotName(name))) }",
+            "set { _setManagedValue(newValue, Self.\(raw: slotName(name))) }",
+        ]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        // A misplaced `@Managed` is reported once, by the accessor expansion.
+        guard let (name, key) = try? property(of: node, declaration) else { return [] }
+        return ["private static let \(raw: slotName(name)) = ManagedPropertySlot(\(literal: key))"]
+    }
+
+    /// The name of the slot cache declared beside the property `name`.
+    private static func slotName(_ name: String) -> String { "_managedSlot_" + name }
+
+    /// The property's Swift name (without backticks) and its model key.
+    private static func property(
+        of node: AttributeSyntax,
+        _ declaration: some DeclSyntaxProtocol
+    ) throws -> (name: String, key: String) {
         guard let variable = declaration.as(VariableDeclSyntax.self),
             variable.bindingSpecifier.tokenKind == .keyword(.var),
             variable.bindings.count == 1,
@@ -27,6 +56,7 @@ public struct ManagedMacro: AccessorMacro {
         if binding.initializer != nil {
             throw MacroExpansionErrorMessage("@Managed properties take their default from the model, not from an initializer")
         }
+        let name = String(identifier.identifier.trimmedDescription.filter { $0 != "`" })
         // `@Managed("type") var kind`: the model's key, when the Swift name must differ.
         let key: String
         if let argument = node.arguments?.as(LabeledExprListSyntax.self)?.first {
@@ -40,12 +70,9 @@ public struct ManagedMacro: AccessorMacro {
             }
             key = segment.content.text
         } else {
-            key = String(identifier.identifier.trimmedDescription.filter { $0 != "`" })
+            key = name
         }
-        return [
-            "get { _managedValue(forKey: \(literal: key)) }",
-            "set { _setManagedValue(newValue, forKey: \(literal: key)) }",
-        ]
+        return (name, key)
     }
 }
 

@@ -25,11 +25,14 @@ extension ManagedObjectContext {
             throw ObjectGraphError(.noPersistentStore, "cannot save: the context has no persistent store")
         }
         postWillSave()
-        for object in changedObjectsInSaveOrder() where object.hasChanges { object.willSave() }
+        var objects = changedObjectsInSaveOrder()
+        for object in objects where object.hasChanges { object.willSave() }
         processPendingChanges()
         try throwUnreportedStoreErrors()
-
-        var objects = changedObjectsInSaveOrder()
+        // Sorted again only when `willSave()` or an observer changed which objects changed.
+        if changedObjects.count != objects.count || !objects.allSatisfy({ changedObjects[$0.objectID] === $0 }) {
+            objects = changedObjectsInSaveOrder()
+        }
         var failures: [ValidationFailure] = []
         for object in objects {
             failures.append(contentsOf: object.storage.pendingFailures)
@@ -87,12 +90,13 @@ extension ManagedObjectContext {
                 }
             }
         }
-        let written = Set(changes.inserts.map(\.id)).union(changes.updates.map(\.id))
-
-        for object in objects {
+        // The save wrote a row for each object `saveChanges` found changed and not deleted
+        // (decided before any `didSave()` below can change other objects).
+        let wroteRows = objects.map { !$0.isDeleted && $0.hasChanges }
+        for (object, wroteRow) in zip(objects, wroteRows) {
             let deleted = object.isDeleted
-            let wroteValues = !deleted && (object.hasChanges || !object.storage.changed.isEmpty)
-            object.storage.saved(deleted: deleted, wroteValues: wroteValues, bumpedVersion: written.contains(object.objectID))
+            let wroteValues = wroteRow || !deleted && !object.storage.changed.isEmpty
+            object.storage.saved(deleted: deleted, wroteValues: wroteValues, bumpedVersion: wroteRow)
             if deleted { registeredObjectsByID[object.objectID] = nil }
             if deleted || wroteValues { object.didSave() }
         }

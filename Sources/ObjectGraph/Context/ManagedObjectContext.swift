@@ -73,13 +73,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return coordinator?.store
     }
 
+    // The tables every fetched, inserted or changed object touches. Exclusivity is not checked
+    // dynamically on them: a context is used on its queue only, and each access is a short,
+    // non-overlapping read or write (as `ManagedObject.storage`).
+
     /// One object per ID (uniquing).
-    var registeredObjectsByID = ObjectRegistry()
+    @exclusivity(unchecked) var registeredObjectsByID = ObjectRegistry()
     /// Objects with unsaved changes (inserted, updated or deleted), in the order they changed.
-    var changedObjects: [ManagedObjectID: ManagedObject] = [:]
+    @exclusivity(unchecked) var changedObjects: [ManagedObjectID: ManagedObject] = [:]
     /// Changes since the last `processPendingChanges()`, for objects-did-change.
-    var pendingInserted: Set<ManagedObject> = []
-    var pendingUpdated: Set<ManagedObject> = []
+    @exclusivity(unchecked) var pendingInserted: Set<ManagedObject> = []
+    @exclusivity(unchecked) var pendingUpdated: Set<ManagedObject> = []
     var pendingDeleted: Set<ManagedObject> = []
     var pendingRefreshed: Set<ManagedObject> = []
     /// IDs a merged save updated that are not registered here (see ``ObjectsDidChange``).
@@ -94,7 +98,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     let observers = ContextObservers()
     /// The last entity ``entity(of:)`` looked up, by ID scope.
-    private var lastEntityLookup: (scope: ObjectIDScope, entity: EntityDescription)?
+    @exclusivity(unchecked) private var lastEntityLookup: (scope: ObjectIDScope, entity: EntityDescription)?
 
     /// Creates a context of `concurrencyType`; set ``persistentStoreCoordinator`` before use.
     public init(concurrencyType: ConcurrencyType) {

@@ -124,6 +124,9 @@ public final class EntityDescription: CustomStringConvertible {
     @exclusivity(unchecked) var frozenTransientSlots: [Int]?
     /// Per slot, the attribute type (`nil` for relationships), for the typed accessors.
     @exclusivity(unchecked) var frozenAttributeTypes: [AttributeType?] = []
+    /// A number no other frozen entity of this process has (from 1, below `0xFFFF_FFFF`; 0
+    /// until frozen), by which a ``ManagedPropertySlot`` knows the entity its slot is for.
+    @exclusivity(unchecked) var frozenSerial: UInt64 = 0
     /// The top of this entity's inheritance tree, whose table holds the whole tree.
     var rootEntity: EntityDescription { superentity?.rootEntity ?? self }
 

@@ -71,6 +71,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             entity.frozenDefaultValues = ContiguousArray(entity.allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
             entity.frozenAttributeTypes = entity.allProperties.map { ($0 as? AttributeDescription)?.attributeType }
             entity.slotTable = NameTable(entity.allProperties.enumerated().map { ($1.name, $0) })
+            entity.frozenSerial = EntityDescription.nextSerial()
             entity.isFrozen = true
             for property in entity.properties {
                 property.isFrozen = true

@@ -14,6 +14,7 @@
 /// ``ManagedObject/setValue(_:forKey:)``, with their checks: a value of the wrong type is
 /// never stored and makes the next save throw.
 @attached(accessor)
+@attached(peer, names: prefixed(_managedSlot_))
 public macro Managed() = #externalMacro(module: "ObjectGraphMacros", type: "ManagedMacro")
 
 /// Declares a typed property of a ``ManagedObject`` subclass stored under the model's property
@@ -26,4 +27,5 @@ public macro Managed() = #externalMacro(module: "ObjectGraphMacros", type: "Mana
 /// }
 /// ```
 @attached(accessor)
+@attached(peer, names: prefixed(_managedSlot_))
 public macro Managed(_ key: String) = #externalMacro(module: "ObjectGraphMacros", type: "ManagedMacro")

@@ -105,11 +105,11 @@ extension ManagedObject {
     // MARK: Typed access (used by @Managed)
 
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue<Result>(forKey key: String) -> Result {
+    public func _managedValue<Result>(_ property: ManagedPropertySlot) -> Result {
         // Fast path: an attribute read as its own Swift type. It declares no `Result?` local,
         // whose metadata would be looked up on every call. (Properties of an attribute's own
         // Swift type call the non-generic overloads in ManagedObject+TypedAccess.swift.)
-        typedManagedValue(forKey: key, as: Result.self)
+        typedManagedValue(property, as: Result.self)
     }
 
     /// `_managedValue(forKey:)` for key-path probes, relationships, `nil` values and Swift types
@@ -130,8 +130,8 @@ extension ManagedObject {
     }
 
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue<Input>(_ value: Input, forKey key: String) {
-        setTypedManagedValue(value, forKey: key)
+    public func _setManagedValue<Input>(_ value: Input, _ property: ManagedPropertySlot) {
+        setTypedManagedValue(value, property)
     }
 
     private func zeroValue<Result>(of type: Result.Type, key: String) -> Result {
@@ -152,6 +152,16 @@ extension ManagedObject {
         assertOnContextQueue()
         if storage.flags.contains(.gone) { return nil }
         guard let slot = entity.slot(forKey: key) else { return nil }
+        fulfillIfNeeded()
+        return storage.flags.contains(.gone) ? nil : slot
+    }
+
+    /// `prepareForRead(key:)` for a `@Managed` property, its slot found through its cache.
+    @inline(__always)
+    func prepareForRead(_ property: ManagedPropertySlot) -> Int? {
+        assertOnContextQueue()
+        if storage.flags.contains(.gone) { return nil }
+        guard let slot = property.slot(in: entity) else { return nil }
         fulfillIfNeeded()
         return storage.flags.contains(.gone) ? nil : slot
     }

@@ -17,11 +17,11 @@ extension ManagedObject {
         return TypedValue.canRead(storage.values[slot], type: type, as: Result.self)
     }
 
-    /// Stores `value` in the attribute `key` when its Swift type is the attribute's own; returns
-    /// `false` (having changed nothing) when the general path must handle it.
+    /// Stores `value` in the attribute `property` when its Swift type is the attribute's own;
+    /// returns `false` (having changed nothing) when the general path must handle it.
     @inline(__always)
-    func setTypedAttributeValue<Input>(_ value: Input, forKey key: String) -> Bool {
-        guard let slot = entity.slot(forKey: key), let type = entity.attributeType(atSlot: slot),
+    func setTypedAttributeValue<Input>(_ value: Input, _ property: ManagedPropertySlot) -> Bool {
+        guard let slot = property.slot(in: entity), let type = entity.attributeType(atSlot: slot),
             !storage.flags.contains(.gone), let stored = TypedValue.stored(value, type: type)
         else { return false }
         assertOnContextQueue()
@@ -136,88 +136,88 @@ extension EntityDescription {
 
 // MARK: Non-generic accessors for `@Managed` properties of attribute types
 
-// `@Managed` expands to `_managedValue(forKey:)` / `_setManagedValue(_:forKey:)`; for a
+// `@Managed` expands to `_managedValue(_:)` / `_setManagedValue(_:_:)`; for a
 // property whose Swift type is an attribute's own, Swift picks one of these non-generic
 // overloads over the generic one. Called from another module, the generic accessors run
 // unspecialized (metatype comparisons and value-witness copies on every call, ~300
 // instructions); these run the same code specialized for their type.
 extension ManagedObject {
     @inline(__always)
-    func typedManagedValue<Result>(forKey key: String, as _: Result.Type) -> Result {
-        if !storage.flags.contains(.probe), let slot = prepareForRead(key: key), canReadTypedAttribute(at: slot, as: Result.self) {
+    func typedManagedValue<Result>(_ property: ManagedPropertySlot, as _: Result.Type) -> Result {
+        if !storage.flags.contains(.probe), let slot = prepareForRead(property), canReadTypedAttribute(at: slot, as: Result.self) {
             return TypedValue.read(storage.values[slot], as: Result.self)
         }
-        return generalManagedValue(forKey: key)
+        return generalManagedValue(forKey: property.key)
     }
 
     @inline(__always)
-    func setTypedManagedValue<Input>(_ value: Input, forKey key: String) {
-        if setTypedAttributeValue(value, forKey: key) { return }
-        setValue(value, forKey: key)
+    func setTypedManagedValue<Input>(_ value: Input, _ property: ManagedPropertySlot) {
+        if setTypedAttributeValue(value, property) { return }
+        setValue(value, forKey: property.key)
     }
 
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Int64 { typedManagedValue(forKey: key, as: Int64.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Int64 { typedManagedValue(property, as: Int64.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Int64, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Int64, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Int64? { typedManagedValue(forKey: key, as: Int64?.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Int64? { typedManagedValue(property, as: Int64?.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Int64?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Int64?, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Int32 { typedManagedValue(forKey: key, as: Int32.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Int32 { typedManagedValue(property, as: Int32.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Int32, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Int32, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Int32? { typedManagedValue(forKey: key, as: Int32?.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Int32? { typedManagedValue(property, as: Int32?.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Int32?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Int32?, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Int16 { typedManagedValue(forKey: key, as: Int16.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Int16 { typedManagedValue(property, as: Int16.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Int16, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Int16, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Int16? { typedManagedValue(forKey: key, as: Int16?.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Int16? { typedManagedValue(property, as: Int16?.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Int16?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Int16?, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Double { typedManagedValue(forKey: key, as: Double.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Double { typedManagedValue(property, as: Double.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Double, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Double, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Double? { typedManagedValue(forKey: key, as: Double?.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Double? { typedManagedValue(property, as: Double?.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Double?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Double?, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Float { typedManagedValue(forKey: key, as: Float.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Float { typedManagedValue(property, as: Float.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Float, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Float, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Float? { typedManagedValue(forKey: key, as: Float?.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Float? { typedManagedValue(property, as: Float?.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Float?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Float?, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> String { typedManagedValue(forKey: key, as: String.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> String { typedManagedValue(property, as: String.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: String, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: String, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> String? { typedManagedValue(forKey: key, as: String?.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> String? { typedManagedValue(property, as: String?.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: String?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: String?, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Bool { typedManagedValue(forKey: key, as: Bool.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Bool { typedManagedValue(property, as: Bool.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Bool, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Bool, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Bool? { typedManagedValue(forKey: key, as: Bool?.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Bool? { typedManagedValue(property, as: Bool?.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Bool?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Bool?, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Date { typedManagedValue(forKey: key, as: Date.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Date { typedManagedValue(property, as: Date.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Date, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Date, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
     /// Reads a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _managedValue(forKey key: String) -> Date? { typedManagedValue(forKey: key, as: Date?.self) }
+    public func _managedValue(_ property: ManagedPropertySlot) -> Date? { typedManagedValue(property, as: Date?.self) }
     /// Writes a typed property; `@Managed` expands to calls of this. Not for direct use.
-    public func _setManagedValue(_ value: Date?, forKey key: String) { setTypedManagedValue(value, forKey: key) }
+    public func _setManagedValue(_ value: Date?, _ property: ManagedPropertySlot) { setTypedManagedValue(value, property) }
 }

@@ -147,16 +147,24 @@ extension SQLCompiler {
         _ options: ComparisonOptions
     ) throws -> String {
         let foldOptions = options.subtracting(.normalized)
-        let textual = [leftType, rightType].allSatisfy { $0 == nil || $0 == .string || $0 == .uri }
+        // (Types spelled out: inferring these literals and closures took the type checker
+        // seconds, a third of the module's function bodies.)
+        let types: [AttributeType?] = [leftType, rightType]
+        let textual = types.allSatisfy { (type: AttributeType?) -> Bool in type == nil || type == .string || type == .uri }
         let folds = !foldOptions.isEmpty && textual
-        if folds, ![.beginsWith, .endsWith, .contains, .like, .matches, .in].contains(op) { try requireFolding(foldOptions) }
+        let stringOperators: [ComparisonOperator] = [.beginsWith, .endsWith, .contains, .like, .matches, .in]
+        if folds, !stringOperators.contains(op) { try requireFolding(foldOptions) }
         let writer = self  // folds and collations bind nothing: a copy writes them
         let fold: (String) -> String = { folds ? writer.fold($0, foldOptions) : $0 }
         // A decimal against a decimal compares numerically; a decimal against another number
         // compares as the evaluator does.
         let decimal = leftType == .decimal || rightType == .decimal
-        let numeric = [leftType, rightType].allSatisfy { $0 == nil || $0 == .decimal || Self.binaryNumericTypes.contains($0!) }
-        if decimal, numeric, leftType != rightType, [.equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(op) {
+        let numeric = types.allSatisfy { (type: AttributeType?) -> Bool in
+            guard let type else { return true }
+            return type == .decimal || Self.binaryNumericTypes.contains(type)
+        }
+        let orderings: [ComparisonOperator] = [.equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual]
+        if decimal, numeric, leftType != rightType, orderings.contains(op) {
             if dialect.database == .postgreSQL {
                 let symbol = op == .equal ? dialect.isOperator : dialect.symbol(op)
                 return numericCompare(left, symbol, right)
@@ -180,7 +188,7 @@ extension SQLCompiler {
             }
         }
         let collated: (String) -> String = { decimal ? writer.decimalOrdered($0) : fold($0) }
-        let text = [leftType, rightType].contains { $0 == .string || $0 == .uri }
+        let text = types.contains { (type: AttributeType?) -> Bool in type == .string || type == .uri }
         switch op {
         case .equal: return "\(collated(left)) \(dialect.isOperator) \(fold(right))"
         case .notEqual: return "\(collated(left)) \(dialect.isNotOperator) \(fold(right))"

@@ -78,16 +78,10 @@ extension SQLiteStore {
         throw OptimisticLockingFailure(storeVersions: conflicts)
     }
 
-    /// Inserts one row with every stored column of its entity.
+    /// Inserts one row with every stored column of its entity, bound straight from the row's
+    /// values (no argument array per row).
     private func insert(_ write: SaveChanges.RowWrite, in db: Database, statements: inout [Statement?]) throws {
         let entity = try entityPlan(write.entity, of: write.id)
-        var arguments: [DatabaseValue] = [write.id.primaryKey.databaseValue, entity.code.databaseValue, 1.databaseValue]
-        arguments.reserveCapacity(3 + entity.insertColumns.count)
-        for (slot, count) in entity.insertColumns.enumerated() where count > 0 {
-            let value = write.values[slot]
-            arguments.append(value.databaseValue)
-            if count == 2 { arguments.append(entityCode(of: value)) }
-        }
         let statement: Statement
         if let prepared = statements[entity.code] {
             statement = prepared
@@ -96,7 +90,16 @@ extension SQLiteStore {
             statement.prepareForDirectBinding()
             statements[entity.code] = statement
         }
-        try arguments.withUnsafeBufferPointer { try statement.executeBinding($0) }
+        var binder = statement.directBinder()
+        try binder.bind(.int(write.id.primaryKey))
+        try binder.bind(.int(Int64(entity.code)))
+        try binder.bind(.int(1))
+        for (slot, count) in entity.insertColumns.enumerated() where count > 0 {
+            let value = write.values[slot]
+            try binder.bind(value)
+            if count == 2 { try binder.bind(entityCode(of: value)) }
+        }
+        try statement.execute()
     }
 
     /// Writes the changed stored columns of one row and bumps its version — also for a change
