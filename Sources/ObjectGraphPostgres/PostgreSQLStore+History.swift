@@ -78,7 +78,8 @@ extension PostgreSQLStore {
         bindings.append(changes.rows.map { Int64($0.type.rawValue) })
         try await connection.query(
             PostgresQuery(
-                unsafeSQL: #"INSERT INTO "Z_HISTORYCHANGE" ("ZTRANSACTION", "ZENTITY", "ZOBJECT", "ZTYPE") SELECT $1, e, o, t FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS c(e, o, t)"#,
+                unsafeSQL:
+                    #"INSERT INTO "Z_HISTORYCHANGE" ("ZTRANSACTION", "ZENTITY", "ZOBJECT", "ZTYPE") SELECT $1, e, o, t FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS c(e, o, t)"#,
                 binds: bindings
             ),
             logger: logger

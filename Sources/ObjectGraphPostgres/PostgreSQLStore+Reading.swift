@@ -128,7 +128,8 @@ extension PostgreSQLStore {
         let sql: String
         switch layout.toMany(relationship) {
         case .foreignKey(let table, let column, let orderColumn):
-            sql = #"SELECT \#(column), "Z_PK", "Z_ENT" FROM \#(table) WHERE \#(column) = ANY($1) ORDER BY \#(column), \#(orderColumn.map { "\($0), " } ?? "")"Z_PK""#
+            sql =
+                #"SELECT \#(column), "Z_PK", "Z_ENT" FROM \#(table) WHERE \#(column) = ANY($1) ORDER BY \#(column), \#(orderColumn.map { "\($0), " } ?? "")"Z_PK""#
         case .joinTable(let table, let mine, let theirs, let orderColumn, let memberTable, _):
             sql =
                 #"SELECT j.\#(mine), d."Z_PK", d."Z_ENT" FROM \#(table) j JOIN \#(memberTable) d ON d."Z_PK" = j.\#(theirs) WHERE j.\#(mine) = ANY($1) ORDER BY j.\#(mine), \#(orderColumn.map { "j.\($0), " } ?? "")d."Z_PK""#
@@ -143,7 +144,9 @@ extension PostgreSQLStore {
         let keys = Array(sources.keys)
         let layout = layout
         let identifier = identifier
-        let found: [(Int64, ManagedObjectID)] = try run("read \(layout.relationshipName(relationship, model: managedObjectModel)) of \(ids.count) objects") {
+        let found: [(Int64, ManagedObjectID)] = try run(
+            "read \(layout.relationshipName(relationship, model: managedObjectModel)) of \(ids.count) objects"
+        ) {
             client in
             var bindings = PostgresBindings()
             bindings.append(keys)

@@ -11,23 +11,21 @@ extension PostgreSQLStore {
     }
 
     /// Starts `LISTEN`ing on the store's channel on a connection of its own, calling `handler`
-    /// for each notification (and once after each reconnection, for the commits missed while
-    /// the connection was down).
+    /// for each notification, and once each time listening starts (for the commits made before
+    /// it, or while the connection was down).
     package func observeRemoteCommits(_ handler: @escaping @Sendable () -> Void) -> Bool {
         let client = client
         let channel = notificationChannel
         let counter = NotificationCounter(store: self)
         let task = bridge.start {
-            var first = true
             while !Task.isCancelled {
                 do {
                     try await client.withConnection { connection in
                         try await connection.listen(on: channel) { notifications in
-                            if !first {
-                                counter.increment()
-                                handler()
-                            }
-                            first = false
+                            // Listening now: whatever committed before is in the history the
+                            // monitor reads next, whatever commits later is announced.
+                            counter.increment()
+                            handler()
                             for try await _ in notifications {
                                 counter.increment()
                                 handler()
@@ -36,7 +34,6 @@ extension PostgreSQLStore {
                     }
                 } catch {
                     // The connection dropped or the server restarted: listen again shortly.
-                    first = false
                     try? await Task.sleep(for: .milliseconds(200))
                 }
             }

@@ -152,7 +152,10 @@ extension PostgreSQLStore {
             let source = SQLValue.integer(change.source.primaryKey)
             for member in change.removed {
                 statements.append(
-                    SaveStatement(sql: "DELETE FROM \(table) WHERE \(mine) = $1 AND \(theirs) = $2", arguments: [source, .integer(member.primaryKey)])
+                    SaveStatement(
+                        sql: "DELETE FROM \(table) WHERE \(mine) = $1 AND \(theirs) = $2",
+                        arguments: [source, .integer(member.primaryKey)]
+                    )
                 )
             }
             for member in change.added {

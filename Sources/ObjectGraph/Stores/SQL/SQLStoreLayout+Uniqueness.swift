@@ -45,7 +45,8 @@ extension SQLStoreLayout {
                 let filter =
                     entity.superentity == nil
                     ? "" : " AND \(dialect.quoted("Z_ENT")) IN (\(entity.fetchableEntityCodes.map(String.init).joined(separator: ", ")))"
-                let sql = "SELECT \(dialect.quoted("Z_PK")), \(dialect.quoted("Z_ENT")) FROM \(dialect.quoted(mapping.table)) WHERE \(condition)\(filter)"
+                let sql =
+                    "SELECT \(dialect.quoted("Z_PK")), \(dialect.quoted("Z_ENT")) FROM \(dialect.quoted(mapping.table)) WHERE \(condition)\(filter)"
                 for key in order {
                     probes.append(
                         UniquenessProbe(

@@ -228,7 +228,11 @@ package struct SQLStoreLayout: Sendable {
 
     /// The quoted column of each of `properties` of the entity named `entity`, with the
     /// property's description, for a dictionary fetch.
-    package func columns(of properties: [String], entity name: String, model: ManagedObjectModel) throws -> [(column: String, property: PropertyDescription)] {
+    package func columns(
+        of properties: [String],
+        entity name: String,
+        model: ManagedObjectModel
+    ) throws -> [(column: String, property: PropertyDescription)] {
         guard let entity = model.entity(named: name), let mapping = schema.mappings[name] else {
             throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(name)'")
         }
