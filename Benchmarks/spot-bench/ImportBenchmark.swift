@@ -3,6 +3,7 @@ import FlickrSandbox
 import Foundation
 import GRDB
 import SPoTKit
+import Synchronization
 
 /// SPoT's refresh import: `newPhotos` sandbox-shaped photos in pages of 100 (one save per
 /// page) into a database already holding `existing` photos — SPoTKit's importer on ObjectGraph
@@ -105,7 +106,7 @@ struct ImportBenchmark: Benchmark {
 /// Runs `body` to completion from synchronous benchmark code.
 func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     let semaphore = DispatchSemaphore(value: 0)
-    let result = Locked<Result<T, any Error>?>(nil)
+    let result = Mutex<Result<T, any Error>?>(nil)
     Task {
         let outcome: Result<T, any Error>
         do { outcome = .success(try await body()) } catch { outcome = .failure(error) }

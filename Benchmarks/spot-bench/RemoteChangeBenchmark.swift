@@ -1,6 +1,7 @@
 import Flickr
 import Foundation
 import ObjectGraph
+import Synchronization
 
 /// How fast another process's commit reaches a fetched results controller: process B (this
 /// binary re-run as a child) inserts one item per save at irregular intervals and prints when
@@ -44,7 +45,7 @@ struct RemoteChangeBenchmark: Benchmark {
     /// Runs a writer child against a store at `url` and returns each commit's latency in ms.
     static func latencies(kind: String, commits: Int, url: URL) throws -> [Double] {
         let container = try remoteContainer(at: url, notifications: kind == "objectgraph")
-        let arrivals = Locked<[Int64: UInt64]>([:])
+        let arrivals = Arrivals()
         let recorder = ArrivalRecorder(arrivals: arrivals)
         let context = container.newBackgroundContext()
         context.automaticallyMergesChangesFromParent = true
@@ -60,10 +61,10 @@ struct RemoteChangeBenchmark: Benchmark {
         let commitTimes = try runWriter(path: url.path, commits: commits)
         // Wait (bounded) for the last arrivals.
         let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
-        while arrivals.withLock({ $0.count }) < commits, DispatchTime.now().uptimeNanoseconds < deadline { usleep(1_000) }
+        while arrivals.times.withLock({ $0.count }) < commits, DispatchTime.now().uptimeNanoseconds < deadline { usleep(1_000) }
         poller?.stop()
         withExtendedLifetime(controller) {}
-        let seen = arrivals.withLock { $0 }
+        let seen = arrivals.times.withLock { $0 }
         guard seen.count == commits else { throw RawConnection.Failure(description: "\(kind): \(seen.count) of \(commits) commits arrived") }
         return commitTimes.map { number, committed in Double(Int64(seen[number]!) - Int64(committed)) / 1_000_000 }
     }
@@ -125,8 +126,8 @@ struct RemoteChangeBenchmark: Benchmark {
 
 /// Notes when a controller reports each inserted item (by its `a`).
 private final class ArrivalRecorder: FetchedResultsControllerDelegate {
-    let arrivals: Locked<[Int64: UInt64]>
-    init(arrivals: Locked<[Int64: UInt64]>) { self.arrivals = arrivals }
+    let arrivals: Arrivals
+    init(arrivals: Arrivals) { self.arrivals = arrivals }
 
     func controller(
         _ controller: FetchedResultsController<any FetchRequestResult>,
@@ -138,7 +139,7 @@ private final class ArrivalRecorder: FetchedResultsControllerDelegate {
         guard type == .insert, let item = anObject as? Item else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         let number = item.a
-        arrivals.withLock { $0[number] = $0[number] ?? now }
+        arrivals.times.withLock { $0[number] = $0[number] ?? now }
     }
 }
 
@@ -146,10 +147,10 @@ private final class ArrivalRecorder: FetchedResultsControllerDelegate {
 /// reading the rows past the last one seen when it moves.
 private final class RawPoller: @unchecked Sendable {
     // @unchecked Sendable: `stopped` is guarded by its lock; the connection is used by the thread only.
-    private let stopped = Locked(false)
+    private let stopped = Mutex(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(path: String, arrivals: Locked<[Int64: UInt64]>) throws {
+    init(path: String, arrivals: Arrivals) throws {
         _ = try RawConnection(path: path)  // fails here, not on the thread, if the file cannot be opened
         Thread.detachNewThread { [self] in
             guard let connection = try? RawConnection(path: path) else { return }
@@ -162,7 +163,7 @@ private final class RawPoller: @unchecked Sendable {
                     let rows = ((try? connection.strings("SELECT ZA FROM ZITEM WHERE Z_PK > \(last) ORDER BY Z_PK")) ?? []).compactMap { Int64($0) }
                     let now = DispatchTime.now().uptimeNanoseconds
                     if let maxPK = try? connection.int("SELECT IFNULL(MAX(Z_PK), 0) FROM ZITEM") { last = maxPK }
-                    arrivals.withLock { arrivals in for number in rows { arrivals[number] = arrivals[number] ?? now } }
+                    arrivals.times.withLock { arrivals in for number in rows { arrivals[number] = arrivals[number] ?? now } }
                 }
                 usleep(1_000)
             }
@@ -174,4 +175,10 @@ private final class RawPoller: @unchecked Sendable {
         stopped.withLock { $0 = true }
         finished.wait()
     }
+}
+
+/// When each item arrived (uptime nanoseconds by its `a`), shared by the recorder or poller
+/// and the measuring code.
+private final class Arrivals: Sendable {
+    let times = Mutex<[Int64: UInt64]>([:])
 }

@@ -46,6 +46,8 @@ struct BenchError: Error, CustomStringConvertible {
 /// What wrk measured.
 struct WrkResult {
     var requestsPerSecond: Double
+    /// Bytes per second received, headers included (wrk's Transfer/sec).
+    var bytesPerSecond: Double
     var p50: Double
     var p99: Double
     var errors: String?
@@ -59,19 +61,29 @@ struct WrkResult {
             }
             return nil
         }
+        func bytes(_ text: Substring) -> Double? {
+            let units: [(String, Double)] = [("GB", 1_073_741_824), ("MB", 1_048_576), ("KB", 1024), ("B", 1)]
+            for (unit, factor) in units where text.hasSuffix(unit) {
+                if let value = Double(text.dropLast(unit.count)) { return value * factor }
+            }
+            return nil
+        }
         var rps: Double?
+        var transfer: Double?
         var p50: Double?
         var p99: Double?
         var errors: String?
         for line in report.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if fields.first == "Requests/sec:", fields.count > 1 { rps = Double(fields[1]) }
+            if fields.first == "Transfer/sec:", fields.count > 1 { transfer = bytes(fields[1]) }
             if fields.count == 2, fields[0] == "50%" { p50 = milliseconds(fields[1]) }
             if fields.count == 2, fields[0] == "99%" { p99 = milliseconds(fields[1]) }
             if line.contains("Non-2xx") || line.contains("Socket errors") { errors = line.trimmingCharacters(in: .whitespaces) }
         }
-        guard let rps, let p50, let p99 else { throw BenchError("could not read wrk's report:\n\(report)") }
+        guard let rps, let transfer, let p50, let p99 else { throw BenchError("could not read wrk's report:\n\(report)") }
         self.requestsPerSecond = rps
+        self.bytesPerSecond = transfer
         self.p50 = p50
         self.p99 = p99
         self.errors = errors
@@ -119,6 +131,11 @@ func photos(_ range: Range<Int>, tags: [String]?) -> [FlickrPhoto] {
     }
 }
 
+/// The size of one answer in kilobytes, from wrk's rates.
+func kilobytes(_ result: WrkResult) -> Int {
+    Int((result.bytesPerSecond / result.requestsPerSecond / 1024).rounded())
+}
+
 func benchmark() async throws {
     let options = try Options(CommandLine.arguments)
     let quiet = Logger(label: "webbench") { _ in SwiftLogNoOpLogHandler() }
@@ -142,18 +159,24 @@ func benchmark() async throws {
     guard let port = await portIterator.next() else { throw BenchError("the server did not start") }
     let pages = [("Spots page", "/"), ("500-photo spot page", "/tags/benchspot")]
     // Warm up: open the lists and let the first renderings be cached.
-    for (_, path) in pages { _ = try runWrk("http://127.0.0.1:\(port)\(path)", options: Options(["", "--seconds", "1"])) }
+    for path in ["/", "/tags/all", "/tags/benchspot"] {
+        _ = try runWrk("http://127.0.0.1:\(port)\(path)", options: Options(["", "--seconds", "1"]))
+    }
 
     // A static file of about a page's size, from the same server: what a page can cost at best.
     let staticFile = try runWrk("http://127.0.0.1:\(port)/static/app.css", options: options)
-    print("| page | requests/s | static file requests/s | static ÷ page |")
-    print("|---|---:|---:|---:|")
+    // Pages larger than the static file are compared by bytes per second: what a static file
+    // of the page's size would cost, as near as one file allows.
+    print("| page | size | requests/s | static file (\(kilobytes(staticFile)) KB) requests/s | static ÷ page, requests | static ÷ page, bytes |")
+    print("|---|---:|---:|---:|---:|---:|")
     for (name, path) in [("Spots page", "/"), ("All", "/tags/all")] + pages.dropFirst() {
         let page = try runWrk("http://127.0.0.1:\(port)\(path)", options: options)
-        let ratio = staticFile.requestsPerSecond / page.requestsPerSecond
+        let requests = staticFile.requestsPerSecond / page.requestsPerSecond
+        let bytes = staticFile.bytesPerSecond / page.bytesPerSecond
         print(
-            "| \(name) | \(String(format: "%.0f", page.requestsPerSecond)) | \(String(format: "%.0f", staticFile.requestsPerSecond)) | "
-                + "\(String(format: "%.2f×", ratio)) |"
+            "| \(name) | \(kilobytes(page)) KB | \(String(format: "%.0f", page.requestsPerSecond)) | "
+                + "\(String(format: "%.0f", staticFile.requestsPerSecond)) | \(String(format: "%.2f×", requests)) | "
+                + "\(String(format: "%.2f×", bytes)) |"
         )
     }
     print("")

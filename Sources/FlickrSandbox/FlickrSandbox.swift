@@ -3,6 +3,7 @@ public import Foundation
 package import Hummingbird
 import Logging
 import NIOCore
+import Synchronization
 
 /// A Flickr-compatible server on loopback with a bundled catalogue of Stanford photos.
 ///
@@ -26,7 +27,7 @@ public final class FlickrSandbox: Sendable {
 
     let state: SandboxState
     let images = SandboxImageCache()
-    private let running = Locked<Running?>(nil)
+    private let running = Mutex<Running?>(nil)
 
     private struct Running {
         var baseURL: URL
@@ -60,7 +61,7 @@ public final class FlickrSandbox: Sendable {
     public func start(port: Int = 0) async throws -> URL {
         if running.withLock({ $0 != nil }) { throw FlickrSandboxError("The sandbox is already running") }
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let failure = Locked<String?>(nil)
+        let failure = Mutex<String?>(nil)
         // The server's own logger only speaks up for real trouble: stopping cancels the
         // server, which it would otherwise report as an error on every stop.
         var serverLogger = configuration.logger

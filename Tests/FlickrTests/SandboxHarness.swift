@@ -2,6 +2,7 @@ import Flickr
 import FlickrSandbox
 import Foundation
 import Logging
+import Synchronization
 
 /// A running sandbox and a client pointed at it, both on manual clocks, for one test.
 struct SandboxHarness {
@@ -74,7 +75,7 @@ struct SandboxHarness {
 
 /// Collects log lines (message and metadata) in memory.
 final class LogCapture: Sendable {
-    private let lines = Locked<[String]>([])
+    private let lines = Mutex<[String]>([])
 
     var all: [String] { lines.withLock { $0 } }
 

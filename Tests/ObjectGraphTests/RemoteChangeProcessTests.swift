@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraphPeerModel
+import Synchronization
 import Testing
 
 @testable import ObjectGraph
@@ -72,9 +73,16 @@ struct RemoteChangeProcessTests {
         let (observer, peer) = try await Self.start()
         defer { peer.quit() }
         let coordinator = observer.container.persistentStoreCoordinator
-        let posted = Locked<[Notification]>([])
+        // What each posted notification's user info held: store UUID, history token, file name.
+        let posted = Mutex<[(store: String?, token: PersistentHistoryToken?, file: String?)]>([])
         let token = NotificationCenter.default.addObserver(forName: .persistentStoreRemoteChange, object: coordinator, queue: nil) { note in
-            posted.withLock { $0.append(note) }
+            let info = note.userInfo
+            let entry = (
+                store: info?[StoreUUIDKey] as? String,
+                token: info?[PersistentHistoryTokenKey] as? PersistentHistoryToken,
+                file: (info?[StoreURLKey] as? URL)?.lastPathComponent
+            )
+            posted.withLock { $0.append(entry) }
         }
         defer { NotificationCenter.default.removeObserver(token) }
         var changes = coordinator.remoteChanges.makeAsyncIterator()
@@ -88,9 +96,9 @@ struct RemoteChangeProcessTests {
         #expect(failures.isEmpty, "\(failures)")
         let notes = posted.withLock { $0 }
         #expect(notes.count == 1)
-        #expect(notes.first?.userInfo?[StoreUUIDKey] as? String == change.storeIdentifier)
-        #expect(notes.first?.userInfo?[PersistentHistoryTokenKey] as? PersistentHistoryToken == change.historyToken)
-        #expect((notes.first?.userInfo?[StoreURLKey] as? URL)?.lastPathComponent == "Peer.sqlite")
+        #expect(notes.first?.store == change.storeIdentifier)
+        #expect(notes.first?.token == change.historyToken)
+        #expect(notes.first?.file == "Peer.sqlite")
     }
 
     @Test("a writer killed with SIGKILL mid-save never shows half a save")

@@ -34,12 +34,10 @@ struct StoreFaultInjectionTests {
 
     /// Makes every read (or write) of `store` fail as a disk error would, until `body` returns.
     private static func failing<T>(_ access: SQLiteStore.StoreAccess, _ store: SQLiteStore, _ body: () throws -> T) rethrows -> T {
-        store.failureInjection.withLock { injection in
-            injection = { kind in
-                kind == access ? DatabaseError(resultCode: .SQLITE_IOERR, message: "disk I/O error (injected)") : nil
-            }
+        store.failureInjection.set { kind in
+            kind == access ? DatabaseError(resultCode: .SQLITE_IOERR, message: "disk I/O error (injected)") : nil
         }
-        defer { store.failureInjection.withLock { $0 = nil } }
+        defer { store.failureInjection.set(nil) }
         return try body()
     }
 

@@ -2,6 +2,7 @@ import Flickr
 import FlickrSandbox
 import Foundation
 import SPoTKit
+import Synchronization
 import Testing
 
 /// The image file cache on real directories: hits and misses, shared fetches, eviction order,
@@ -382,12 +383,12 @@ private struct DownloadFailed: Error {}
 
 /// Fetch closures that count their calls.
 private final class FetchCounter: Sendable {
-    private let calls = Locked(0)
+    private let calls = Mutex(0)
 
     var count: Int { calls.withLock { $0 } }
 
     func returning(_ bytes: [UInt8], after gate: Gate? = nil) -> @Sendable () async throws -> [UInt8] {
-        { [calls] in
+        { [self] in
             calls.withLock { $0 += 1 }
             await gate?.wait()
             return bytes
@@ -395,7 +396,7 @@ private final class FetchCounter: Sendable {
     }
 
     func failing(after gate: Gate) -> @Sendable () async throws -> [UInt8] {
-        { [calls] in
+        { [self] in
             calls.withLock { $0 += 1 }
             await gate.wait()
             throw DownloadFailed()
@@ -405,7 +406,7 @@ private final class FetchCounter: Sendable {
 
 /// Holds fetches back until the test has every caller in place.
 private final class Gate: Sendable {
-    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func wait() async {
         await withCheckedContinuation { continuation in

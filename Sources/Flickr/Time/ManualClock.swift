@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A clock whose time moves only when told to: the test and demo clock.
 ///
 /// `sleep(until:)` suspends until ``advance(by:)`` (or ``advance(to:)``) moves time to or past
@@ -70,7 +72,7 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// Creates a clock at ``Instant/offset`` zero with nobody sleeping.
     public init() {}

@@ -1,4 +1,5 @@
 import Flickr
+import Synchronization
 
 /// The sandbox's mutable state — behaviour, fault draws, timeline epoch and counters — shared
 /// by every request handler and the in-process API.
@@ -10,12 +11,12 @@ final class SandboxState: Sendable {
         var stats = SandboxStats()
     }
 
-    private let values: Locked<Values>
+    private let values: Mutex<Values>
     let catalogue: SandboxCatalogue
 
     init(behavior: SandboxBehavior, epoch: Int, catalogue: SandboxCatalogue) {
         self.catalogue = catalogue
-        self.values = Locked(
+        self.values = Mutex(
             Values(behavior: behavior, random: SplitMix64(seed: behavior.seed), epoch: Self.clamp(epoch, catalogue))
         )
     }

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// What changed in a context since its last `processPendingChanges()`, as Core Data's
 /// `NSManagedObjectContextObjectsDidChange` user info.
@@ -64,9 +65,9 @@ extension Notification.Name {
 /// Keeps an observer registered; call ``cancel()`` (or drop every reference) to remove it.
 public final class ContextObservation: Sendable {
     /// The removal, taken out of the box by the first ``cancel()`` so it runs once.
-    private let onCancel: Locked<(@Sendable () -> Void)?>
+    private let onCancel: Mutex<(@Sendable () -> Void)?>
 
-    init(onCancel: @escaping @Sendable () -> Void) { self.onCancel = Locked(onCancel) }
+    init(onCancel: @escaping @Sendable () -> Void) { self.onCancel = Mutex(onCancel) }
 
     /// Removes the observer.
     public func cancel() {

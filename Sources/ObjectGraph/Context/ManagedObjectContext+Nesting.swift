@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension ManagedObjectContext {
     /// The context this one reads from and saves into, as Core Data's

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The observers of one context, registered from any thread.
-final class ContextObservers: Sendable {
+final class ContextObservers: @unchecked Sendable {  // every access to `registry` holds `lock`
     private struct Registry {
         var nextToken = 0
         var objectsDidChange: [Int: (ObjectsDidChange) -> Void] = [:]
@@ -19,10 +19,18 @@ final class ContextObservers: Sendable {
 
     // Objects-did-change and will-save observers are not `@Sendable`: they are registered from
     // any thread but only ever called on the context's queue, as Core Data's notifications are.
-    private let registry = Locked(Registry())
+    // (A `Mutex` would demand `sending` closures, which these are not.)
+    private var registry = Registry()
+    private let lock = NSLock()
+
+    private func withRegistry<Result>(_ body: (inout Registry) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&registry)
+    }
 
     func add(objectsDidChange observer: @escaping (ObjectsDidChange) -> Void, includingUnregistered: Bool = false) -> Int {
-        registry.withLock { registry in
+        withRegistry { registry in
             let token = registry.token()
             registry.objectsDidChange[token] = observer
             if includingUnregistered { registry.wantsUnregistered.insert(token) }
@@ -30,28 +38,28 @@ final class ContextObservers: Sendable {
         }
     }
     func add(willSave observer: @escaping () -> Void) -> Int {
-        registry.withLock { registry in
+        withRegistry { registry in
             let token = registry.token()
             registry.willSave[token] = observer
             return token
         }
     }
     func add(didSave observer: @escaping @Sendable (ContextDidSave) -> Void) -> Int {
-        registry.withLock { registry in
+        withRegistry { registry in
             let token = registry.token()
             registry.didSave[token] = observer
             return token
         }
     }
     func add(objectIDsReplaced observer: @escaping ([ManagedObjectID: ManagedObjectID]) -> Void) -> Int {
-        registry.withLock { registry in
+        withRegistry { registry in
             let token = registry.token()
             registry.objectIDsReplaced[token] = observer
             return token
         }
     }
     func remove(_ token: Int) {
-        registry.withLock { registry in
+        withRegistry { registry in
             registry.objectsDidChange[token] = nil
             registry.wantsUnregistered.remove(token)
             registry.willSave[token] = nil
@@ -60,16 +68,16 @@ final class ContextObservers: Sendable {
         }
     }
     func objectsDidChangeObservers(unregisteredOnly: Bool) -> [(ObjectsDidChange) -> Void] {
-        registry.withLock { registry in
+        withRegistry { registry in
             registry.objectsDidChange.filter { !unregisteredOnly || registry.wantsUnregistered.contains($0.key) }.sorted { $0.key < $1.key }.map(
                 \.value
             )
         }
     }
-    var willSaveObservers: [() -> Void] { registry.withLock { $0.willSave.sorted { $0.key < $1.key }.map(\.value) } }
-    var didSaveObservers: [@Sendable (ContextDidSave) -> Void] { registry.withLock { $0.didSave.sorted { $0.key < $1.key }.map(\.value) } }
+    var willSaveObservers: [() -> Void] { withRegistry { $0.willSave.sorted { $0.key < $1.key }.map(\.value) } }
+    var didSaveObservers: [@Sendable (ContextDidSave) -> Void] { withRegistry { $0.didSave.sorted { $0.key < $1.key }.map(\.value) } }
     var objectIDsReplacedObservers: [([ManagedObjectID: ManagedObjectID]) -> Void] {
-        registry.withLock { $0.objectIDsReplaced.sorted { $0.key < $1.key }.map(\.value) }
+        withRegistry { $0.objectIDsReplaced.sorted { $0.key < $1.key }.map(\.value) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The ``ObjectStore`` of a child context: its parent context, as Core Data's
 /// `NSManagedObjectContext.parent`.
@@ -26,7 +27,7 @@ final class ParentContextStore: ObjectStore, @unchecked Sendable {
     /// The context this store serves (held weakly: the child holds this store).
     private weak var child: ManagedObjectContext?
     /// The child's subscription to the parent's saves, when it merges them automatically.
-    let mergeObservation = Locked<ContextObservation?>(nil)
+    let mergeObservation = Mutex<ContextObservation?>(nil)
 
     init(parent: ManagedObjectContext, coordinator: PersistentStoreCoordinator, child: ManagedObjectContext) {
         self.parent = parent

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A type a fetch can return: managed objects, object IDs, dictionaries or a count.
 ///
@@ -149,7 +150,7 @@ extension FetchRequestResult where Self: ManagedObject {
 
 /// Which entity each subclass is bound to, filled as models load (the last loaded wins).
 enum ManagedObjectClassRegistry {
-    private static let entities = Locked<[ObjectIdentifier: EntityDescription]>([:])
+    private static let entities = Mutex<[ObjectIdentifier: EntityDescription]>([:])
 
     static func register(_ model: ManagedObjectModel) {
         entities.withLock { entities in

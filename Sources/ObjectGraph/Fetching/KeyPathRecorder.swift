@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Finds the property names behind Swift key paths of `@Managed` properties, so typed queries
 /// (`\Photo.title == "Hoover Tower"`) never spell a name twice.
@@ -25,13 +26,18 @@ final class KeyPathRecorder: @unchecked Sendable {
         return object
     }
 
-    private static let cache = Locked<[AnyKeyPath: String]>([:])
+    /// A key path as a dictionary key: key paths are immutable values, safe to share.
+    private struct CacheKey: Hashable, @unchecked Sendable {
+        let keyPath: AnyKeyPath
+    }
+
+    private static let cache = Mutex<[CacheKey: String]>([:])
 
     /// The dotted key path (`"photographer.name"`) behind `keyPath`.
     ///
     /// Traps when the key path does not lead to an `@Managed` property (a programming error).
     static func name<Root: ManagedObject, Result>(of keyPath: KeyPath<Root, Result>) -> String {
-        if let name = cache.withLock({ $0[keyPath] }) { return name }
+        if let name = cache.withLock({ $0[CacheKey(keyPath: keyPath)] }) { return name }
         let recorder = KeyPathRecorder()
         let probe = recorder.probe(of: Root.self)
         $current.withValue(recorder) { _ = (probe as! Root)[keyPath: keyPath] }
@@ -39,7 +45,7 @@ final class KeyPathRecorder: @unchecked Sendable {
             preconditionFailure("ObjectGraph: \(keyPath) is not a key path of @Managed properties")
         }
         let name = recorder.keys.joined(separator: ".")
-        cache.withLock { $0[keyPath] = name }
+        cache.withLock { $0[CacheKey(keyPath: keyPath)] = name }
         return name
     }
 }

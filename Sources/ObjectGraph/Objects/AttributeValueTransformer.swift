@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Turns the values of a transformable attribute into the `Data` a store keeps, and back —
 /// ObjectGraph's counterpart of a Core Data `ValueTransformer` (which Foundation on Linux does
@@ -39,7 +40,7 @@ public protocol AttributeValueTransformer: Sendable {
 /// model is loaded is used from then on. Register before the first fetch or save of objects
 /// whose attributes name it: values read before are `Data`.
 public enum ValueTransformerRegistry {
-    private static let transformers = Locked<[String: any AttributeValueTransformer]>([:])
+    private static let transformers = Mutex<[String: any AttributeValueTransformer]>([:])
 
     /// Registers `transformer` under `name`; `nil` removes the one registered.
     public static func setValueTransformer(_ transformer: (any AttributeValueTransformer)?, forName name: String) {

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// The identity of a managed object in a store: Sendable, Hashable, stable from insert onwards.
 ///
@@ -60,7 +61,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The last temporary key handed out.
-    private static let temporaryKeys = Locked<Int64>(0)
+    private static let temporaryKeys = Mutex<Int64>(0)
 
     /// The URI form, `x-objectgraph://STORE/Entity/pKEY`, as Core Data's `uriRepresentation()`.
     public func uriRepresentation() -> URL {
@@ -108,7 +109,7 @@ final class ObjectIDScope: Sendable, Hashable {
     }
 
     /// Every scope made so far; holding them here is what keeps them alive.
-    private static let table = Locked<[Key: ObjectIDScope]>([:])
+    private static let table = Mutex<[Key: ObjectIDScope]>([:])
 
     /// The one scope of `entityName` in the store `storeIdentifier`.
     static func interned(storeIdentifier: String, entityName: String) -> ObjectIDScope {

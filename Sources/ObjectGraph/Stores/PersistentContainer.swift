@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// The whole stack — model, coordinator, store, contexts — in one object, as Core Data's
 /// `NSPersistentContainer`.
@@ -28,7 +29,7 @@ open class PersistentContainer: @unchecked Sendable {
     /// with an older version migrate through them, one version at a time.
     public let managedObjectModelBundle: ManagedObjectModelBundle?
 
-    private let viewContextStorage = Locked<ManagedObjectContext?>(nil)
+    private let viewContextStorage = Mutex<ManagedObjectContext?>(nil)
 
     /// Creates a container for `model`; call ``loadPersistentStores(completionHandler:)`` next.
     public init(name: String, managedObjectModel model: ManagedObjectModel) {

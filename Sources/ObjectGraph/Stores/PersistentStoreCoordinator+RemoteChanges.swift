@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 extension PersistentStoreCoordinator {
     /// Every remote change of this coordinator's stores from now on, as an asynchronous

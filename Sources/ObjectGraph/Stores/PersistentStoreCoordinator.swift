@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Connects contexts to a persistent store, as Core Data's `NSPersistentStoreCoordinator`.
 ///
@@ -11,7 +12,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The model of the objects in the coordinator's stores.
     public let managedObjectModel: ManagedObjectModel
 
-    let state = Locked(State())
+    let state = Mutex(State())
 
     struct State {
         var stores: [PersistentStore] = []
@@ -259,7 +260,7 @@ public final class PersistentStore: @unchecked Sendable {
     /// the way tests prove a batch took one query instead of one per object.
     ///
     /// ```swift
-    /// let statements = Locked<[String]>([])
+    /// let statements = Mutex<[String]>([])
     /// description.setOption({ sql in statements.withLock { $0.append(sql) } } as SQLStatementObserver,
     ///                       forKey: PersistentStore.sqlStatementObserverOption)
     /// ```

@@ -15,6 +15,9 @@ protocol ListFeed: AnyObject, Sendable {
     /// The current content with typed rows, as JSON: `{"version": …, "sections": [{"name",
     /// "indexTitle", "rows"}]}`, encoded once per version.
     func encodedSnapshot() throws -> Data
+    /// The content at the list's current version with its typed rows, when they are `R`s
+    /// (`nil` for another row type).
+    func snapshot<R: LiveRow>(of type: R.Type) -> LiveSnapshot<R>?
     /// The photos before and after photo `id` in the list, for a viewer's previous / next.
     func neighbors(ofPhoto id: String) -> (previous: String?, next: String?)
     /// Server-sent events: the content (`snapshot`), then every change set (`change`) with
@@ -99,6 +102,10 @@ final class LiveListFeed<List: LiveListProtocol>: ListFeed {
         let data = try JSONResponse.data(snapshot)
         cache.withLock { if ($0.json?.version ?? -1) < snapshot.version { $0.json = (snapshot.version, data) } }
         return data
+    }
+
+    func snapshot<R: LiveRow>(of type: R.Type) -> LiveSnapshot<R>? {
+        list.current as? LiveSnapshot<R>
     }
 
     func neighbors(ofPhoto id: String) -> (previous: String?, next: String?) {

@@ -24,7 +24,10 @@ struct APIRoutes: Sendable {
         api.get("search") { request, _ in
             let query = try Input.searchText(request)
             let feed = try await web.hub.feed(.search(query))
-            return try JSONResponse.make(try SearchAnswer(query: query, snapshotJSON: try feed.encodedSnapshot()))
+            guard let snapshot = feed.snapshot(of: SearchResultRow.self) else {
+                throw WebError(.internalServerError, "The search list of \"\(query)\" does not hold search results")
+            }
+            return try JSONResponse.make(SearchAnswer(query: query, snapshot: snapshot))
         }
         api.get("openapi.json") { request, _ in web.openAPI.response(to: request) }
         api.get("status") { _, _ in try JSONResponse.make(await web.spot.refresher.status) }

@@ -12,10 +12,8 @@ struct SearchAnswer: Encodable, Sendable {
     var spots: [SpotRow]
     var photos: [PhotoRow]
 
-    /// The answer for `query` from the search list's snapshot (its JSON, as the list feed
-    /// encodes it).
-    init(query: String, snapshotJSON: Data) throws {
-        let snapshot = try JSONDecoder.api.decode(LiveSnapshot<SearchResultRow>.self, from: snapshotJSON)
+    /// The answer for `query` from the search list's content.
+    init(query: String, snapshot: LiveSnapshot<SearchResultRow>) {
         self.init(query: query, version: snapshot.version, rows: snapshot.rows)
     }
 
@@ -31,14 +29,5 @@ struct SearchAnswer: Encodable, Sendable {
             case .photo(let photo): photos.append(photo)
             }
         }
-    }
-}
-
-extension JSONDecoder {
-    /// Reads what ``JSONResponse`` writes (ISO 8601 dates).
-    static var api: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
     }
 }

@@ -1,4 +1,4 @@
-import Flickr
+import Synchronization
 
 /// How many requests of each kind the server answered, per item: what tests read to prove
 /// that a page asked only for the thumbnails it shows.
@@ -7,7 +7,7 @@ final class RequestCounters: Sendable {
         case thumbnail
     }
 
-    private let counts = Locked<[Kind: [String: Int]]>([:])
+    private let counts = Mutex<[Kind: [String: Int]]>([:])
 
     func count(_ kind: Kind, _ item: String) {
         counts.withLock { $0[kind, default: [:]][item, default: 0] += 1 }

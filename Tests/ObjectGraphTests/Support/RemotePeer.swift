@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraphPeerModel
+import Synchronization
 import TestSupport
 import Testing
 
@@ -26,7 +27,7 @@ final class RemotePeer: @unchecked Sendable {
         let (lines, continuation) = AsyncStream<String>.makeStream()
         self.lines = lines
         iterator = lines.makeAsyncIterator()
-        let buffer = Locked(Data())
+        let buffer = Mutex(Data())
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty {

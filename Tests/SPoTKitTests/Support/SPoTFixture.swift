@@ -3,6 +3,7 @@ import FlickrSandbox
 import Foundation
 import Logging
 import ObjectGraph
+import Synchronization
 
 @testable import SPoTKit
 
@@ -73,10 +74,10 @@ struct SPoTFixture {
 
 /// Collects SQL statements a store runs (`PersistentStore.sqlStatementObserverOption`).
 final class StatementLog: Sendable {
-    private let statements = Locked<[String]>([])
+    private let statements = Mutex<[String]>([])
 
     /// The observer to give the store.
-    var observer: SQLStatementObserver { { [statements] sql in statements.withLock { $0.append(sql) } } }
+    var observer: SQLStatementObserver { { [self] sql in self.statements.withLock { $0.append(sql) } } }
 
     /// Forgets what was logged.
     func reset() { statements.withLock { $0 = [] } }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Compiled `MATCHES` patterns, shared by all threads.
 ///
@@ -18,7 +19,7 @@ final class RegularExpressionCache: Sendable {
         var caseInsensitive: Bool
     }
 
-    private let storage = Locked<[Key: NSRegularExpression]>([:])
+    private let storage = Mutex<[Key: NSRegularExpression]>([:])
 
     /// The compiled whole-string expression for `pattern`.
     ///

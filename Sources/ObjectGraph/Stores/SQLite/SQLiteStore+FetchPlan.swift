@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension SQLiteStore {
     /// Compiles the plan of `request` in SQLite's dialect (see ``FetchPlan``).

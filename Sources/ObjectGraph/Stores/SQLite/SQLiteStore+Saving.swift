@@ -4,7 +4,7 @@ import GRDB
 extension SQLiteStore {
     func save(_ changes: SaveChanges) throws {
         do {
-            if let injected = failureInjection.withLock({ $0 })?(.write) { throw injected }
+            try failureInjection.check(.write)
             try writer.write { db in
                 // History first, in the save's own transaction: it reads deleted rows' tombstones.
                 if tracksHistory {

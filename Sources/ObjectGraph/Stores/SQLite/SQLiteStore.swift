@@ -52,7 +52,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     var historyRetention: PersistentHistoryRetention?
 
     /// Primary keys reserved per root entity.
-    private let keys = Locked(KeyReservations())
+    private let keys = Mutex(KeyReservations())
     /// Rows read by ID, shared by the store's contexts (Core Data's row cache).
     let rowCache = RowCache()
     /// How many contexts' saves this store has written: rows fetched before one may be stale.
@@ -67,7 +67,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         savesWritten.add(1, ordering: .releasing)
     }
     /// How many fetch plans the store has compiled (tests prove plans are reused with it).
-    let fetchPlansCompiled = Locked(0)
+    let fetchPlansCompiled = Mutex(0)
 
     init(
         model: ManagedObjectModel,
@@ -257,15 +257,14 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         case read, write
     }
 
-    /// Tests' fault injection: called before each read and write; an error it returns is thrown
-    /// as SQLite's would be.
-    let failureInjection = Locked<(@Sendable (StoreAccess) -> (any Error)?)?>(nil)
+    /// Tests' fault injection, checked before each read and write.
+    let failureInjection = StoreFailureInjection()
 
     /// Runs `body`, turning any failure into an ``ObjectGraphError`` that says what the store
     /// was doing, with SQLite's code, message and statement and the store's file.
     func storeOperation<T>(_ access: StoreAccess, _ what: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
-            if let injected = failureInjection.withLock({ $0 })?(access) { throw injected }
+            try failureInjection.check(access)
             return try body()
         } catch let error as ObjectGraphError {
             throw error

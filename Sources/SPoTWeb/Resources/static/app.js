@@ -50,6 +50,27 @@
     return data || {};
   }
 
+  /* ------------------------------------------------------------ thumbnails that fail */
+
+  // A thumbnail the server could not fetch (Flickr down, the photo gone) shows a neutral
+  // placeholder instead of the browser's broken-image icon. The row keeps its thumbnail's
+  // address: a later render of the row (a live change, a reload) tries again.
+  function markThumbnailMissing(img) {
+    if (!(img instanceof HTMLImageElement) || !img.classList.contains('thumb') || !img.parentNode) return;
+    // An <img> that failed keeps its broken-image icon whatever its attributes: a span takes
+    // its place.
+    const placeholder = document.createElement('span');
+    placeholder.className = 'thumb thumb-missing';
+    placeholder.setAttribute('role', 'img');
+    placeholder.setAttribute('aria-label', 'Thumbnail unavailable');
+    placeholder.dataset.src = img.getAttribute('src') || '';
+    img.replaceWith(placeholder);
+  }
+  // `error` does not bubble: listen in the capture phase, for rows added later too.
+  document.addEventListener('error', (event) => markThumbnailMissing(event.target), true);
+  // Images that failed before this script ran.
+  $$('img.thumb').forEach((img) => { if (img.complete && img.getAttribute('src') && img.naturalWidth === 0) markThumbnailMissing(img); });
+
   /* ------------------------------------------------------------ banner and toast */
 
   const bannerEl = $('#banner');
