@@ -120,7 +120,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// The openers of store types other than SQLite and in-memory, by type.
-    static let storeOpeners = Locked<[String: StoreOpener]>([:])
+    static let storeOpeners = Mutex<[String: StoreOpener]>([:])
 
     /// Registers how stores of `type` are opened, as Core Data's
     /// `NSPersistentStoreCoordinator.registerStoreClass(_:type:)`; a later registration of the
