@@ -15,6 +15,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        // The PostgreSQL store: its own product, so SQLite-only users do not build postgres-nio.
+        .library(name: "ObjectGraphPostgres", targets: ["ObjectGraphPostgres"]),
         .library(name: "Flickr", targets: ["Flickr"]),
         .library(name: "SPoTKit", targets: ["SPoTKit"]),
         .library(name: "SPoTWeb", targets: ["SPoTWeb"]),
@@ -34,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: ObjectGraph — Core Data's programming model on Linux.
@@ -54,11 +57,20 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // The PostgreSQL store, on postgres-nio's `PostgresClient` (its connection pool).
+        .target(
+            name: "ObjectGraphPostgres",
+            dependencies: [
+                "ObjectGraph",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Xcode model fixtures (.xcdatamodel/.xcdatamodeld folders) are copied as they are.
         .testTarget(
             name: "ObjectGraphTests",
             dependencies: [
-                "ObjectGraph", "TestSupport", "ObjectGraphPeerModel",
+                "ObjectGraph", "ObjectGraphPostgres", "TestSupport", "ObjectGraphPeerModel",
                 "objectgraph-memory-walk", "objectgraph-crash-writer", "objectgraph-remote-peer", "objectgraph",
             ],
             resources: [.copy("Fixtures")]

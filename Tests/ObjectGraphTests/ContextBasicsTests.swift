@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Context basics")
 struct ContextBasicsTests {
-    @Test("insert, save, fetch round trip", arguments: TestStack.kinds)
-    func roundTrip(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("insert, save, fetch round trip", arguments: StoreKind.allCases)
+    func roundTrip(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             let photo = Photo(context: context)

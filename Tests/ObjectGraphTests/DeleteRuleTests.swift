@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Delete rules")
 struct DeleteRuleTests {
-    @Test("nullify removes a deleted tag from its photos, in memory and in the store", arguments: TestStack.kinds)
-    func nullify(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("nullify removes a deleted tag from its photos, in memory and in the store", arguments: StoreKind.allCases)
+    func nullify(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             let photo = Photo(context: context)
@@ -29,9 +29,9 @@ struct DeleteRuleTests {
         }
     }
 
-    @Test("cascade deletes a photographer's photos and, through them, their recents", arguments: TestStack.kinds)
-    func cascade(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("cascade deletes a photographer's photos and, through them, their recents", arguments: StoreKind.allCases)
+    func cascade(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             let ansel = Photographer(context: context)
@@ -55,8 +55,8 @@ struct DeleteRuleTests {
         }
     }
 
-    @Test("deny refuses the delete and names the relationship", arguments: TestStack.kinds)
-    func deny(inMemory: Bool) throws {
+    @Test("deny refuses the delete and names the relationship", arguments: StoreKind.allCases)
+    func deny(store: StoreKind) throws {
         let model = ManagedObjectModel {
             EntityDescription("Album") {
                 AttributeDescription("title", .string)
@@ -67,7 +67,7 @@ struct DeleteRuleTests {
                 RelationshipDescription("album", to: "Album", inverse: "pictures")
             }
         }
-        let stack = try TestStack(inMemory: inMemory, model: model)
+        let stack = try TestStack(store, model: model)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             let album = try context.insertObject(entityName: "Album")

@@ -4,8 +4,8 @@ import Testing
 
 @Suite("Fetches see unsaved changes")
 struct FetchPendingChangesTests {
-    private func seeded(_ inMemory: Bool) throws -> (TestStack, ManagedObjectContext) {
-        let stack = try TestStack(inMemory: inMemory)
+    private func seeded(_ store: StoreKind) throws -> (TestStack, ManagedObjectContext) {
+        let stack = try TestStack(store)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             for (index, title) in ["Arch", "Bell", "Cactus", "Dish", "Eucalyptus"].enumerated() {
@@ -19,9 +19,9 @@ struct FetchPendingChangesTests {
         return (stack, context)
     }
 
-    @Test("an unsaved insert that matches is returned, an unsaved delete is not", arguments: TestStack.kinds)
-    func insertsAndDeletes(inMemory: Bool) throws {
-        let (_, context) = try seeded(inMemory)
+    @Test("an unsaved insert that matches is returned, an unsaved delete is not", arguments: StoreKind.allCases)
+    func insertsAndDeletes(store: StoreKind) throws {
+        let (_, context) = try seeded(store)
         try context.performAndWait {
             let request = Photo.fetchRequest()
             request.predicate = FetchPredicate(format: "title BEGINSWITH %@ OR title == %@", "C", "Aardvark")
@@ -41,9 +41,9 @@ struct FetchPendingChangesTests {
         }
     }
 
-    @Test("an unsaved edit moves an object into or out of the result, with limit and offset", arguments: TestStack.kinds)
-    func updates(inMemory: Bool) throws {
-        let (_, context) = try seeded(inMemory)
+    @Test("an unsaved edit moves an object into or out of the result, with limit and offset", arguments: StoreKind.allCases)
+    func updates(store: StoreKind) throws {
+        let (_, context) = try seeded(store)
         try context.performAndWait {
             let request = Photo.fetchRequest()
             request.predicate = FetchPredicate(format: "views == 1")
@@ -66,7 +66,7 @@ struct FetchPendingChangesTests {
 
     @Test("dictionary results read the store only; count and ID results agree with objects")
     func resultTypes() throws {
-        let (_, context) = try seeded(true)
+        let (_, context) = try seeded(.inMemory)
         try context.performAndWait {
             let request = FetchRequest<[String: Any]>(entityName: "Photo")
             request.propertiesToFetch = ["title", "views"]
@@ -94,7 +94,7 @@ struct FetchPendingChangesTests {
 
     @Test("a bad predicate or sort key throws, naming what and where")
     func badRequests() throws {
-        let (_, context) = try seeded(true)
+        let (_, context) = try seeded(.inMemory)
         context.performAndWait {
             let request = Photo.fetchRequest()
             request.predicate = FetchPredicate(format: "title == AND views > 3")

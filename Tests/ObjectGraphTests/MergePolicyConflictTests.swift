@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 import Testing
 
-/// Two contexts on one SQLite file that both read photo "p" (title "T0", subtitle "S0",
+/// Two contexts on one store (SQLite file, memory, PostgreSQL) that both read photo "p" (title "T0", subtitle "S0",
 /// views 1); `first` changes it and saves, then `second` saves its own changes and conflicts.
 private struct ConflictScenario {
     let stack: TestStack
@@ -12,8 +12,8 @@ private struct ConflictScenario {
     /// The photo as each context read it, held (contexts hold their objects weakly).
     let held: [Photo]
 
-    init() throws {
-        stack = try TestStack()
+    init(_ store: StoreKind) throws {
+        stack = try TestStack(store)
         let setup = stack.container.newBackgroundContext()
         id = try setup.performAndWait {
             let photo = Photo(context: setup)
@@ -73,9 +73,9 @@ private struct ConflictScenario {
 
 @Suite("Optimistic locking and merge policies")
 struct MergePolicyConflictTests {
-    @Test("error policy: the save throws every conflict with its changed keys, and writes nothing")
-    func errorPolicy() throws {
-        let scenario = try ConflictScenario()
+    @Test("error policy: the save throws every conflict with its changed keys, and writes nothing", arguments: StoreKind.allCases)
+    func errorPolicy(store: StoreKind) throws {
+        let scenario = try ConflictScenario(store)
         try scenario.firstSaves()
         let error = try #require(throws: ObjectGraphError.self) { try scenario.secondSaves(.error) }
         #expect(error.code == .managedObjectMerge)
@@ -106,9 +106,9 @@ struct MergePolicyConflictTests {
         }
     }
 
-    @Test("store trump: the other save's keys win, this context's other changes are saved")
-    func storeTrump() throws {
-        let scenario = try ConflictScenario()
+    @Test("store trump: the other save's keys win, this context's other changes are saved", arguments: StoreKind.allCases)
+    func storeTrump(store: StoreKind) throws {
+        let scenario = try ConflictScenario(store)
         try scenario.firstSaves()
         try scenario.secondSaves(.mergeByPropertyStoreTrump)
         let stored = try scenario.stored()
@@ -120,9 +120,9 @@ struct MergePolicyConflictTests {
         }
     }
 
-    @Test("object trump: this context's keys win, the other save's other keys are kept")
-    func objectTrump() throws {
-        let scenario = try ConflictScenario()
+    @Test("object trump: this context's keys win, the other save's other keys are kept", arguments: StoreKind.allCases)
+    func objectTrump(store: StoreKind) throws {
+        let scenario = try ConflictScenario(store)
         try scenario.firstSaves()
         try scenario.secondSaves(MergeByPropertyObjectTrumpMergePolicy)
         let stored = try scenario.stored()
@@ -132,18 +132,18 @@ struct MergePolicyConflictTests {
         }
     }
 
-    @Test("overwrite: this context's whole object replaces the store's row")
-    func overwrite() throws {
-        let scenario = try ConflictScenario()
+    @Test("overwrite: this context's whole object replaces the store's row", arguments: StoreKind.allCases)
+    func overwrite(store: StoreKind) throws {
+        let scenario = try ConflictScenario(store)
         try scenario.firstSaves()
         try scenario.secondSaves(.overwrite)
         let stored = try scenario.stored()
         #expect(stored.title == "B" && stored.subtitle == "B-sub" && stored.views == 1)
     }
 
-    @Test("rollback: this context's changes to the conflicting object are discarded, its others saved")
-    func rollback() throws {
-        let scenario = try ConflictScenario()
+    @Test("rollback: this context's changes to the conflicting object are discarded, its others saved", arguments: StoreKind.allCases)
+    func rollback(store: StoreKind) throws {
+        let scenario = try ConflictScenario(store)
         try scenario.firstSaves()
         let otherID = scenario.second.performAndWait {
             let other = Photo(context: scenario.second)
@@ -162,9 +162,9 @@ struct MergePolicyConflictTests {
         try fresh.performAndWait { () throws in #expect((try fresh.existingObject(with: otherID) as? Photo)?.unique == "other") }
     }
 
-    @Test("a custom policy's closure sees the conflicts and sets the values to save")
-    func customPolicy() throws {
-        let scenario = try ConflictScenario()
+    @Test("a custom policy's closure sees the conflicts and sets the values to save", arguments: StoreKind.allCases)
+    func customPolicy(store: StoreKind) throws {
+        let scenario = try ConflictScenario(store)
         try scenario.firstSaves()
         let policy = MergePolicy(name: "most views") { conflicts, context in
             for conflict in conflicts {
@@ -179,18 +179,18 @@ struct MergePolicyConflictTests {
         #expect(stored.title == "B" && stored.subtitle == "B-sub" && stored.views == 15)
     }
 
-    @Test("a custom policy that throws fails the save, which writes nothing")
-    func customPolicyThrows() throws {
+    @Test("a custom policy that throws fails the save, which writes nothing", arguments: StoreKind.allCases)
+    func customPolicyThrows(store: StoreKind) throws {
         struct Refused: Error {}
-        let scenario = try ConflictScenario()
+        let scenario = try ConflictScenario(store)
         try scenario.firstSaves()
         #expect(throws: Refused.self) { try scenario.secondSaves(MergePolicy(name: "refuse") { _, _ in throw Refused() }) }
         #expect(try scenario.stored().subtitle == "S0")
     }
 
-    @Test("no conflict when the other save changed other objects; versions follow saves")
-    func noConflictOnOtherObjects() throws {
-        let scenario = try ConflictScenario()
+    @Test("no conflict when the other save changed other objects; versions follow saves", arguments: StoreKind.allCases)
+    func noConflictOnOtherObjects(store: StoreKind) throws {
+        let scenario = try ConflictScenario(store)
         try scenario.first.performAndWait {
             let other = Photo(context: scenario.first)
             other.unique = "q"
@@ -207,9 +207,9 @@ struct MergePolicyConflictTests {
         #expect(try scenario.stored().title == "B2")
     }
 
-    @Test("a to-many change alone is a new version: it conflicts with a stale update")
-    func toManyChangeBumpsVersion() throws {
-        let scenario = try ConflictScenario()
+    @Test("a to-many change alone is a new version: it conflicts with a stale update", arguments: StoreKind.allCases)
+    func toManyChangeBumpsVersion(store: StoreKind) throws {
+        let scenario = try ConflictScenario(store)
         try scenario.first.performAndWait {
             let tag = Tag(context: scenario.first)
             tag.name = "stanford"
@@ -229,9 +229,9 @@ struct MergePolicyConflictTests {
         }
     }
 
-    @Test("an object deleted by the other save: a conflict for .error, deleted here for the others")
-    func deletedInStore() throws {
-        let scenario = try ConflictScenario()
+    @Test("an object deleted by the other save: a conflict for .error, deleted here for the others", arguments: StoreKind.allCases)
+    func deletedInStore(store: StoreKind) throws {
+        let scenario = try ConflictScenario(store)
         try scenario.first.performAndWait {
             scenario.first.delete(try scenario.photo(in: scenario.first))
             try scenario.first.save()
@@ -248,9 +248,9 @@ struct MergePolicyConflictTests {
         }
     }
 
-    @Test("deleting an object another save changed: a conflict for .error, deleted under a trump policy")
-    func deleteOfChangedObject() throws {
-        let scenario = try ConflictScenario()
+    @Test("deleting an object another save changed: a conflict for .error, deleted under a trump policy", arguments: StoreKind.allCases)
+    func deleteOfChangedObject(store: StoreKind) throws {
+        let scenario = try ConflictScenario(store)
         try scenario.firstSaves()
         let delete: (MergePolicy) throws -> Void = { policy in
             try scenario.second.performAndWait {

@@ -106,8 +106,8 @@ struct ModelCheckTests {
         }
     }
 
-    @Test("sub-entities are stored with their parent and fetched with it", arguments: TestStack.kinds)
-    func inheritance(inMemory: Bool) throws {
+    @Test("sub-entities are stored with their parent and fetched with it", arguments: StoreKind.allCases)
+    func inheritance(store: StoreKind) throws {
         let model = ManagedObjectModel {
             EntityDescription("Media", isAbstract: true) {
                 AttributeDescription("title", .string)
@@ -115,7 +115,7 @@ struct ModelCheckTests {
             EntityDescription("Still", parent: "Media") { AttributeDescription("aperture", .double) }
             EntityDescription("Clip", parent: "Media") { AttributeDescription("seconds", .integer32) }
         }
-        let stack = try TestStack(inMemory: inMemory, model: model)
+        let stack = try TestStack(store, model: model)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             let still = try context.insertObject(entityName: "Still")

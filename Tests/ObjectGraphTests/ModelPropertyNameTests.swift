@@ -47,9 +47,9 @@ struct ModelPropertyNameTests {
         }
     }
 
-    @Test("type, value, name, data, date, order, index, count and version are legal and round-trip, typed", arguments: TestStack.kinds)
-    func typedRoundTrip(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory, model: Self.model())
+    @Test("type, value, name, data, date, order, index, count and version are legal and round-trip, typed", arguments: StoreKind.allCases)
+    func typedRoundTrip(store: StoreKind) throws {
+        let stack = try TestStack(store, model: Self.model())
         let writer = stack.container.newBackgroundContext()
         let when = Date(timeIntervalSinceReferenceDate: 812_345_678.25)
         let ids = try writer.performAndWait {
@@ -103,9 +103,9 @@ struct ModelPropertyNameTests {
         }
     }
 
-    @Test("the same names round-trip through value(forKey:) and setValue(_:forKey:)", arguments: TestStack.kinds)
-    func dynamicRoundTrip(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory, model: Self.model())
+    @Test("the same names round-trip through value(forKey:) and setValue(_:forKey:)", arguments: StoreKind.allCases)
+    func dynamicRoundTrip(store: StoreKind) throws {
+        let stack = try TestStack(store, model: Self.model())
         let writer = stack.container.newBackgroundContext()
         let values: [String: Any] = [
             "type": "receipt", "value": 12.25, "name": "café", "data": Data("bytes".utf8),
@@ -165,15 +165,15 @@ struct ModelPropertyNameTests {
         #expect(model.entities[0].attributesByName.keys.sorted() == names.sorted())
     }
 
-    @Test("Simplenote's Note.deleted round-trips through a store, beside isDeleted", arguments: TestStack.kinds)
-    func deletedRoundTrip(inMemory: Bool) throws {
+    @Test("Simplenote's Note.deleted round-trips through a store, beside isDeleted", arguments: StoreKind.allCases)
+    func deletedRoundTrip(store: StoreKind) throws {
         let model = ManagedObjectModel {
             EntityDescription("Note") {
                 AttributeDescription("content", .string)
                 AttributeDescription("deleted", .boolean, optional: false, defaultValue: false)
             }
         }
-        let stack = try TestStack(inMemory: inMemory, model: model)
+        let stack = try TestStack(store, model: model)
         let writer = stack.container.newBackgroundContext()
         try writer.performAndWait {
             let trashed = try writer.insertObject(entityName: "Note")

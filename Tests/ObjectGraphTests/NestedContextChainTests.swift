@@ -25,9 +25,9 @@ struct NestedContextChainTests {
         try context.performAndWait { try context.count(for: Photo.fetchRequest()) }
     }
 
-    @Test("three levels: a save goes one level up, and only the root's save reaches the file", arguments: TestStack.kinds)
-    func threeLevelChain(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("three levels: a save goes one level up, and only the root's save reaches the file", arguments: StoreKind.allCases)
+    func threeLevelChain(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let root = stack.container.newBackgroundContext()
         let child = Self.child(of: root)
         let grandchild = Self.child(of: child)
@@ -96,9 +96,9 @@ struct NestedContextChainTests {
         }
     }
 
-    @Test("a child's fetch sees its parent's unsaved inserts, updates and deletes", arguments: TestStack.kinds)
-    func fetchSeesParentChanges(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("a child's fetch sees its parent's unsaved inserts, updates and deletes", arguments: StoreKind.allCases)
+    func fetchSeesParentChanges(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let root = stack.container.newBackgroundContext()
         try root.performAndWait {
             for (unique, views) in [("a", 1), ("b", 2), ("c", 3)] {
@@ -145,9 +145,9 @@ struct NestedContextChainTests {
         }
     }
 
-    @Test("object(with:), existingObject, refresh, reset, obtainPermanentIDs in a child", arguments: TestStack.kinds)
-    func contextAPIInChild(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("object(with:), existingObject, refresh, reset, obtainPermanentIDs in a child", arguments: StoreKind.allCases)
+    func contextAPIInChild(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let root = stack.container.newBackgroundContext()
         let (savedID, unsavedID) = try root.performAndWait {
             let saved = Photo(context: root)
@@ -192,9 +192,9 @@ struct NestedContextChainTests {
         #expect(throws: ObjectGraphError.self) { try lookup.get() }
     }
 
-    @Test("any depth: a grandchild sees the unsaved changes of its parent and of the root", arguments: TestStack.kinds)
-    func grandchildSeesEveryLevel(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("any depth: a grandchild sees the unsaved changes of its parent and of the root", arguments: StoreKind.allCases)
+    func grandchildSeesEveryLevel(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let root = stack.container.newBackgroundContext()
         let child = Self.child(of: root)
         let grandchild = Self.child(of: child)
@@ -217,9 +217,9 @@ struct NestedContextChainTests {
         }
     }
 
-    @Test("a child's save validates, and a failing one leaves the parent untouched", arguments: TestStack.kinds)
-    func validationAtChildSave(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("a child's save validates, and a failing one leaves the parent untouched", arguments: StoreKind.allCases)
+    func validationAtChildSave(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let root = stack.container.newBackgroundContext()
         let child = Self.child(of: root)
         let failure = child.performAndWait {
@@ -234,9 +234,9 @@ struct NestedContextChainTests {
         root.performAndWait { #expect(!root.hasChanges) }
     }
 
-    @Test("a child discarded, or rolled back, leaves its parent untouched", arguments: TestStack.kinds)
-    func discardAndRollback(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("a child discarded, or rolled back, leaves its parent untouched", arguments: StoreKind.allCases)
+    func discardAndRollback(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let root = stack.container.newBackgroundContext()
         let id = try root.performAndWait {
             let photo = Photo(context: root)

@@ -19,9 +19,9 @@ struct NestedContextSaveTests {
         return try #require(try context.fetch(request).first)
     }
 
-    @Test("to-one, to-many, cascade and nullify changes made in a child reach the parent, then the store", arguments: TestStack.kinds)
-    func relationshipsAndDeleteRules(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("to-one, to-many, cascade and nullify changes made in a child reach the parent, then the store", arguments: StoreKind.allCases)
+    func relationshipsAndDeleteRules(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let root = stack.container.newBackgroundContext()
         try root.performAndWait {
             let gary = Photographer(context: root)
@@ -75,9 +75,9 @@ struct NestedContextSaveTests {
         if let url = stack.url { try check(try TestStack(file: url).container.newBackgroundContext()) }
     }
 
-    @Test("an ordered to-many relationship's new order arrives in the parent and the store", arguments: TestStack.kinds)
-    func orderedRelationship(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory, model: OrderedRelationshipTests.model())
+    @Test("an ordered to-many relationship's new order arrives in the parent and the store", arguments: StoreKind.allCases)
+    func orderedRelationship(store: StoreKind) throws {
+        let stack = try TestStack(store, model: OrderedRelationshipTests.model())
         let root = stack.container.newBackgroundContext()
         let tourID = try root.performAndWait {
             let tour = try root.insertObject(entityName: "Tour")
@@ -117,9 +117,9 @@ struct NestedContextSaveTests {
     }
 
     @MainActor
-    @Test("a fetched results controller on a main-queue parent reports a private child's save", arguments: TestStack.kinds)
-    func fetchedResultsControllerOnParent(inMemory: Bool) async throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("a fetched results controller on a main-queue parent reports a private child's save", arguments: StoreKind.allCases)
+    func fetchedResultsControllerOnParent(store: StoreKind) async throws {
+        let stack = try TestStack(store)
         let view = stack.container.viewContext
         for unique in ["b", "d", "f"] { Photo(context: view).unique = unique }
         try view.save()
@@ -157,9 +157,9 @@ struct NestedContextSaveTests {
         #expect(try Chain.photoCount(in: stack.container.newBackgroundContext()) == 3)
     }
 
-    @Test("a child that merges automatically takes its parent's saves; a sibling's push alone is not merged", arguments: TestStack.kinds)
-    func automaticMergeFromParent(inMemory: Bool) async throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("a child that merges automatically takes its parent's saves; a sibling's push alone is not merged", arguments: StoreKind.allCases)
+    func automaticMergeFromParent(store: StoreKind) async throws {
+        let stack = try TestStack(store)
         let root = stack.container.newBackgroundContext()
         let (keptID, goneID) = try root.performAndWait {
             let kept = Photo(context: root)
@@ -206,8 +206,8 @@ struct NestedContextSaveTests {
 
     /// A saved photo (title "T0", views 1), read by a child; then the parent retitles it
     /// "parent" (unsaved) and the child retitles it "child" and sets views 5.
-    private func conflict(_ policy: MergePolicy, inMemory: Bool) throws -> (root: ManagedObjectContext, saving: Result<Void, any Error>) {
-        let stack = try TestStack(inMemory: inMemory)
+    private func conflict(_ policy: MergePolicy, store: StoreKind) throws -> (root: ManagedObjectContext, saving: Result<Void, any Error>) {
+        let stack = try TestStack(store)
         let root = stack.container.newBackgroundContext()
         let id = try root.performAndWait {
             let photo = Photo(context: root)
@@ -237,9 +237,9 @@ struct NestedContextSaveTests {
         }
     }
 
-    @Test("error policy: a push over a newer parent change throws the conflict and changes nothing", arguments: TestStack.kinds)
-    func conflictError(inMemory: Bool) throws {
-        let (root, saving) = try conflict(.error, inMemory: inMemory)
+    @Test("error policy: a push over a newer parent change throws the conflict and changes nothing", arguments: StoreKind.allCases)
+    func conflictError(store: StoreKind) throws {
+        let (root, saving) = try conflict(.error, store: store)
         #expect(throws: ObjectGraphError.self) { try saving.get() }
         if case .failure(let error as ObjectGraphError) = saving {
             #expect(error.code == .managedObjectMerge)
@@ -250,14 +250,14 @@ struct NestedContextSaveTests {
         #expect(photo.views == 1)
     }
 
-    @Test("object-trump and store-trump policies resolve a push over a newer parent change", arguments: TestStack.kinds)
-    func conflictPolicies(inMemory: Bool) throws {
-        let (objectRoot, objectSaving) = try conflict(.mergeByPropertyObjectTrump, inMemory: inMemory)
+    @Test("object-trump and store-trump policies resolve a push over a newer parent change", arguments: StoreKind.allCases)
+    func conflictPolicies(store: StoreKind) throws {
+        let (objectRoot, objectSaving) = try conflict(.mergeByPropertyObjectTrump, store: store)
         try objectSaving.get()
         let objectTrump = try parentPhoto(objectRoot)
         #expect(objectTrump.title == "child" && objectTrump.views == 5)
 
-        let (storeRoot, storeSaving) = try conflict(.mergeByPropertyStoreTrump, inMemory: inMemory)
+        let (storeRoot, storeSaving) = try conflict(.mergeByPropertyStoreTrump, store: store)
         try storeSaving.get()
         let storeTrump = try parentPhoto(storeRoot)
         #expect(storeTrump.title == "parent" && storeTrump.views == 5)

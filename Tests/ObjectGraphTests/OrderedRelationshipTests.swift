@@ -22,9 +22,9 @@ struct OrderedRelationshipTests {
         }
     }
 
-    @Test("the order of one-to-many and many-to-many members survives a save", arguments: TestStack.kinds)
-    func order(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory, model: Self.model())
+    @Test("the order of one-to-many and many-to-many members survives a save", arguments: StoreKind.allCases)
+    func order(store: StoreKind) throws {
+        let stack = try TestStack(store, model: Self.model())
         let context = stack.container.newBackgroundContext()
         let tourID = try context.performAndWait {
             let tour = try context.insertObject(entityName: "Tour")

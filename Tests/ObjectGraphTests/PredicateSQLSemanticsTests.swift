@@ -183,9 +183,9 @@ struct PredicateSQLSemanticsTests {
         Row(entity: "Photographer", format: "photos.@min.uploaded == %@", arguments: [.date(0)], expected: ["Ansel"], rule: "@min of dates"),
     ]
 
-    @Test("documented semantics hold in memory and through SQL", arguments: rows, TestStack.kinds)
-    func row(_ row: Row, inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("documented semantics hold in memory and through SQL", arguments: rows, StoreKind.allCases)
+    func row(_ row: Row, store kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         try Fixture.populate(stack)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
@@ -196,7 +196,7 @@ struct PredicateSQLSemanticsTests {
             let inMemory = try Set(all.filter { try predicate.evaluate(with: $0) }.map(Fixture.label))
             #expect(inMemory == row.expected, "evaluate(with:)")
 
-            let store = try #require(try context.store() as? SQLiteStore)
+            let store = try context.store()
             let descriptor = FetchDescriptor(
                 entity: row.entity,
                 predicate: predicate.node,
@@ -209,11 +209,27 @@ struct PredicateSQLSemanticsTests {
             let request = FetchRequest<ManagedObject>(entityName: row.entity)
             request.predicate = predicate
             let fetched = try context.fetch(request).map(Fixture.label)
-            #expect(Set(fetched) == row.expected, "fetch")
-            #expect(fetched.count == row.expected.count, "fetch returns each object once")
-            #expect(try context.count(for: request) == row.expected.count, "count(for:)")
+            let counted = try context.count(for: request)
+            withKnownIssue(Comment(rawValue: Self.postgreSQLDifferences[row.rule] ?? "")) {
+                #expect(Set(fetched) == row.expected, "fetch")
+                #expect(fetched.count == row.expected.count, "fetch returns each object once")
+                #expect(counted == row.expected.count, "count(for:)")
+            } when: {
+                kind == .postgreSQL && Self.postgreSQLDifferences[row.rule] != nil
+            }
         }
     }
+
+    /// The rows PostgreSQL's SQL answers differently, found by running this table on a server,
+    /// by rule, with why: known issues until the PostgreSQL dialect routes them to memory (or
+    /// writes them as the evaluator means them). `withKnownIssue` reports them each run, and
+    /// fails once a row starts agreeing.
+    static let postgreSQLDifferences: [String: String] = [
+        "[c] folds ß to ss": "PostgreSQL's lower() maps case one character at a time: ß stays ß, never ss",
+        "[c] uses full case folding": "PostgreSQL's lower() maps case one character at a time: ß stays ß, never ss",
+        "2^53 + 1 is not the double 2^53: exact comparison": "PostgreSQL compares bigint with float8 as float8: 2^53 + 1 rounds to 2^53",
+        "2^53 + 1 exceeds the double 2^53": "PostgreSQL compares bigint with float8 as float8: 2^53 + 1 rounds to 2^53",
+    ]
 
     struct SortRow: Sendable, CustomTestStringConvertible {
         let sorts: [FetchSortDescriptor]
@@ -261,9 +277,9 @@ struct PredicateSQLSemanticsTests {
         ),
     ]
 
-    @Test("sorting through SQL and in memory give the documented order", arguments: sortRows, TestStack.kinds)
-    func sorted(_ row: SortRow, inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("sorting through SQL and in memory give the documented order", arguments: sortRows, StoreKind.allCases)
+    func sorted(_ row: SortRow, store kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         try Fixture.populate(stack)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
@@ -334,9 +350,9 @@ struct PredicateSQLSemanticsTests {
         }
     }
 
-    @Test("decimal attributes compare as numbers in memory and through SQL", arguments: ledgerRows, TestStack.kinds)
-    func ledger(_ row: LedgerRow, inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory, model: Self.ledgerModel())
+    @Test("decimal attributes compare as numbers in memory and through SQL", arguments: ledgerRows, StoreKind.allCases)
+    func ledger(_ row: LedgerRow, store kind: StoreKind) throws {
+        let stack = try TestStack(kind, model: Self.ledgerModel())
         let seeding = stack.container.newBackgroundContext()
         try seeding.performAndWait {
             for (name, balance, amounts) in [

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Relationships keep their inverses in step")
 struct RelationshipInverseTests {
-    @Test("many-to-many: setting one side updates the other at once and after a save", arguments: TestStack.kinds)
-    func manyToMany(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("many-to-many: setting one side updates the other at once and after a save", arguments: StoreKind.allCases)
+    func manyToMany(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let context = stack.container.newBackgroundContext()
         let ids: (photo: ManagedObjectID, quad: ManagedObjectID, oval: ManagedObjectID) = try context.performAndWait {
             let photo = Photo(context: context)
@@ -50,9 +50,9 @@ struct RelationshipInverseTests {
         }
     }
 
-    @Test("one-to-many: moving a photo to another photographer leaves the old one", arguments: TestStack.kinds)
-    func oneToMany(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("one-to-many: moving a photo to another photographer leaves the old one", arguments: StoreKind.allCases)
+    func oneToMany(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             let ansel = Photographer(context: context)
@@ -76,9 +76,9 @@ struct RelationshipInverseTests {
         }
     }
 
-    @Test("one-to-one: giving a recent to another photo takes it from the first", arguments: TestStack.kinds)
-    func oneToOne(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    @Test("one-to-one: giving a recent to another photo takes it from the first", arguments: StoreKind.allCases)
+    func oneToOne(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let context = stack.container.newBackgroundContext()
         context.performAndWait {
             let first = Photo(context: context)

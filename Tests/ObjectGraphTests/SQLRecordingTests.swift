@@ -89,7 +89,7 @@ struct SQLRecordingTests {
     func fetchPlanCompiledOnce() throws {
         let stack = try SQLRecordingStack()
         _ = try Self.insertPhotosAndTags(stack, photos: 12, tags: 2)
-        let store = try #require(stack.container.persistentStoreCoordinator.store)
+        let store = try #require(stack.container.persistentStoreCoordinator.store as? SQLiteStore)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             let request = Photo.fetchRequest()
@@ -121,7 +121,7 @@ struct SQLRecordingTests {
     func inMemoryPredicateDecidedOnce() throws {
         let stack = try SQLRecordingStack()
         _ = try Self.insertPhotosAndTags(stack, photos: 5, tags: 1)
-        let store = try #require(stack.container.persistentStoreCoordinator.store)
+        let store = try #require(stack.container.persistentStoreCoordinator.store as? SQLiteStore)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             let request = Photo.fetchRequest()

@@ -29,7 +29,7 @@ struct StoreFaultInjectionTests {
     }
 
     private static func store(of stack: TestStack) throws -> SQLiteStore {
-        try #require(stack.container.persistentStoreCoordinator.store)
+        try #require(stack.container.persistentStoreCoordinator.store as? SQLiteStore)
     }
 
     /// Makes every read (or write) of `store` fail as a disk error would, until `body` returns.

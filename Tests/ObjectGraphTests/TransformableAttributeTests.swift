@@ -36,9 +36,9 @@ struct TransformableAttributeTests {
         }
     }
 
-    @Test("unnamed and unregistered transformers store and return Data", arguments: TestStack.kinds)
-    func rawData(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory, model: Self.model(transformerName: "Unregistered-\(UUID())"))
+    @Test("unnamed and unregistered transformers store and return Data", arguments: StoreKind.allCases)
+    func rawData(store: StoreKind) throws {
+        let stack = try TestStack(store, model: Self.model(transformerName: "Unregistered-\(UUID())"))
         let writer = stack.container.newBackgroundContext()
         let archived = Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30])  // "bplist00"
         let id = try writer.performAndWait {
@@ -61,14 +61,14 @@ struct TransformableAttributeTests {
         }
     }
 
-    @Test("a registered transformer converts values on the way to and from the store", arguments: TestStack.kinds)
-    func registeredTransformer(inMemory: Bool) throws {
+    @Test("a registered transformer converts values on the way to and from the store", arguments: StoreKind.allCases)
+    func registeredTransformer(store: StoreKind) throws {
         let name = "HexColourTransformer-\(UUID())"
         ValueTransformerRegistry.setValueTransformer(HexColourTransformer(), forName: name)
         defer { ValueTransformerRegistry.setValueTransformer(nil, forName: name) }
         #expect(ValueTransformerRegistry.valueTransformerNames().contains(name))
 
-        let stack = try TestStack(inMemory: inMemory, model: Self.model(transformerName: name))
+        let stack = try TestStack(store, model: Self.model(transformerName: name))
         let writer = stack.container.newBackgroundContext()
         let cardinal = Colour(red: 0x8C, green: 0x15, blue: 0x15)
         let id = try writer.performAndWait {
@@ -95,10 +95,10 @@ struct TransformableAttributeTests {
         }
     }
 
-    @Test("stored data the transformer cannot read back is reported, not taken for nil", arguments: TestStack.kinds)
-    func undecodableValue(inMemory: Bool) throws {
+    @Test("stored data the transformer cannot read back is reported, not taken for nil", arguments: StoreKind.allCases)
+    func undecodableValue(store: StoreKind) throws {
         let name = "HexColourTransformer-\(UUID())"
-        let stack = try TestStack(inMemory: inMemory, model: Self.model(transformerName: name))
+        let stack = try TestStack(store, model: Self.model(transformerName: name))
         let writer = stack.container.newBackgroundContext()
         // Written while no transformer was registered: raw bytes that are not a colour.
         let id = try writer.performAndWait {

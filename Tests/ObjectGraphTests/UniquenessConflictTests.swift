@@ -11,8 +11,8 @@ private struct UpsertScenario {
     let campusID: ManagedObjectID
     static let uploaded = Date(timeIntervalSinceReferenceDate: 1_000)
 
-    init(inMemory: Bool) throws {
-        stack = try TestStack(inMemory: inMemory)
+    init(store: StoreKind) throws {
+        stack = try TestStack(store)
         let setup = stack.container.newBackgroundContext()
         (storedID, campusID) = try setup.performAndWait {
             let photo = Photo(context: setup)
@@ -70,10 +70,10 @@ private struct UpsertScenario {
 struct UniquenessConflictTests {
     @Test(
         "error: the save throws each constraint conflict with the stored and the conflicting objects, and writes nothing",
-        arguments: TestStack.kinds
+        arguments: StoreKind.allCases
     )
-    func errorPolicy(inMemory: Bool) throws {
-        let scenario = try UpsertScenario(inMemory: inMemory)
+    func errorPolicy(store: StoreKind) throws {
+        let scenario = try UpsertScenario(store: store)
         let error = try #require(throws: ObjectGraphError.self) { try scenario.insertAndSave(.error) }
         #expect(error.code == .constraintConflict)
         let photo = try #require(error.constraintConflicts.first { $0.entityName == "Photo" })
@@ -93,10 +93,10 @@ struct UniquenessConflictTests {
 
     @Test(
         "object trump upserts: the stored photo takes the values the insert set, keeps the rest, and every relationship of the insert moves to it",
-        arguments: TestStack.kinds
+        arguments: StoreKind.allCases
     )
-    func objectTrump(inMemory: Bool) throws {
-        let scenario = try UpsertScenario(inMemory: inMemory)
+    func objectTrump(store: StoreKind) throws {
+        let scenario = try UpsertScenario(store: store)
         let result = try scenario.insertAndSave(.mergeByPropertyObjectTrump)
         #expect(result.insertedIsDeleted)
         let stored = try scenario.stored()
@@ -105,9 +105,9 @@ struct UniquenessConflictTests {
         #expect(stored.recentPhoto == scenario.storedID)
     }
 
-    @Test("store trump: stored values win, the insert only fills what the stored photo lacks; relationships move", arguments: TestStack.kinds)
-    func storeTrump(inMemory: Bool) throws {
-        let scenario = try UpsertScenario(inMemory: inMemory)
+    @Test("store trump: stored values win, the insert only fills what the stored photo lacks; relationships move", arguments: StoreKind.allCases)
+    func storeTrump(store: StoreKind) throws {
+        let scenario = try UpsertScenario(store: store)
         _ = try scenario.insertAndSave(.mergeByPropertyStoreTrump)
         let stored = try scenario.stored()
         #expect(stored.photos == ["hoover Stored stored-sub uploaded [campus+night]"])
@@ -115,18 +115,18 @@ struct UniquenessConflictTests {
         #expect(stored.recentPhoto == scenario.storedID)
     }
 
-    @Test("overwrite: the insert's values and members replace the stored photo's", arguments: TestStack.kinds)
-    func overwrite(inMemory: Bool) throws {
-        let scenario = try UpsertScenario(inMemory: inMemory)
+    @Test("overwrite: the insert's values and members replace the stored photo's", arguments: StoreKind.allCases)
+    func overwrite(store: StoreKind) throws {
+        let scenario = try UpsertScenario(store: store)
         _ = try scenario.insertAndSave(.overwrite)
         let stored = try scenario.stored()
         #expect(stored.photos == ["hoover Mine nil uploaded [campus+night]"])
         #expect(stored.recentPhoto == scenario.storedID)
     }
 
-    @Test("rollback: the insert's values are discarded; objects that pointed at it point at the stored photo", arguments: TestStack.kinds)
-    func rollback(inMemory: Bool) throws {
-        let scenario = try UpsertScenario(inMemory: inMemory)
+    @Test("rollback: the insert's values are discarded; objects that pointed at it point at the stored photo", arguments: StoreKind.allCases)
+    func rollback(store: StoreKind) throws {
+        let scenario = try UpsertScenario(store: store)
         _ = try scenario.insertAndSave(.rollback)
         let stored = try scenario.stored()
         #expect(stored.photos == ["hoover Stored stored-sub - [campus+night]"])
@@ -135,10 +135,10 @@ struct UniquenessConflictTests {
 
     @Test(
         "two unsaved inserts with the same values: error lists both; object trump keeps the first, with the later one's values",
-        arguments: TestStack.kinds
+        arguments: StoreKind.allCases
     )
-    func duplicateInserts(inMemory: Bool) throws {
-        let stack = try TestStack(inMemory: inMemory)
+    func duplicateInserts(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             let first = Photo(context: context)

@@ -110,8 +110,8 @@ extension ManagedObjectContext {
         return referencing
     }
 
-    /// The SQLite store batch requests run in.
-    func batchStore() throws -> SQLiteStore {
+    /// The store batch requests run in.
+    func batchStore() throws -> any StoreBackend {
         guard let store = coordinator?.store else {
             throw ObjectGraphError(
                 .noPersistentStore,

@@ -42,7 +42,7 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, @unch
     // @unchecked Sendable: configured on one thread, then handed to a context (as its base).
 
     /// Where the request starts (fetch) or ends (delete).
-    enum Bound {
+    package enum Bound {
         /// Every transaction.
         case all
         /// Transactions after (fetch) or before (delete) the token's.
@@ -52,12 +52,12 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, @unch
     }
 
     /// Whether the request fetches or deletes.
-    enum Operation {
+    package enum Operation {
         case fetch, delete
     }
 
-    let operation: Operation
-    let bound: Bound
+    package let operation: Operation
+    package let bound: Bound
 
     /// What the request returns; ``PersistentHistoryResultType/transactionsAndChanges`` by
     /// default. A delete returns the number of deleted transactions for
@@ -152,7 +152,7 @@ public final class PersistentHistoryResult: PersistentStoreResult, @unchecked Se
     /// ``PersistentHistoryChange/transaction`` references alive.
     private let transactions: [PersistentHistoryTransaction]
 
-    init(resultType: PersistentHistoryResultType, result: Any?, transactions: [PersistentHistoryTransaction] = []) {
+    package init(resultType: PersistentHistoryResultType, result: Any?, transactions: [PersistentHistoryTransaction] = []) {
         self.resultType = resultType
         self.result = result
         self.transactions = transactions

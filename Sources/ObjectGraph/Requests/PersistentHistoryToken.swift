@@ -12,7 +12,7 @@ public struct PersistentHistoryToken: Sendable, Hashable, Codable, Comparable, C
     /// The number of the transaction the token points at (numbers only grow, never reused).
     public let transactionNumber: Int64
 
-    init(storeIdentifier: String, transactionNumber: Int64) {
+    package init(storeIdentifier: String, transactionNumber: Int64) {
         self.storeIdentifier = storeIdentifier
         self.transactionNumber = transactionNumber
     }

@@ -21,7 +21,7 @@ public final class PersistentHistoryTransaction: @unchecked Sendable, CustomStri
     public let timestamp: Date
     /// The changes the save made, in the order they were recorded; `nil` when the request's
     /// ``PersistentHistoryChangeRequest/resultType`` asked for transactions only.
-    public internal(set) var changes: [PersistentHistoryChange]?
+    public package(set) var changes: [PersistentHistoryChange]?
     /// The saving context's ``ManagedObjectContext/transactionAuthor``.
     public let author: String?
     /// The saving process's bundle identifier (its process name where it has none).
@@ -35,7 +35,7 @@ public final class PersistentHistoryTransaction: @unchecked Sendable, CustomStri
     /// The transaction's number: unique in its store, and larger for every later save.
     public let transactionNumber: Int64
 
-    init(
+    package init(
         timestamp: Date,
         author: String?,
         bundleID: String,
@@ -149,7 +149,7 @@ public final class PersistentHistoryChange: @unchecked Sendable, CustomStringCon
     private let heldTransaction: PersistentHistoryTransaction?
     private weak var weakTransaction: PersistentHistoryTransaction?
 
-    init(
+    package init(
         changeID: Int64,
         changedObjectID: ManagedObjectID,
         changeType: PersistentHistoryChangeType,

@@ -7,7 +7,7 @@ import Foundation
 /// None of it is a database library's type: a plan is SQL text with ``SQLValue`` arguments in
 /// the store's ``SQLDialect``, a failure a ``StoreFailure``, so a store on another database
 /// implements this protocol without GRDB.
-protocol ObjectStore: AnyObject, Sendable {
+package protocol ObjectStore: AnyObject, Sendable {
     /// The model of the objects in this store (frozen).
     var managedObjectModel: ManagedObjectModel { get }
     /// The store's identifier, part of every object ID in it.
@@ -56,29 +56,35 @@ protocol ObjectStore: AnyObject, Sendable {
 }
 
 /// A row as a store returns it: an object's committed values, by slot of its entity.
-struct StoredRow: Sendable {
-    let id: ManagedObjectID
-    let version: Int64
+package struct StoredRow: Sendable {
+    package let id: ManagedObjectID
+    package let version: Int64
     /// One value per slot; to-many and transient slots hold `.null`.
-    let values: ContiguousArray<Value>
+    package let values: ContiguousArray<Value>
+
+    package init(id: ManagedObjectID, version: Int64, values: ContiguousArray<Value>) {
+        self.id = id
+        self.version = version
+        self.values = values
+    }
 }
 
 /// A fetch request reduced to what a store needs; `Sendable`.
-struct FetchDescriptor: Sendable {
-    var entity: String
-    var predicate: PredicateNode?
-    var sortDescriptors: [FetchSortDescriptor]
-    var fetchLimit: Int
-    var fetchOffset: Int
-    var includesSubentities: Bool
+package struct FetchDescriptor: Sendable {
+    package var entity: String
+    package var predicate: PredicateNode?
+    package var sortDescriptors: [FetchSortDescriptor]
+    package var fetchLimit: Int
+    package var fetchOffset: Int
+    package var includesSubentities: Bool
     /// The request's compiled plan; the store compiles one for this call when `nil`.
-    var plan: FetchPlan? = nil
+    package var plan: FetchPlan? = nil
     /// Whether the store applies the predicate; `false` reads every object of the entity
     /// (for a predicate evaluated in memory).
-    var appliesPredicate = true
+    package var appliesPredicate = true
 
     /// Whether the predicate is evaluated in memory because the store's SQL cannot express it.
-    var needsInMemoryEvaluation: Bool {
+    package var needsInMemoryEvaluation: Bool {
         appliesPredicate && predicate != nil && plan?.needsInMemoryEvaluation == true
     }
 }
@@ -88,59 +94,70 @@ struct FetchDescriptor: Sendable {
 /// Entities and relationships are named by identity (entity code, ``RelationshipKey``), and rows
 /// carry all of an object's values by slot: which of them are stored where is the store's
 /// business (its ``StorePlan``).
-struct SaveChanges: Sendable {
+package struct SaveChanges: Sendable {
     /// A row to insert or update.
-    struct RowWrite: Sendable {
-        let id: ManagedObjectID
+    package struct RowWrite: Sendable {
+        package let id: ManagedObjectID
         /// The object's entity code (`Z_ENT`).
-        let entity: Int
+        package let entity: Int
         /// For an update, the slots changed since the last save; `nil` for an insert.
-        let changedSlots: [Int]?
+        package let changedSlots: [Int]?
         /// The object's values, by slot (shared with the object's storage, not copied).
-        let values: ContiguousArray<Value>
+        package let values: ContiguousArray<Value>
     }
     /// A row to delete (with its join rows).
-    struct RowDelete: Sendable {
-        let id: ManagedObjectID
+    package struct RowDelete: Sendable {
+        package let id: ManagedObjectID
         /// The object's entity code (`Z_ENT`).
-        let entity: Int
+        package let entity: Int
     }
     /// How one object's to-many relationship changed.
-    struct RelationshipChange: Sendable {
-        let source: ManagedObjectID
-        let relationship: RelationshipKey
-        let added: [ManagedObjectID]
-        let removed: [ManagedObjectID]
+    package struct RelationshipChange: Sendable {
+        package let source: ManagedObjectID
+        package let relationship: RelationshipKey
+        package let added: [ManagedObjectID]
+        package let removed: [ManagedObjectID]
         /// An ordered relationship's whole new order; `nil` for an unordered one.
-        let order: [ManagedObjectID]?
+        package let order: [ManagedObjectID]?
     }
     /// A row the save updates or deletes, and the version (`Z_OPT`) its context read.
-    struct VersionCheck: Sendable {
-        let id: ManagedObjectID
+    package struct VersionCheck: Sendable {
+        package let id: ManagedObjectID
         /// The object's entity code (`Z_ENT`).
-        let entity: Int
-        let version: Int64
+        package let entity: Int
+        package let version: Int64
+
+        /// A check of `id` (of entity code `entity`) at `version`.
+        package init(id: ManagedObjectID, entity: Int, version: Int64) {
+            self.id = id
+            self.entity = entity
+            self.version = version
+        }
     }
     /// The rows that must still be at the version their context read (optimistic locking).
-    var versionChecks: [VersionCheck] = []
-    var inserts: [RowWrite] = []
-    var updates: [RowWrite] = []
-    var deletes: [RowDelete] = []
-    var relationshipChanges: [RelationshipChange] = []
+    package var versionChecks: [VersionCheck] = []
+    package var inserts: [RowWrite] = []
+    package var updates: [RowWrite] = []
+    package var deletes: [RowDelete] = []
+    package var relationshipChanges: [RelationshipChange] = []
     /// The saving context's ``ManagedObjectContext/transactionAuthor``, recorded in persistent
     /// history.
-    var transactionAuthor: String? = nil
+    package var transactionAuthor: String? = nil
     /// The saving context's ``ManagedObjectContext/name``, recorded in persistent history.
-    var contextName: String? = nil
+    package var contextName: String? = nil
 
-    var isEmpty: Bool {
+    package var isEmpty: Bool {
         inserts.isEmpty && updates.isEmpty && deletes.isEmpty && relationshipChanges.isEmpty
     }
 }
 
 /// A save refused because rows it updates or deletes changed in the store since their context
 /// read them; nothing was written. The context resolves it with its merge policy.
-struct OptimisticLockingFailure: Error, Sendable {
+package struct OptimisticLockingFailure: Error, Sendable {
     /// Each conflicting object's version in the store now; `nil` when its row is gone.
-    let storeVersions: [ManagedObjectID: Int64?]
+    package let storeVersions: [ManagedObjectID: Int64?]
+
+    package init(storeVersions: [ManagedObjectID: Int64?]) {
+        self.storeVersions = storeVersions
+    }
 }

@@ -86,7 +86,7 @@ open class PersistentContainer: @unchecked Sendable {
     }
 
     private func load(_ description: PersistentStoreDescription) throws {
-        if let url = description.url, description.type == SQLiteStoreType, url.path != "/dev/null" {
+        if let url = description.url, url.isFileURL, description.type == SQLiteStoreType, url.path != "/dev/null" {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         var options = description.options
@@ -141,7 +141,9 @@ open class PersistentContainer: @unchecked Sendable {
 public final class PersistentStoreDescription: CustomStringConvertible {
     /// The store file; `/dev/null` means in memory.
     public var url: URL?
-    /// ``SQLiteStoreType`` (the default) or ``InMemoryStoreType``.
+    /// ``SQLiteStoreType`` (the default), ``InMemoryStoreType``, or a registered type such as
+    /// ObjectGraphPostgres's `PostgreSQLStoreType` (once that is registered, a `postgres://` URL
+    /// selects it by itself).
     public var type: String = SQLiteStoreType
     /// The model configuration to use.
     public var configuration: String?

@@ -59,26 +59,28 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         if state.withLock({ !$0.stores.isEmpty }) {
             throw ObjectGraphError(.persistentStoreOperation, "this coordinator already has a store; ObjectGraph supports one store per coordinator")
         }
-        let inMemory = type == .inMemory || url?.path == "/dev/null"
-        if !inMemory && url == nil {
-            throw ObjectGraphError(.persistentStoreOperation, "an SQLite store needs a file URL")
-        }
+        let scheme = url?.scheme?.lowercased()
+        let serverURL = scheme == "postgres" || scheme == "postgresql"
+        // A `postgres://` URL names a PostgreSQL store whatever type the description kept.
+        let resolvedType = serverURL && type == .sqlite ? PersistentStore.StoreType(rawValue: "PostgreSQL") : type
+        let inMemory = resolvedType == .inMemory || url?.path == "/dev/null"
+        let backend: any StoreBackend
         let readOnly = (options?[PersistentStore.readOnlyOption] as? Bool) ?? false
-        let observer = options?[PersistentStore.sqlStatementObserverOption] as? SQLStatementObserver
-        let timeout =
-            try Self.number(options?[PersistentStore.timeoutOption], option: PersistentStore.timeoutOption, allowingZero: true)
-            ?? PersistentStore.defaultTimeout
-        let migration = try Self.migrationOptions(options)
-        let backend = try SQLiteStore(
-            model: managedObjectModel,
-            url: inMemory ? nil : url,
-            readOnly: readOnly,
-            statementObserver: observer,
-            busyTimeout: timeout,
-            migration: migration
-        )
-        try backend.enableHistoryTracking(requested: Self.flag(PersistentStore.persistentHistoryTrackingOption, in: options), readOnly: readOnly)
-        backend.historyRetention = try PersistentHistoryRetention.requested(in: options)
+        if resolvedType == .sqlite || inMemory {
+            if !inMemory && url == nil {
+                throw ObjectGraphError(.persistentStoreOperation, "an SQLite store needs a file URL")
+            }
+            backend = try openSQLiteStore(at: inMemory ? nil : url, readOnly: readOnly, options: options)
+        } else if let opener = Self.storeOpeners.withLock({ $0[resolvedType.rawValue] }) {
+            backend = try opener(StoreOpenRequest(model: managedObjectModel, url: url, configuration: configuration, options: options ?? [:]))
+        } else if serverURL {
+            throw ObjectGraphError(
+                .persistentStoreInvalidType,
+                "no store type is registered for \(scheme ?? "")\u{3A}// URLs; link the ObjectGraphPostgres library and use PostgreSQLStoreType (or PersistentStore.StoreType.postgreSQL)"
+            )
+        } else {
+            throw ObjectGraphError(.persistentStoreInvalidType, "no store type '\(resolvedType.rawValue)' is registered")
+        }
         let interval =
             try Self.number(
                 options?[PersistentStore.remoteChangePollingIntervalOption],
@@ -88,13 +90,43 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let monitor =
             try Self.flag(PersistentStore.remoteChangeNotificationPostOption, in: options) && !inMemory
             ? try RemoteChangeMonitor(store: backend, coordinator: self, pollingInterval: interval) : nil
-        let store = PersistentStore(type: inMemory ? .inMemory : .sqlite, url: url, configurationName: configuration, backend: backend)
+        let store = PersistentStore(type: inMemory ? .inMemory : resolvedType, url: url, configurationName: configuration, backend: backend)
         state.withLock { state in
             state.stores.append(store)
             if let monitor { state.monitors.append(monitor) }
         }
         monitor?.start()
         return store
+    }
+
+    /// Opens the SQLite store at `url` (in memory for `nil`) with the SQLite options of `options`.
+    private func openSQLiteStore(at url: URL?, readOnly: Bool, options: [String: Any]?) throws -> SQLiteStore {
+        let observer = options?[PersistentStore.sqlStatementObserverOption] as? SQLStatementObserver
+        let timeout =
+            try Self.number(options?[PersistentStore.timeoutOption], option: PersistentStore.timeoutOption, allowingZero: true)
+            ?? PersistentStore.defaultTimeout
+        let migration = try Self.migrationOptions(options)
+        let backend = try SQLiteStore(
+            model: managedObjectModel,
+            url: url,
+            readOnly: readOnly,
+            statementObserver: observer,
+            busyTimeout: timeout,
+            migration: migration
+        )
+        try backend.enableHistoryTracking(requested: Self.flag(PersistentStore.persistentHistoryTrackingOption, in: options), readOnly: readOnly)
+        backend.historyRetention = try PersistentHistoryRetention.requested(in: options)
+        return backend
+    }
+
+    /// The openers of store types other than SQLite and in-memory, by type.
+    static let storeOpeners = Mutex<[String: StoreOpener]>([:])
+
+    /// Registers how stores of `type` are opened, as Core Data's
+    /// `NSPersistentStoreCoordinator.registerStoreClass(_:type:)`; a later registration of the
+    /// same type replaces the earlier one.
+    package static func registerStoreType(_ type: String, opener: @escaping StoreOpener) {
+        storeOpeners.withLock { $0[type] = opener }
     }
 
     /// The migration options, checked.
@@ -117,7 +149,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// The `Bool` option `key` of `options`; `false` when absent.
     /// - Throws: ``ObjectGraphError`` naming the option when its value is not a `Bool`.
-    static func flag(_ key: String, in options: [String: Any]?) throws -> Bool {
+    package static func flag(_ key: String, in options: [String: Any]?) throws -> Bool {
         switch options?[key] {
         case nil: return false
         case let value as Bool: return value
@@ -161,6 +193,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             return state.monitors
         }
         for monitor in monitors { monitor.stop() }
+        store.backend.close()
     }
 
     /// The ID a URI made by ``ManagedObjectID/uriRepresentation()`` names, if it belongs to
@@ -173,7 +206,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// The store behind the coordinator, for its contexts.
-    var store: SQLiteStore? {
+    var store: (any StoreBackend)? {
         state.withLock { $0.stores.first?.backend }
     }
 
@@ -243,7 +276,7 @@ public final class PersistentStore: @unchecked Sendable {
 
     /// The store's kind.
     public let type: StoreType
-    /// The store's file, `nil` in memory.
+    /// The store's location: its file, its server's URL; `nil` in memory.
     public let url: URL?
     /// The configuration it was added with.
     public let configurationName: String?
@@ -252,9 +285,9 @@ public final class PersistentStore: @unchecked Sendable {
     /// The store's metadata: `"storeUUID"`, `"modelVersionHash"`, `"formatVersion"`.
     public var metadata: [String: String] { backend.metadataSummary }
 
-    let backend: SQLiteStore
+    let backend: any StoreBackend
 
-    init(type: StoreType, url: URL?, configurationName: String?, backend: SQLiteStore) {
+    init(type: StoreType, url: URL?, configurationName: String?, backend: any StoreBackend) {
         self.type = type
         self.url = url
         self.configurationName = configurationName

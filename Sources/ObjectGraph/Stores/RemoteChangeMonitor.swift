@@ -1,10 +1,12 @@
 import Dispatch
 import Foundation
 
-/// Notices commits that another process or coordinator made to an SQLite store, reads their
+/// Notices commits that another process or coordinator made to a store, reads their
 /// persistent history and hands them to the coordinator.
 ///
-/// It asks the store's writing connection for SQLite's `PRAGMA data_version` on a timer (every
+/// A store that announces commits (PostgreSQL's `LISTEN`/`NOTIFY`) makes it check at once. It
+/// also asks the store for its ``StoreBackend/remoteCommitMarker()`` — SQLite's writing
+/// connection's `PRAGMA data_version` — on a timer (every
 /// ``defaultPollingInterval`` unless ``PersistentStore/remoteChangePollingIntervalOption`` says): the number moves only when another connection committed, so an idle
 /// store costs one cheap pragma per tick and no query touches the data. When it moves, the
 /// history after the last token read is fetched, the store's own transactions are skipped, and
@@ -18,7 +20,7 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     /// How often this monitor asks.
     let pollingInterval: TimeInterval
 
-    private let store: SQLiteStore
+    private let store: any StoreBackend
     private weak var coordinator: PersistentStoreCoordinator?
     private let queue: DispatchQueue
     private var timer: (any DispatchSourceTimer)?
@@ -32,12 +34,12 @@ final class RemoteChangeMonitor: @unchecked Sendable {
 
     /// Creates a monitor of `store` reporting to `coordinator`, starting from the store's
     /// current state: commits made before it are not reported.
-    init(store: SQLiteStore, coordinator: PersistentStoreCoordinator, pollingInterval: TimeInterval) throws {
+    init(store: any StoreBackend, coordinator: PersistentStoreCoordinator, pollingInterval: TimeInterval) throws {
         self.store = store
         self.pollingInterval = pollingInterval
         self.coordinator = coordinator
         queue = DispatchQueue(label: "ObjectGraph.RemoteChangeMonitor", qos: .utility)
-        lastDataVersion = try store.writerDataVersion()
+        lastDataVersion = try store.remoteCommitMarker()
         lastToken = try Self.currentToken(of: store)
     }
 
@@ -45,8 +47,13 @@ final class RemoteChangeMonitor: @unchecked Sendable {
         timer?.cancel()
     }
 
-    /// Starts polling.
+    /// Starts polling; a store that announces other instances' commits (PostgreSQL's
+    /// `NOTIFY`) also makes the monitor check at once when one arrives.
     func start() {
+        _ = store.observeRemoteCommits { [weak self] in
+            guard let self else { return }
+            self.queue.async { self.poll() }
+        }
         queue.sync {
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let interval = DispatchTimeInterval.microseconds(Int(pollingInterval * 1_000_000))
@@ -87,7 +94,7 @@ final class RemoteChangeMonitor: @unchecked Sendable {
         if let merging, merging.wait(timeout: .now()) == .timedOut { return }
         merging = nil
         do {
-            guard let version = try store.writerDataVersion() else { return }
+            guard let version = try store.remoteCommitMarker() else { return }
             let changed = version != lastDataVersion
             // The store's own transactions are skipped by number; read past them now and then
             // even when nobody else writes, so their numbers are not kept for ever.
@@ -132,14 +139,14 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     /// The store's current history token; before any history, the token before the first
     /// transaction — never `nil`, which would read "all history" and so could not tell that
     /// history was pruned before it was read.
-    private static func currentToken(of store: SQLiteStore) throws -> PersistentHistoryToken {
+    private static func currentToken(of store: any StoreBackend) throws -> PersistentHistoryToken {
         try store.currentHistoryToken() ?? PersistentHistoryToken(storeIdentifier: store.identifier, transactionNumber: 0)
     }
 
     private func remoteChange(token: PersistentHistoryToken?, lost: Bool) -> PersistentStoreRemoteChange {
         PersistentStoreRemoteChange(
             storeIdentifier: store.identifier,
-            storeURL: store.path.map { URL(fileURLWithPath: $0) },
+            storeURL: store.locationURL,
             historyToken: token,
             historyWasLost: lost
         )

@@ -76,7 +76,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
     /// making (validation, unknown keys, bad requests).
     public let cause: StoreFailure?
 
-    init(
+    package init(
         _ code: Code,
         _ message: String,
         failures: [ValidationFailure] = [],

@@ -23,14 +23,20 @@ public struct StoreFailure: Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// The statement that failed, without its arguments.
     public let sql: String?
-    /// The store's file, `nil` in memory.
+    /// The store's file, `nil` in memory; for a server's store, the server and database
+    /// (`postgres://user@host:5432/db`, never the password).
     public let file: String?
+    /// The server's code for the failure: PostgreSQL's five-character SQLSTATE (`23505`
+    /// unique violation, `40001` serialization failure, `57P01` server shutting down, …);
+    /// `nil` for SQLite and for failures that did not come from a server.
+    public let sqlState: String?
 
-    init(extendedResultCode: Int32?, message: String, sql: String?, file: String?) {
+    package init(extendedResultCode: Int32?, message: String, sql: String?, file: String?, sqlState: String? = nil) {
         self.extendedResultCode = extendedResultCode
         self.message = message
         self.sql = sql
         self.file = file
+        self.sqlState = sqlState
     }
 
     /// The failure `error` describes, in the store at `file`: a database error describes
@@ -48,7 +54,7 @@ public struct StoreFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// A readable summary: code, message, statement, file.
     public var description: String {
-        var text = extendedResultCode.map { "SQLite error \($0): " } ?? ""
+        var text = extendedResultCode.map { "SQLite error \($0): " } ?? sqlState.map { "SQLSTATE \($0): " } ?? ""
         text += message
         if let sql { text += " — in `\(sql)`" }
         if let file { text += " — store \(file)" }
@@ -59,7 +65,7 @@ public struct StoreFailure: Sendable, Hashable, CustomStringConvertible {
 /// An error of a store's database layer that says what failed as a ``StoreFailure`` (its
 /// code, message and statement), so errors crossing the store boundary carry no database
 /// library's type. The SQLite store's conformances are in `Stores/SQLite`.
-protocol StoreFailureConvertible: Error {
+package protocol StoreFailureConvertible: Error {
     /// The failure, in the store at `file`.
     func storeFailure(file: String?) -> StoreFailure
 }

@@ -89,6 +89,16 @@ struct TestStack {
         if let loadError { throw loadError }
     }
 
+    /// A container on the store `description` names (see `StoreKind`).
+    init(description: PersistentStoreDescription, model: ManagedObjectModel = SPoTModel.make()) throws {
+        container = PersistentContainer(name: "Test", managedObjectModel: model)
+        container.persistentStoreDescriptions = [description]
+        url = description.url
+        var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        if let loadError { throw loadError }
+    }
+
     /// Both kinds of store, for parameterized tests.
     static let kinds: [Bool] = [false, true]
 }

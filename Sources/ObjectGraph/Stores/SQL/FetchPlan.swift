@@ -9,7 +9,7 @@ import Foundation
 /// without it (the entity filter only, for fetches that evaluate the predicate in memory). Limit and
 /// offset are not part of it: they are bound when a query runs. Compilation errors are kept
 /// and thrown only when the part that failed is used, as when each fetch compiled its SQL.
-struct FetchPlan: Sendable {
+package struct FetchPlan: Sendable {
     /// The WHERE and ORDER BY of one compilation, with the to-one joins they need.
     struct Clauses: Sendable {
         /// The joins the WHERE clause needs.
@@ -36,8 +36,8 @@ struct FetchPlan: Sendable {
     }
 
     /// The store identifier and model of the store that compiled the plan.
-    let storeIdentifier: String
-    let model: ManagedObjectModel
+    package let storeIdentifier: String
+    package let model: ManagedObjectModel
     /// The table of the fetched entity's inheritance tree.
     let table: String
     /// The dialect the clauses are written in.
@@ -49,7 +49,7 @@ struct FetchPlan: Sendable {
 
     /// Whether the store's SQL cannot express the predicate, so the fetch reads every object of
     /// the entity and evaluates the predicate in memory.
-    var needsInMemoryEvaluation: Bool {
+    package var needsInMemoryEvaluation: Bool {
         if case .inMemory = filtered { return true }
         return false
     }

@@ -30,30 +30,30 @@ import Foundation
 /// `ß`, not `ss`); `unaccent` and Foundation's diacritic folding use different tables;
 /// `MATCHES` runs PostgreSQL's regular expressions, not ICU's; localized sorts use ICU's root
 /// collation (`und-x-icu`).
-struct SQLDialect: Sendable, Hashable {
+package struct SQLDialect: Sendable, Hashable {
     /// The database a dialect is for.
-    enum Database: Sendable, Hashable {
+    package enum Database: Sendable, Hashable {
         case sqlite
         case postgreSQL
     }
 
     /// The database this dialect is for.
-    let database: Database
+    package let database: Database
     /// Whether `unaccent()` (PostgreSQL's contrib extension) is available for `[d]`; without
     /// it `[d]` comparisons are evaluated in memory. SQLite folds diacritics itself.
-    let hasUnaccent: Bool
+    package let hasUnaccent: Bool
 
     /// SQLite, with ObjectGraph's functions and collations registered on the connection.
-    static let sqlite = SQLDialect(database: .sqlite, hasUnaccent: false)
+    package static let sqlite = SQLDialect(database: .sqlite, hasUnaccent: false)
 
     /// PostgreSQL; `unaccent` says whether the `unaccent` extension is installed.
-    static func postgreSQL(unaccent: Bool = true) -> SQLDialect {
+    package static func postgreSQL(unaccent: Bool = true) -> SQLDialect {
         SQLDialect(database: .postgreSQL, hasUnaccent: unaccent)
     }
 
     /// `identifier` as the database reads it unchanged: PostgreSQL folds unquoted names to
     /// lower case, so its names are quoted; SQLite's are the store's own (`Z_PK`, `ZPHOTO`).
-    func quoted(_ identifier: String) -> String {
+    package func quoted(_ identifier: String) -> String {
         switch database {
         case .sqlite: identifier
         case .postgreSQL: "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -61,12 +61,12 @@ struct SQLDialect: Sendable, Hashable {
     }
 
     /// `alias.column`, the column quoted.
-    func column(_ alias: String, _ name: String) -> String {
+    package func column(_ alias: String, _ name: String) -> String {
         alias + "." + quoted(name)
     }
 
     /// The placeholder of the `index`th argument (1-based).
-    func placeholder(_ index: Int) -> String {
+    package func placeholder(_ index: Int) -> String {
         switch database {
         case .sqlite: "?"
         case .postgreSQL: "$\(index)"

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A statement argument in a column's storage form, as the SQL compiler binds it: what crosses
 /// the store boundary inside a ``FetchPlan`` instead of a database library's own value type.
@@ -6,7 +6,7 @@ import Foundation
 /// The storage forms are Core Data's, for every store: booleans as integers, dates as seconds
 /// since 2001-01-01, UUIDs and data as bytes, URLs as text, objects as their primary key. Each
 /// store binds these cases with its own client (the SQLite store through the C API).
-enum SQLValue: Sendable, Hashable {
+package enum SQLValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -20,7 +20,7 @@ enum SQLValue: Sendable, Hashable {
 extension Value {
     /// The storage form of the value, as a statement argument (see ``SQLValue``); a NaN double
     /// and an array have none (`.null`).
-    var sqlValue: SQLValue {
+    package var sqlValue: SQLValue {
         switch self {
         case .null: .null
         case .bool(let bool): .integer(bool ? 1 : 0)

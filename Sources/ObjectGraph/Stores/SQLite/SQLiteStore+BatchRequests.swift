@@ -2,16 +2,16 @@ import Foundation
 import GRDB
 
 /// What one batch request changed in the store, by object ID: what a context merges.
-struct BatchChanges: Sendable {
+package struct BatchChanges: Sendable {
     /// New rows (batch inserts).
-    var inserted: [ManagedObjectID] = []
+    package var inserted: [ManagedObjectID] = []
     /// Rows whose values or relationships changed (batch updates, upserts, nullified rows).
-    var updated: [ManagedObjectID] = []
+    package var updated: [ManagedObjectID] = []
     /// Deleted rows, cascaded deletes included.
-    var deleted: [ManagedObjectID] = []
+    package var deleted: [ManagedObjectID] = []
     /// The slots a batch update set (for persistent history's `updatedProperties`); nullified
     /// rows of a batch delete record none.
-    var updatedSlots: [Int] = []
+    package var updatedSlots: [Int] = []
     /// The deleted rows' values kept in persistent history (read before the rows went).
     var tombstones: [ManagedObjectID: [(String, DatabaseValue)]] = [:]
 

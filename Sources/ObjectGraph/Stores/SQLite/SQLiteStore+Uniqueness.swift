@@ -4,9 +4,9 @@ import GRDB
 /// A save refused because objects it inserts or updates have the uniqueness-constrained
 /// values of stored rows, or of each other; nothing was written. The context resolves it with
 /// its merge policy (see `ManagedObjectContext+Uniqueness.swift`).
-struct UniquenessConflictFailure: Error, Sendable {
+package struct UniquenessConflictFailure: Error, Sendable {
     /// One constraint two or more objects share values of.
-    struct Conflict: Sendable {
+    package struct Conflict: Sendable {
         /// The entity that declares the constraint.
         let entityName: String
         /// The constraint's property names.

@@ -131,7 +131,7 @@ struct StorePlan: Sendable {
 
 /// A relationship's identity in a model: its entity's code and its slot, as a context hands it
 /// to the store.
-struct RelationshipKey: Sendable, Hashable {
+package struct RelationshipKey: Sendable, Hashable {
     /// The code of the entity that declares the relationship.
     let entity: Int
     let slot: Int

@@ -1,0 +1,80 @@
+package import Foundation
+
+/// A persistent store as the coordinator holds it: what its contexts read and save
+/// (``ObjectStore``), plus batch requests, persistent history and the hooks the remote-change
+/// monitor uses. The SQLite store implements it in this module; the PostgreSQL store in
+/// `ObjectGraphPostgres`.
+///
+/// Nothing crossing it is a database library's type: rows of ``Value``s, ``FetchPlan``s with
+/// ``SQLValue`` arguments, ``StoreFailure``s. A store is opened by a ``StoreOpener`` registered
+/// for its type (see ``PersistentStoreCoordinator/registerStoreType(_:opener:)``).
+package protocol StoreBackend: ObjectStore {
+    /// Where the store lives, for errors and ``PersistentStoreRemoteChange/storeURL``: a file
+    /// URL, a server URL without its password, or `nil` in memory.
+    var locationURL: URL? { get }
+    /// The store's metadata: `"storeUUID"`, `"modelVersionHash"`, `"formatVersion"`.
+    var metadataSummary: [String: String] { get }
+
+    // MARK: Batch requests
+
+    /// Inserts `objects` into the entity named `entityName` in one transaction, upserting on the
+    /// entity's uniqueness constraints; returns each object's ID in order.
+    func batchInsert(entityName: String, objects: [[String: Any]]) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID])
+    /// Inserts the objects `handler` fills, one per call, until it returns `true`.
+    func batchInsert(entityName: String, objectsFrom handler: (ManagedObject) -> Bool) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID])
+    /// Sets `values` (by attribute name) on every object the predicate matches.
+    func batchUpdate(entityName: String, predicate: PredicateNode?, includesSubentities: Bool, values: [String: Any]) throws -> BatchChanges
+    /// Deletes the objects a request matches, applying delete rules.
+    func batchDelete(matching descriptor: FetchDescriptor) throws -> BatchChanges
+    /// Deletes the objects `objectIDs` name (of one entity), applying delete rules.
+    func batchDelete(objectIDs: [ManagedObjectID]) throws -> BatchChanges
+
+    // MARK: Persistent history
+
+    /// Whether saves record persistent history.
+    var tracksHistory: Bool { get }
+    /// Runs a persistent history fetch or deletion.
+    func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult
+    /// The token of the last history transaction, or `nil` before any.
+    func currentHistoryToken() throws -> PersistentHistoryToken?
+
+    // MARK: Remote changes
+
+    /// The transactions recorded after `token` (all of them when `nil`), this store's own
+    /// included, in commit order.
+    ///
+    /// - Throws: ``ObjectGraphError/Code/persistentHistoryTokenExpired`` when history after
+    ///   `token` was pruned.
+    func historyTransactions(after token: PersistentHistoryToken?) throws -> [PersistentHistoryTransaction]
+    /// Removes and returns which of `numbers` this store wrote; forgets every number up to
+    /// `through`.
+    func takeOwnTransactions(among numbers: [Int64], through last: Int64) -> Set<Int64>
+    /// How many of this store's own transactions the monitor has not read past yet.
+    var ownTransactionBacklog: Int { get }
+    /// A number that moves when another connection or process committed; `nil` when nobody
+    /// else can write (in memory). The monitor reads history only when it moved.
+    func remoteCommitMarker() throws -> Int64?
+    /// Asks the store to call `handler` as soon as it learns of another instance's commit (a
+    /// PostgreSQL `NOTIFY`); returns `false` when it cannot, and the monitor polls
+    /// ``remoteCommitMarker()`` on a timer instead.
+    func observeRemoteCommits(_ handler: @escaping @Sendable () -> Void) -> Bool
+
+    /// Closes the store: connections, listeners. Called when it is removed from its coordinator.
+    func close()
+}
+
+/// What a store type's opener is given, as Core Data's `NSPersistentStore` initializer is.
+package struct StoreOpenRequest {
+    /// The coordinator's model (validated).
+    package let model: ManagedObjectModel
+    /// The store's location (a file, a server URL).
+    package let url: URL?
+    /// The configuration name.
+    package let configuration: String?
+    /// The options the store was added with.
+    package let options: [String: Any]
+}
+
+/// Opens a store of a registered type; see
+/// ``PersistentStoreCoordinator/registerStoreType(_:opener:)``.
+package typealias StoreOpener = @Sendable (StoreOpenRequest) throws -> any StoreBackend

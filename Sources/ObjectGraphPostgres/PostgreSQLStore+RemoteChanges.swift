@@ -1,0 +1,60 @@
+import Foundation
+import ObjectGraph
+import PostgresNIO
+import Synchronization
+
+extension PostgreSQLStore {
+    /// How many of this store's channel's notifications arrived: every commit of any instance
+    /// on the schema (this one's included) moves it.
+    package func remoteCommitMarker() throws -> Int64? {
+        notificationsReceived.load(ordering: .acquiring)
+    }
+
+    /// Starts `LISTEN`ing on the store's channel on a connection of its own, calling `handler`
+    /// for each notification, and once each time listening starts (for the commits made before
+    /// it, or while the connection was down).
+    package func observeRemoteCommits(_ handler: @escaping @Sendable () -> Void) -> Bool {
+        let client = client
+        let channel = notificationChannel
+        let counter = NotificationCounter(store: self)
+        let task = bridge.start {
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: channel) { notifications in
+                            // Listening now: whatever committed before is in the history the
+                            // monitor reads next, whatever commits later is announced.
+                            counter.increment()
+                            handler()
+                            for try await _ in notifications {
+                                counter.increment()
+                                handler()
+                            }
+                        }
+                    }
+                } catch {
+                    // The connection dropped or the server restarted: listen again shortly.
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+            }
+        }
+        listener.withLock { previous in
+            previous?.cancel()
+            previous = task
+        }
+        return true
+    }
+}
+
+/// Moves a store's notification counter from the `LISTEN` task without holding the store.
+private final class NotificationCounter: Sendable {
+    weak let store: PostgreSQLStore?
+
+    init(store: PostgreSQLStore) {
+        self.store = store
+    }
+
+    func increment() {
+        store?.notificationsReceived.add(1, ordering: .releasing)
+    }
+}

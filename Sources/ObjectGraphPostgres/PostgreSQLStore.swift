@@ -1,0 +1,307 @@
+package import Foundation
+import Logging
+package import ObjectGraph
+import PostgresNIO
+import Synchronization
+
+/// The PostgreSQL store: the model laid out as Core Data lays it out in SQLite (tables
+/// `ZPHOTO`, …, with `Z_PK`, `Z_ENT`, `Z_OPT`), in one database (and schema) of a server,
+/// read and written through postgres-nio's `PostgresClient` and its pool of connections.
+///
+/// Contexts call it synchronously on their queues; each call runs its queries as a task of a
+/// ``BlockingBridge`` and waits, off Swift's cooperative pool. Predicates compile with the
+/// shared compiler in PostgreSQL's dialect (with `unaccent` when the server has it), so fetches,
+/// sorts and counts mean what they mean in memory and in SQLite.
+package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
+    // @unchecked Sendable: `client`, `layout` and the identity are set in init only; key
+    // ranges are in a Mutex; saves are serialized by `saveLock`.
+
+    /// The store's format in `Z_METADATA`.
+    static let formatVersion = 1
+
+    package let managedObjectModel: ManagedObjectModel
+    /// The model's tables and queries in PostgreSQL's dialect.
+    let layout: SQLStoreLayout
+    let client: PostgresClient
+    let bridge: BlockingBridge
+    /// The server and database, without the password: named in every error.
+    let serverDescription: String
+    /// The schema the store's tables are in.
+    let schemaName: String
+    package private(set) var identifier = ""
+    package private(set) var metadataSummary: [String: String] = [:]
+    let logger: Logger
+    private let runTask: Task<Void, Never>
+    private let saveLock = NSLock()
+    /// How long one operation waits for the server (a connection from the pool included).
+    let operationTimeout = Duration.seconds(30)
+    /// Primary keys reserved per root entity: the next key and the end of the range, and the
+    /// size of the last range.
+    private let keys = Mutex<[Int: (next: Int64, end: Int64, size: Int64)]>([:])
+    /// The persistent history transactions this store wrote that the remote-change monitor has
+    /// not read past yet: it skips them (their contexts merged them already).
+    let ownTransactions = Mutex<Set<Int64>>([])
+    /// How many `NOTIFY`s of this store's channel arrived: the remote-change marker.
+    let notificationsReceived = Atomic<Int64>(0)
+    /// The `LISTEN` loop, once the remote-change monitor asked for it.
+    let listener = Mutex<Task<Void, Never>?>(nil)
+    /// How many saves this store wrote (rows fetched before one may be stale).
+    private let savesWritten = Atomic<UInt64>(0)
+
+    /// Opens the store at `url` (`postgres://user[:password]@host[:port]/database[?schema=name]`),
+    /// creating its tables when the schema has none.
+    ///
+    /// - Throws: ``ObjectGraphError`` naming the server when it cannot be reached, the URL is
+    ///   not a PostgreSQL URL, or the schema holds a store of another model.
+    package init(model: ManagedObjectModel, url: URL) throws {
+        managedObjectModel = model
+        let location = try PostgreSQLLocation(url)
+        serverDescription = location.description
+        schemaName = location.schema
+        let bridge = BlockingBridge()
+        self.bridge = bridge
+        let logger = Logger(label: "ObjectGraphPostgres")
+        self.logger = logger
+        let hasUnaccent = try Self.prepareDatabase(location, bridge: bridge, logger: logger)
+        layout = SQLStoreLayout(model: model, dialect: .postgreSQL(unaccent: hasUnaccent))
+        var configuration = PostgresClient.Configuration(
+            host: location.host,
+            port: location.port,
+            username: location.user,
+            password: location.password,
+            database: location.database,
+            tls: .disable
+        )
+        configuration.options.additionalStartupParameters = [("search_path", "\"\(location.schema)\", public")]
+        configuration.options.maximumConnections = 4
+        let client = PostgresClient(configuration: configuration)
+        self.client = client
+        runTask = bridge.start { await client.run() }
+        do {
+            try openOrCreate()
+        } catch {
+            runTask.cancel()
+            throw error
+        }
+    }
+
+    deinit {
+        listener.withLock { $0?.cancel() }
+        runTask.cancel()
+    }
+
+    package func close() {
+        listener.withLock { $0?.cancel() }
+        runTask.cancel()
+    }
+
+    package var locationURL: URL? { URL(string: serverDescription) }
+
+    // MARK: Opening
+
+    /// Creates the schema when missing and the `unaccent` extension when the server ships it;
+    /// returns whether `unaccent()` can be used.
+    ///
+    /// On a connection of its own rather than the pool's: a server that is not there fails at
+    /// once with the reason (the pool would keep retrying for a minute).
+    private static func prepareDatabase(_ location: PostgreSQLLocation, bridge: BlockingBridge, logger: Logger) throws -> Bool {
+        var configuration = PostgresConnection.Configuration(
+            host: location.host,
+            port: location.port,
+            username: location.user,
+            password: location.password,
+            database: location.database,
+            tls: .disable
+        )
+        configuration.options.connectTimeout = .seconds(10)
+        let connectionConfiguration = configuration
+        let schema = location.schema
+        return try run("connect to prepare schema \(schema)", server: location.description, bridge: bridge, timeout: .seconds(30)) {
+            let connection = try await PostgresConnection.connect(configuration: connectionConfiguration, id: 0, logger: logger)
+            do {
+                try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(Self.quoted(schema))"), logger: logger)
+                // In `public`, so that every schema's store finds it on its search path.
+                do {
+                    try await connection.query("CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public", logger: logger)
+                } catch {
+                    // Not installed on the server, or not ours to create: `[d]` is evaluated in memory.
+                }
+                let rows = try await connection.query("SELECT 1 FROM pg_extension WHERE extname = 'unaccent'", logger: logger).collect()
+                try? await connection.close()
+                return !rows.isEmpty
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+        }
+    }
+
+    /// Reads the store's metadata, or creates the store: metadata, key table and the model's
+    /// tables, in one transaction under an advisory lock (two instances opening a new database
+    /// at once create it once).
+    private func openOrCreate() throws {
+        let statements = layout.creationSQL(model: managedObjectModel)
+        let hash = managedObjectModel.versionHash
+        let entities = layout.allEntities.map { ($0.code, $0.name, $0.rootCode == $0.code ? 0 : $0.rootCode) }
+        let schema = schemaName
+        let found: (uuid: String, hash: String) = try run("open the store") { client in
+            try await Self.inTransaction(client, logger: self.logger) { connection in
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1))", binds: Self.binds([.text("ObjectGraph.\(schema)")])),
+                    logger: self.logger
+                )
+                let existing = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: "SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'Z_METADATA'",
+                        binds: Self.binds([.text(schema)])
+                    ),
+                    logger: self.logger
+                ).collect()
+                if !existing.isEmpty {
+                    let rows = try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: #"SELECT "Z_UUID", "Z_MODELHASH" FROM "Z_METADATA" WHERE "Z_VERSION" = $1"#,
+                            binds: Self.binds([.integer(Int64(Self.formatVersion))])
+                        ),
+                        logger: self.logger
+                    ).collect()
+                    guard let row = rows.first else { return ("", "") }
+                    let (uuid, hash) = try row.decode((String, String).self)
+                    return (uuid, hash)
+                }
+                let uuid = UUID().uuidString
+                try await connection.query(
+                    #"CREATE TABLE "Z_METADATA" ("Z_VERSION" INTEGER PRIMARY KEY, "Z_UUID" TEXT NOT NULL, "Z_MODELHASH" TEXT NOT NULL)"#,
+                    logger: self.logger
+                )
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_MODELHASH") VALUES ($1, $2, $3)"#,
+                        binds: Self.binds([.integer(Int64(Self.formatVersion)), .text(uuid), .text(hash)])
+                    ),
+                    logger: self.logger
+                )
+                try await connection.query(
+                    #"CREATE TABLE "Z_PRIMARYKEY" ("Z_ENT" INTEGER PRIMARY KEY, "Z_NAME" TEXT, "Z_SUPER" INTEGER, "Z_MAX" BIGINT NOT NULL)"#,
+                    logger: self.logger
+                )
+                for (code, name, parent) in entities {
+                    try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: #"INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES ($1, $2, $3, 0)"#,
+                            binds: Self.binds([.integer(Int64(code)), .text(name), .integer(Int64(parent))])
+                        ),
+                        logger: self.logger
+                    )
+                }
+                for statement in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+                }
+                for statement in PostgreSQLStore.historyTableSQL {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+                }
+                return (uuid, hash)
+            }
+        }
+        guard !found.uuid.isEmpty else {
+            throw ObjectGraphError(
+                .persistentStoreInvalidType,
+                "the schema \(schemaName) at \(serverDescription) has no readable ObjectGraph metadata (format \(Self.formatVersion))"
+            )
+        }
+        guard found.hash == hash else {
+            throw ObjectGraphError(
+                .persistentStoreIncompatibleVersionHash,
+                "the store in schema \(schemaName) at \(serverDescription) was written with another model version (\(found.hash.prefix(12))…, this model is \(hash.prefix(12))…); migrating PostgreSQL stores is not supported yet, and nothing was changed"
+            )
+        }
+        identifier = found.uuid
+        metadataSummary = ["storeUUID": found.uuid, "modelVersionHash": hash, "formatVersion": String(Self.formatVersion)]
+    }
+
+    // MARK: Keys
+
+    package func newObjectID(forEntity entityCode: Int) throws -> ManagedObjectID {
+        guard let entity = layout.entity(code: entityCode) else {
+            throw ObjectGraphError(.entityNotFound, "the store at \(serverDescription) has no entity with code \(entityCode)")
+        }
+        let root = entity.rootCode
+        if let key = keys.withLock({ keys -> Int64? in
+            guard let range = keys[root], range.next < range.end else { return nil }
+            keys[root] = (range.next + 1, range.end, range.size)
+            return range.next
+        }) {
+            return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: key)
+        }
+        // Reserve keys in growing ranges (one statement each), so an import reserves rarely;
+        // unused keys are gaps. Two threads may both reserve: each uses its own range.
+        let size = min((keys.withLock { $0[root]?.size } ?? 8) * 2, 65_536)
+        let end: Int64 = try run("reserve keys for new \(entity.rootName) objects") { client in
+            let rows = try await client.query(
+                PostgresQuery(
+                    unsafeSQL: #"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = "Z_MAX" + $1 WHERE "Z_ENT" = $2 RETURNING "Z_MAX""#,
+                    binds: Self.binds([.integer(size), .integer(Int64(root))])
+                )
+            ).collect()
+            return try rows.first?.decode(Int64.self) ?? size
+        }
+        let start = end - size + 1
+        keys.withLock { $0[root] = (start + 1, end + 1, size) }
+        return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: start)
+    }
+
+    // MARK: Saves
+
+    package var snapshotGeneration: UInt64? { savesWritten.load(ordering: .acquiring) }
+
+    /// Counts a context's save as written (see ``snapshotGeneration``).
+    func noteSaveWritten() {
+        savesWritten.add(1, ordering: .releasing)
+    }
+
+    package func serializingSaves<T>(_ body: () throws -> T) rethrows -> T {
+        saveLock.lock()
+        defer { saveLock.unlock() }
+        return try body()
+    }
+
+    // MARK: Running queries
+
+    /// Runs `body` with the client through the bridge, turning a failure into an
+    /// ``ObjectGraphError`` that says what the store was doing, with the server's SQLSTATE,
+    /// message and statement, and the server.
+    func run<T: Sendable>(_ what: @autoclosure () -> String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) throws -> T {
+        let client = client
+        return try Self.run(what(), server: serverDescription, bridge: bridge, timeout: operationTimeout) { try await body(client) }
+    }
+
+    /// Runs `body` through `bridge`, its failure as an ``ObjectGraphError`` naming `what` and
+    /// `server`.
+    static func run<T: Sendable>(
+        _ what: @autoclosure () -> String,
+        server serverDescription: String,
+        bridge: BlockingBridge,
+        timeout: Duration,
+        _ body: @escaping @Sendable () async throws -> T
+    ) throws -> T {
+        do {
+            return try bridge.wait(timeout: timeout, body)
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch let failure as OptimisticLockingFailure {
+            throw failure
+        } catch {
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "could not \(what()) in the PostgreSQL store at \(serverDescription)",
+                underlying: PostgreSQLFailure(error),
+                file: serverDescription
+            )
+        }
+    }
+
+    /// `identifier` quoted for PostgreSQL.
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import ObjectGraph
+import ObjectGraphPostgres
+import Testing
+
+/// Opening PostgreSQL stores: the description names type and location, as in Core Data; errors
+/// name the server and never its password.
+@Suite("PostgreSQL: opening stores")
+struct PostgreSQLStoreOpeningTests {
+    @Test("a server that does not answer gives an error naming the server, without the password")
+    func unreachableServer() throws {
+        // A port nobody listens on: bound, then released.
+        let url = try #require(URL(string: "postgres://someone:secret-password@127.0.0.1:1/nowhere"))
+        let container = PersistentContainer(name: "Test", managedObjectModel: SPoTModel.make())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(postgreSQLURL: url)]
+        var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        let error = try #require(loadError as? ObjectGraphError)
+        #expect(error.code == .persistentStoreOperation)
+        #expect(error.message.contains("postgres://someone@127.0.0.1:1/nowhere"), "\(error.message)")
+        #expect(!"\(error)".contains("secret-password"))
+        #expect(error.cause?.file == "postgres://someone@127.0.0.1:1/nowhere")
+    }
+
+    @Test("a schema holding another model's store is refused, and left as it was")
+    func otherModel() throws {
+        let url = try StoreKind.newPostgresSchemaURL()
+        _ = try TestStack(description: PersistentStoreDescription(postgreSQLURL: url))
+        let other = ManagedObjectModel {
+            EntityDescription("Note") { AttributeDescription("text", .string) }
+        }
+        #expect {
+            try TestStack(description: PersistentStoreDescription(postgreSQLURL: url), model: other)
+        } throws: { error in
+            (error as? ObjectGraphError)?.code == .persistentStoreIncompatibleVersionHash
+        }
+        // The first model still opens it, its data intact.
+        let stack = try TestStack(description: PersistentStoreDescription(postgreSQLURL: url))
+        let context = stack.container.newBackgroundContext()
+        let count = try context.performAndWait { try context.count(for: Photo.fetchRequest()) }
+        #expect(count == 0)
+    }
+
+    @Test("a postgres:// URL with the default store type opens a PostgreSQL store once the type is registered")
+    func urlSelectsType() throws {
+        _ = PostgreSQLStoreType
+        let url = try StoreKind.newPostgresSchemaURL()
+        let stack = try TestStack(description: PersistentStoreDescription(url: url))
+        let store = try #require(stack.container.persistentStoreCoordinator.persistentStores.first)
+        #expect(store.type == .postgreSQL)
+        #expect(store.metadata["storeUUID"] == store.identifier)
+    }
+}
