@@ -51,7 +51,9 @@ package struct SQLStoreLayout: Sendable {
 
     /// The layout of `model` in `dialect`.
     package init(model: ManagedObjectModel, dialect: SQLDialect) {
-        let plan = StorePlan(model: model)
+        // The layout the PostgreSQL DDL (SQLStoreLayout+Schema) writes: join tables with
+        // Z_SOURCE / Z_DESTINATION, as ObjectGraph's stores had before Core Data's layout.
+        let plan = StorePlan(model: model, layout: .objectGraph)
         self.plan = plan
         self.dialect = dialect
         let q = dialect.quoted
