@@ -162,7 +162,7 @@ let package = Package(
         .target(
             name: "SPoTKit",
             dependencies: [
-                "ObjectGraph", "Flickr",
+                "ObjectGraph", "ObjectGraphPostgres", "Flickr",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -83,9 +83,10 @@ public final class SPoT: Sendable {
     /// Sizes and counts for `spot stats`.
     public func statistics() async throws -> SPoTStatistics {
         let counts = try await store.counts()
-        let database = ["", "-wal", "-shm"].reduce(0) { total, suffix in
-            total + Self.fileSize(configuration.databaseURL.path + suffix)
-        }
+        // A server's database has no file here to measure.
+        let database =
+            configuration.database == nil
+            ? ["", "-wal", "-shm"].reduce(0) { total, suffix in total + Self.fileSize(configuration.databaseURL.path + suffix) } : 0
         return SPoTStatistics(
             counts: counts,
             databaseBytes: database,

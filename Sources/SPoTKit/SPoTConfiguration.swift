@@ -24,8 +24,14 @@ public struct SPoTConfiguration: Sendable {
         self.flickr = flickr
     }
 
-    /// The database file.
-    public var databaseURL: URL { dataDirectory.appendingPathComponent(SPoTStore.fileName) }
+    /// A PostgreSQL database (`postgres://user[:password]@host[:port]/database[?schema=name]`)
+    /// to keep the photos in instead of the SQLite file in ``dataDirectory``: several `spot
+    /// serve` instances, on one machine or many, then share one database. The image cache
+    /// stays in each instance's data directory.
+    public var database: URL?
+
+    /// The database: ``database`` when set, else the SQLite file in the data directory.
+    public var databaseURL: URL { database ?? dataDirectory.appendingPathComponent(SPoTStore.fileName) }
     /// The image cache's folder.
     public var imageCacheDirectory: URL { dataDirectory.appendingPathComponent("images", isDirectory: true) }
 

@@ -50,7 +50,11 @@ struct RefreshCommand: AsyncParsableCommand {
     /// `Refreshed: 69 new, 0 updated. 69 photos in 31 spots by 8 photographers.`
     static func summary(_ status: RefreshStatus, _ counts: StoreCounts) -> String {
         let hidden = counts.hiddenPhotos > 0 ? " (\(counts.hiddenPhotos) hidden)" : ""
-        return "Refreshed: \(status.newPhotos) new, \(status.updatedPhotos) updated. "
+        let outcome =
+            status.refreshedElsewhere
+            ? "Another process is refreshing this database; its photos arrive as it saves them. Now: "
+            : "Refreshed: \(status.newPhotos) new, \(status.updatedPhotos) updated. "
+        return outcome
             + "\(plural(counts.visiblePhotos, "photo")) in \(plural(counts.spots, "spot")) by \(plural(counts.photographers, "photographer"))\(hidden)."
     }
 }

@@ -12,7 +12,9 @@ struct Spot: AsyncParsableCommand {
             uses a built-in Flickr sandbox with a bundled Stanford catalogue, so everything works offline.
 
             Data lives in --data-dir (default $SPOT_DATA_DIR, else $XDG_DATA_HOME/spot, else \
-            ~/.local/share/spot). Output is a table on a terminal and tab-separated lines when piped.
+            ~/.local/share/spot). With --database postgres://… (or $SPOT_DATABASE_URL) the photos live in \
+            a PostgreSQL database instead, which several `spot serve` instances share. Output is a table \
+            on a terminal and tab-separated lines when piped.
             """,
         subcommands: [
             ServeCommand.self, RefreshCommand.self, TagsCommand.self, PhotosCommand.self, RecentsCommand.self, PhotographersCommand.self,

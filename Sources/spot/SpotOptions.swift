@@ -17,6 +17,19 @@ struct SpotOptions: ParsableArguments {
     var dataDirectory: String?
 
     @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp(
+            "A PostgreSQL database to keep the photos in, shared by every instance that names it.",
+            discussion: """
+                postgres://user[:password]@host[:port]/database[?schema=name] (also $SPOT_DATABASE_URL). \
+                Default: the SQLite file SPoT.sqlite in --data-dir. The image cache stays in --data-dir.
+                """,
+            valueName: "url"
+        )
+    )
+    var database: String?
+
+    @Option(
         name: .customLong("flickr-api-key"),
         help: ArgumentHelp(
             "A Flickr API key (also $FLICKR_API_KEY); without one the built-in sandbox is used.",
@@ -45,7 +58,23 @@ struct SpotOptions: ParsableArguments {
             throw ValidationError("--flickr-api-key must not be empty")
         }
         if sandboxEpoch < 0 { throw ValidationError("--sandbox-epoch must be 0 or more") }
+        if let database = databaseText {
+            let source = self.database == nil ? "$SPOT_DATABASE_URL" : "--database"
+            guard let url = URL(string: database), SPoTStore.isServerURL(url), url.host?.isEmpty == false else {
+                throw ValidationError("\(source) must be a postgres://user@host[:port]/database URL, not \"\(database)\"")
+            }
+        }
     }
+
+    /// The database URL's text: the flag, else `$SPOT_DATABASE_URL` (an empty value is unset).
+    private var databaseText: String? {
+        if let database { return database }
+        let environment = ProcessInfo.processInfo.environment["SPOT_DATABASE_URL"]
+        return environment?.isEmpty == false ? environment : nil
+    }
+
+    /// The PostgreSQL database to use, or `nil` for the SQLite file in the data folder.
+    var databaseURL: URL? { databaseText.flatMap(URL.init(string:)) }
 
     /// The data folder: the flag, else the environment's default.
     var dataDirectoryURL: URL {
@@ -72,6 +101,7 @@ struct SpotOptions: ParsableArguments {
                 flickr = .sandbox(baseURL: try await local.start())
             }
             var configuration = SPoTConfiguration(dataDirectory: dataDirectoryURL, flickr: flickr)
+            configuration.database = databaseURL
             configuration.refreshInterval = refreshInterval
             let spot = try SPoT(configuration: configuration, logger: .quiet)
             let result: T

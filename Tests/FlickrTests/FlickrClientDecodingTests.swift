@@ -6,7 +6,7 @@ import NIOCore
 import Testing
 
 /// The client reads the sandbox's Flickr JSON over real loopback HTTP, quirks and all.
-@Suite(.timeLimit(.minutes(1))) struct FlickrClientDecodingTests {
+@Suite(.timeLimit(.minutes(10))) struct FlickrClientDecodingTests {
     /// Seconds since 1970 of a UTC date, computed independently of the sandbox.
     static func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int) -> Date {
         var calendar = Calendar(identifier: .gregorian)

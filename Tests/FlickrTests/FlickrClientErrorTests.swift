@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Each way the sandbox misbehaves reaches the caller as the right ``FlickrError``.
-@Suite(.timeLimit(.minutes(1))) struct FlickrClientErrorTests {
+@Suite(.timeLimit(.minutes(10))) struct FlickrClientErrorTests {
     @Test func missingKeyIsError100() async throws {
         try await SandboxHarness.run(apiKey: FlickrAPIKey("")) { harness in
             let error = try await #require(throws: FlickrError.self) { try await harness.client.echo() }

@@ -5,7 +5,7 @@ import Testing
 
 /// Image downloads from the sandbox: real JPEGs at Flickr's sizes, and every way a download
 /// can go wrong. (These need the real postcard renderer: the stub renders no bytes.)
-@Suite(.timeLimit(.minutes(1))) struct FlickrClientImageTests {
+@Suite(.timeLimit(.minutes(10))) struct FlickrClientImageTests {
     func somePhoto(_ harness: SandboxHarness, where predicate: (FlickrPhoto) -> Bool = { _ in true }) async throws -> FlickrPhoto {
         let photos = try await harness.client.allPhotos(.tagged(), perPage: 500)
         let match = photos.first(where: predicate)

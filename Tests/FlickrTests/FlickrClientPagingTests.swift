@@ -3,7 +3,7 @@ import FlickrSandbox
 import Testing
 
 /// Paging follows `pages` to the end, one request per page.
-@Suite(.timeLimit(.minutes(1))) struct FlickrClientPagingTests {
+@Suite(.timeLimit(.minutes(10))) struct FlickrClientPagingTests {
     @Test func allPhotosFollowsPagesToTheEnd() async throws {
         try await SandboxHarness.run { harness in
             let first = try await harness.client.photos(.tagged(), page: 1, perPage: 10)

@@ -4,7 +4,7 @@ import Testing
 
 /// Transient failures are retried with exponential backoff and jitter, on the client's
 /// clock, a bounded number of times.
-@Suite(.timeLimit(.minutes(1))) struct FlickrClientRetryTests {
+@Suite(.timeLimit(.minutes(10))) struct FlickrClientRetryTests {
     let policy = FlickrRetryPolicy(maxAttempts: 4, initialDelay: .seconds(1), multiplier: 2, maxDelay: .seconds(30), jitter: 0.5)
 
     /// The delays the client must sleep, computed with the same seeded generator.

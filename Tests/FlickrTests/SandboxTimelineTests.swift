@@ -8,7 +8,7 @@ import Testing
 
 /// Stepping the sandbox's timeline changes what the client sees: new photos, an edited
 /// title, a deleted photo, a new spot.
-@Suite(.timeLimit(.minutes(1))) struct SandboxTimelineTests {
+@Suite(.timeLimit(.minutes(10))) struct SandboxTimelineTests {
     @Test func eachEpochChangesWhatSearchesReturn() async throws {
         try await SandboxHarness.run { harness in
             let client = harness.client

@@ -15,9 +15,10 @@ struct BatchedWalkMemoryTests {
     /// The child executable next to the test bundle (SwiftPM builds it: the tests depend on it).
     static let child = ChildExecutable.url(named: "objectgraph-memory-walk")
 
-    /// Runs the child with `arguments`, returning its standard output; throws on failure.
-    private static func run(_ arguments: [String]) throws -> String {
-        let (status, output) = try ChildExecutable.run(child, arguments)
+    /// Runs the child with `arguments`, returning its standard output; throws on failure. The
+    /// wait (seconds) holds a thread of its own, not one of the pool the other tests run on.
+    private static func run(_ arguments: [String]) async throws -> String {
+        let (status, output) = try await OwnThread.run { try ChildExecutable.run(child, arguments) }
         guard status == 0 else {
             throw ObjectGraphError(.persistentStoreOperation, "\(child.lastPathComponent) \(arguments) exited with \(status)")
         }
@@ -25,14 +26,14 @@ struct BatchedWalkMemoryTests {
     }
 
     @Test("walking 1,000,000 objects with fetchBatchSize 100 stays under 150 MB")
-    func millionObjectWalk() throws {
+    func millionObjectWalk() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-walk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("Walk.sqlite").path
         let count = 1_000_000
-        _ = try Self.run(["seed", path, String(count)])
-        let fields = try Self.run(["walk", path, "100"]).split(whereSeparator: \.isWhitespace)
+        _ = try await Self.run(["seed", path, String(count)])
+        let fields = try await Self.run(["walk", path, "100"]).split(whereSeparator: \.isWhitespace)
         try #require(fields.count == 3, "\(fields)")
         let peak = try #require(Int(fields[0]))
         #expect(Int(fields[1]) == count, "every object was walked")

@@ -529,7 +529,7 @@ struct FetchedResultsMainActorTests {
     }
 
     @MainActor
-    @Test("a background save reaches a view-context list through automatic merging", .timeLimit(.minutes(1)))
+    @Test("a background save reaches a view-context list through automatic merging", .timeLimit(.minutes(10)))
     func automaticMergeReachesList() async throws {
         let stack = try TestStack(inMemory: true, model: FetchedResultsScenario.model)
         let view = stack.container.viewContext

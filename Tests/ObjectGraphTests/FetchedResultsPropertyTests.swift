@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 /// Thousands of random change sequences against fetched results controllers: after every step
@@ -16,17 +17,21 @@ struct FetchedResultsPropertyTests {
     static let steps = ProcessInfo.processInfo.environment["OBJECTGRAPH_FRC_STEPS"].flatMap(Int.init) ?? 8
 
     @Test("every random sequence applies exactly and matches a fresh fetch", arguments: 0..<batches)
-    func randomSequences(batch: Int) {
+    func randomSequences(batch: Int) async throws {
         let perBatch = (Self.sequences + Self.batches - 1) / Self.batches
-        for offset in 0..<perBatch {
-            let index = batch * perBatch + offset
-            guard index < Self.sequences else { return }
-            let scenario = FetchedResultsScenario.random(seed: Self.firstSeed + UInt64(index), steps: Self.steps)
-            guard scenario.failure() != nil else { continue }
-            let small = scenario.shrunk()
-            Issue.record("\(small.failure() ?? "?")\nshrunk: \(small)")
-            return
+        // Minutes of computing in all: off the pool the other tests wait on.
+        let failure = try await OwnThread.run { () -> String? in
+            for offset in 0..<perBatch {
+                let index = batch * perBatch + offset
+                guard index < Self.sequences else { return nil }
+                let scenario = FetchedResultsScenario.random(seed: Self.firstSeed + UInt64(index), steps: Self.steps)
+                guard scenario.failure() != nil else { continue }
+                let small = scenario.shrunk()
+                return "\(small.failure() ?? "?")\nshrunk: \(small)"
+            }
+            return nil
         }
+        if let failure { Issue.record(Comment(rawValue: failure)) }
     }
 
     /// Sequences that once failed, shrunk.

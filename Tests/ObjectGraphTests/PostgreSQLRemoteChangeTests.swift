@@ -37,7 +37,7 @@ struct PostgreSQLRemoteChangeTests {
 
     @Test(
         "another instance's insert, update and delete reach an auto-merging context and its fetched results controller",
-        .timeLimit(.minutes(1))
+        .timeLimit(.minutes(10))
     )
     func otherInstanceFollows() async throws {
         let url = try StoreKind.newPostgresSchemaURL()

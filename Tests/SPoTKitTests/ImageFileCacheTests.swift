@@ -7,7 +7,7 @@ import Testing
 
 /// The image file cache on real directories: hits and misses, shared fetches, eviction order,
 /// restarts, damaged files, hostile ids, and the sandbox's own request counters.
-@Suite(.timeLimit(.minutes(1))) struct ImageFileCacheTests {
+@Suite(.timeLimit(.minutes(10))) struct ImageFileCacheTests {
     // MARK: Hits, misses, shared fetches
 
     @Test func aMissFetchesAndAHitReadsTheDisk() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Refresher: one at a time, on a schedule, faults reported")
 struct RefresherTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func refreshesTriggeredDuringARefreshJoinIt() async throws {
         try await SPoTFixture.run { fixture in
             let spot = try fixture.open(perPage: 20)
@@ -72,7 +72,7 @@ struct RefresherTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aStoreWithPhotosIsNotRefreshedAtStartAndZeroDisablesTheSchedule() async throws {
         try await SPoTFixture.run { fixture in
             let clock = ManualClock()
@@ -184,7 +184,7 @@ struct RefresherTests {
 
 @Suite("Refresher: stopping")
 struct RefresherStopTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func stoppingKeepsTheSavedPagesAndFetchesNoMore() async throws {
         try await TemporaryDirectory.with { directory in
             // Every REST answer waits for this clock, so the test decides when each page arrives.

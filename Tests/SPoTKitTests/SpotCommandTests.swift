@@ -96,13 +96,13 @@ struct SpotCommandTests {
         "教堂\t1\t教堂",
     ]
 
-    func spot(_ arguments: String..., in directory: TemporaryDirectory) throws -> SpotCommand.Output {
-        try SpotCommand.run(arguments + ["--data-dir", directory.url.path])
+    func spot(_ arguments: String..., in directory: TemporaryDirectory) async throws -> SpotCommand.Output {
+        try await SpotCommand.run(arguments + ["--data-dir", directory.url.path])
     }
 
     @Test func refreshThenTagsPhotosAndPhotographers() async throws {
         try await TemporaryDirectory.with { directory in
-            let refresh = try spot("refresh", "--format", "tsv", in: directory)
+            let refresh = try await spot("refresh", "--format", "tsv", in: directory)
             #expect(refresh.status == 0, "\(refresh.stderr)")
             let spots = expectedTags.count - 1
             let photographers = Set(catalogue.map(\.owner.nsid)).count
@@ -114,23 +114,23 @@ struct SpotCommandTests {
             )
             #expect(refresh.stderr == "")
 
-            let tags = try spot("tags", "--format", "tsv", in: directory)
+            let tags = try await spot("tags", "--format", "tsv", in: directory)
             #expect(tags.status == 0)
             #expect(tags.lines == expectedTags)
             #expect(tags.lines.first == "All\t63\tall")
 
-            let again = try spot("refresh", "--format", "tsv", in: directory)
+            let again = try await spot("refresh", "--format", "tsv", in: directory)
             #expect(again.lines.last == "Refreshed: 0 new, 0 updated. \(catalogue.count) photos in \(spots) spots by \(photographers) photographers.")
 
             // Name or display name, any case.
             let hoover = catalogue.filter { $0.hasTag("hoovertower") }
             for name in ["hoovertower", "HooverTower", "Hoovertower"] {
-                let photos = try spot("photos", "--tag", name, "--format", "tsv", in: directory)
+                let photos = try await spot("photos", "--tag", name, "--format", "tsv", in: directory)
                 #expect(photos.status == 0)
                 #expect(photos.lines.count == hoover.count)
                 #expect(Set(photos.lines.map { $0.split(separator: "\t")[1] }) == Set(hoover.map { Substring($0.id) }))
             }
-            let photos = try spot("photos", "--tag", "hoovertower", "--format", "tsv", in: directory)
+            let photos = try await spot("photos", "--tag", "hoovertower", "--format", "tsv", in: directory)
             // Sections by the title's first letter ("#" for anything not a Latin letter), titles
             // in Finder order within a section; the description as plain text.
             #expect(
@@ -144,10 +144,10 @@ struct SpotCommandTests {
                 ]
             )
 
-            let all = try spot("photos", "--tag", "all", "--format", "tsv", in: directory)
+            let all = try await spot("photos", "--tag", "all", "--format", "tsv", in: directory)
             #expect(all.lines.count == catalogue.count)
 
-            let people = try spot("photographers", "--format", "tsv", in: directory)
+            let people = try await spot("photographers", "--format", "tsv", in: directory)
             #expect(
                 people.lines == [
                     "Ana Lucía Ortega\t6\t91327614@N02", "CS193p Stanford\t31\t48247111@N07", "jonas.becker\t4\t66218337@N00",
@@ -156,7 +156,7 @@ struct SpotCommandTests {
                 ]
             )
 
-            let table = try spot("tags", "--format", "table", in: directory)
+            let table = try await spot("tags", "--format", "table", in: directory)
             #expect(table.lines.first?.hasPrefix("SPOT") == true)
             #expect(table.lines.first?.hasSuffix("PHOTOS  TAG") == true)
             #expect(table.lines.count == expectedTags.count + 1)
@@ -169,10 +169,10 @@ struct SpotCommandTests {
 
     @Test func tablesLineUpByDisplayWidth() async throws {
         try await TemporaryDirectory.with { directory in
-            _ = try spot("refresh", "--format", "tsv", in: directory)
+            _ = try await spot("refresh", "--format", "tsv", in: directory)
             // Japanese takes two columns a character, the accented names one: the columns after
             // them start in the same terminal column on every line. Long cells end in "…".
-            let angels = try spot("photos", "--tag", "angelofgrief", "--format", "table", in: directory)
+            let angels = try await spot("photos", "--tag", "angelofgrief", "--format", "table", in: directory)
             #expect(angels.status == 0)
             #expect(
                 angels.lines == [
@@ -183,7 +183,7 @@ struct SpotCommandTests {
                     "A        41317008403  Angel of Grief, Halloween  CS193p Stanford   Fog rolling in. Spooky & beautiful. Nea…",
                 ]
             )
-            let people = try spot("photographers", "--format", "table", in: directory)
+            let people = try await spot("photographers", "--format", "table", in: directory)
             #expect(
                 people.lines == [
                     "PHOTOGRAPHER      PHOTOS  ID",
@@ -202,30 +202,30 @@ struct SpotCommandTests {
 
     @Test func viewRecentsHideUnhideSearchAndStats() async throws {
         try await TemporaryDirectory.with { directory in
-            _ = try spot("refresh", "--format", "tsv", in: directory)
+            _ = try await spot("refresh", "--format", "tsv", in: directory)
             let photo = try #require(catalogue.first { $0.hasTag("dish") })
             let title = rules.title(of: FlickrPhotoFixture.flickrPhoto(photo))
 
-            let view = try spot("view", photo.id, "--format", "tsv", in: directory)
+            let view = try await spot("view", photo.id, "--format", "tsv", in: directory)
             #expect(view.status == 0)
             #expect(view.lines.first == "id\t\(photo.id)")
             #expect(view.lines[1] == "title\t\(title)")
             #expect(view.lines.prefix(2) == ["id\t40457584353", "title\tThe Dish"])
             #expect(view.lines.last == "hidden\tno")
 
-            let recents = try spot("recents", "--format", "tsv", in: directory)
+            let recents = try await spot("recents", "--format", "tsv", in: directory)
             #expect(recents.lines.count == 1)
             let fields = recents.lines[0].split(separator: "\t").map(String.init)
             #expect(fields.count == 3)
             #expect(fields[1...] == [photo.id, title])
             #expect(ISO8601DateFormatter().date(from: fields[0]) != nil)
 
-            let hide = try spot("hide", photo.id, in: directory)
+            let hide = try await spot("hide", photo.id, in: directory)
             #expect(hide.lines == ["Hid photo \(photo.id) (\(title))."])
-            let hiddenTags = try spot("tags", "--format", "tsv", in: directory)
+            let hiddenTags = try await spot("tags", "--format", "tsv", in: directory)
             #expect(hiddenTags.lines.first == "All\t\(catalogue.count - 1)\tall")
-            #expect(try spot("recents", "--format", "tsv", in: directory).lines == [])
-            let stats = try spot("stats", "--format", "tsv", in: directory)
+            #expect(try await spot("recents", "--format", "tsv", in: directory).lines == [])
+            let stats = try await spot("stats", "--format", "tsv", in: directory)
             #expect(
                 stats.lines.prefix(6) == [
                     "photos\t\(catalogue.count)", "hidden photos\t1", "spots\t\(expectedTags.count - 1 - lonelySpots(of: photo))",
@@ -236,11 +236,11 @@ struct SpotCommandTests {
             #expect(stats.lines.contains { $0.hasPrefix("database bytes\t") && Int($0.split(separator: "\t")[1])! > 0 })
             #expect(stats.lines.contains("image cache limit\t\(ImageFileCache.defaultSizeLimit)"))
 
-            let unhide = try spot("unhide", photo.id, in: directory)
+            let unhide = try await spot("unhide", photo.id, in: directory)
             #expect(unhide.lines == ["Unhid photo \(photo.id) (\(title))."])
-            #expect(try spot("tags", "--format", "tsv", in: directory).lines == expectedTags)
+            #expect(try await spot("tags", "--format", "tsv", in: directory).lines == expectedTags)
 
-            let search = try spot("search", "DISH", "--format", "tsv", in: directory)
+            let search = try await spot("search", "DISH", "--format", "tsv", in: directory)
             #expect(search.status == 0)
             #expect(
                 search.lines == [
@@ -261,22 +261,22 @@ struct SpotCommandTests {
 
     @Test func badInputIsRefusedWithAReasonAndAFailingStatus() async throws {
         try await TemporaryDirectory.with { directory in
-            let unknownFlag = try spot("tags", "--bogus", in: directory)
+            let unknownFlag = try await spot("tags", "--bogus", in: directory)
             #expect(unknownFlag.status == 64)
             #expect(unknownFlag.stderr.contains("--bogus"))
 
-            let badFormat = try spot("tags", "--format", "xml", in: directory)
+            let badFormat = try await spot("tags", "--format", "xml", in: directory)
             #expect(badFormat.status == 64)
             #expect(badFormat.stderr.contains("--format"))
 
-            let emptySearch = try spot("search", "  ", in: directory)
+            let emptySearch = try await spot("search", "  ", in: directory)
             #expect(emptySearch.status == 64)
 
-            _ = try spot("refresh", "--format", "tsv", in: directory)
-            let unknownSpot = try spot("photos", "--tag", "nowhere", in: directory)
+            _ = try await spot("refresh", "--format", "tsv", in: directory)
+            let unknownSpot = try await spot("photos", "--tag", "nowhere", in: directory)
             #expect(unknownSpot.status == 1)
             #expect(unknownSpot.stderr == "spot: No spot is called \"nowhere\"\n")
-            let unknownPhoto = try spot("hide", "999", in: directory)
+            let unknownPhoto = try await spot("hide", "999", in: directory)
             #expect(unknownPhoto.status == 1)
             #expect(unknownPhoto.stderr == "spot: No photo has the id \"999\"\n")
         }
@@ -287,7 +287,7 @@ struct SpotCommandTests {
         try await TemporaryDirectory.with { directory in
             let file = directory.appending(SPoTStore.fileName)
             try Data(content.utf8).write(to: file)
-            let result = try spot("tags", in: directory)
+            let result = try await spot("tags", in: directory)
             #expect(result.status == 1)
             #expect(result.stderr.hasPrefix("spot: Could not open the database \(file.path)"), "\(result.stderr)")
             #expect(try Data(contentsOf: file) == Data(content.utf8))
@@ -296,7 +296,7 @@ struct SpotCommandTests {
 
     @Test func refreshDrawsAProgressBarAsATable() async throws {
         try await TemporaryDirectory.with { directory in
-            let refresh = try spot("refresh", "--format", "table", "--sandbox-epoch", "1", in: directory)
+            let refresh = try await spot("refresh", "--format", "table", "--sandbox-epoch", "1", in: directory)
             #expect(refresh.status == 0)
             let count = SandboxCatalogue.stanford.spotPhotos(atEpoch: 1).count
             let spots = Set(SandboxCatalogue.stanford.spotPhotos(atEpoch: 1).flatMap { rules.spotNames(of: $0.tags) }).count
@@ -310,13 +310,13 @@ struct SpotCommandTests {
         }
     }
 
-    @Test func helpReadsWell() throws {
-        let help = try SpotCommand.run(["--help"])
+    @Test func helpReadsWell() async throws {
+        let help = try await SpotCommand.run(["--help"])
         #expect(help.status == 0)
         for command in ["refresh", "tags", "photos", "recents", "photographers", "search", "view", "hide", "unhide", "stats", "sandbox"] {
             #expect(help.stdout.contains("  \(command) "), "\(command)")
         }
-        let photos = try SpotCommand.run(["help", "photos"])
+        let photos = try await SpotCommand.run(["help", "photos"])
         #expect(photos.stdout.contains("--tag <name>"))
         #expect(photos.stdout.contains("--data-dir <path>"))
         #expect(photos.stdout.contains("--flickr-api-key <key>"))

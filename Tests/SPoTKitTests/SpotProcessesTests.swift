@@ -8,7 +8,7 @@ import Testing
 
 /// Several processes on one data directory, as people use SPoT: `spot` commands in a terminal
 /// beside one another and beside an open store.
-@Suite("Several processes on one store", .serialized, .timeLimit(.minutes(5)))
+@Suite("Several processes on one store", .serialized, .timeLimit(.minutes(10)))
 struct SpotProcessesTests {
     let catalogue = SandboxCatalogue.stanford.spotPhotos(atEpoch: 0)
 
@@ -17,7 +17,7 @@ struct SpotProcessesTests {
             let directory = fixture.directory
             // Two terminals and this process refresh the same empty store at the same moment.
             let children = (0..<2).map { _ in
-                Task.detached { try SpotCommand.run(["refresh", "--format", "tsv", "--data-dir", directory.url.path]) }
+                Task.detached { try await SpotCommand.run(["refresh", "--format", "tsv", "--data-dir", directory.url.path]) }
             }
             let spot = try fixture.open()
             let status = await spot.refresher.refresh()
@@ -65,7 +65,7 @@ struct SpotProcessesTests {
             let victim = try #require(snapshot.rows.first?.id)
             var iterator = changes.makeAsyncIterator()
 
-            let hide = try await Task.detached { try SpotCommand.run(["hide", victim, "--data-dir", directory.url.path]) }.value
+            let hide = try await Task.detached { try await SpotCommand.run(["hide", victim, "--data-dir", directory.url.path]) }.value
             #expect(hide.status == 0, "\(hide.stderr)")
             let change = try #require(await iterator.next())
             let after = try change.apply(to: snapshot.sections)
@@ -85,7 +85,7 @@ struct SpotProcessesTests {
 
     @Test func followPrintsEachChangeAnotherProcessMakes() async throws {
         try await TemporaryDirectory.with { directory in
-            let refresh = try SpotCommand.run(["refresh", "--format", "tsv", "--data-dir", directory.url.path])
+            let refresh = try await SpotCommand.run(["refresh", "--format", "tsv", "--data-dir", directory.url.path])
             #expect(refresh.status == 0)
             let hoover = catalogue.filter { $0.hasTag("hoovertower") }
             let follower = try FollowingCommand(["photos", "--tag", "hoovertower", "--follow", "--format", "tsv", "--data-dir", directory.url.path])
@@ -95,7 +95,7 @@ struct SpotProcessesTests {
             #expect(Set(listed.map { String($0.split(separator: "\t")[1]) }) == Set(hoover.map(\.id)))
             let victim = try #require(listed.last?.split(separator: "\t").map(String.init))
 
-            let hide = try await Task.detached { try SpotCommand.run(["hide", victim[1], "--data-dir", directory.url.path]) }.value
+            let hide = try await Task.detached { try await SpotCommand.run(["hide", victim[1], "--data-dir", directory.url.path]) }.value
             #expect(hide.status == 0, "\(hide.stderr)")
             // The last row: the last row of the last section.
             let sections = listed.map { String($0.split(separator: "\t")[0]) }
@@ -103,7 +103,7 @@ struct SpotProcessesTests {
             let deleted = try #require(await follower.nextLine())
             #expect(deleted == "- \(position)\t" + victim.joined(separator: "\t"))
 
-            let unhide = try await Task.detached { try SpotCommand.run(["unhide", victim[1], "--data-dir", directory.url.path]) }.value
+            let unhide = try await Task.detached { try await SpotCommand.run(["unhide", victim[1], "--data-dir", directory.url.path]) }.value
             #expect(unhide.status == 0, "\(unhide.stderr)")
             let inserted = try #require(await follower.nextLine())
             #expect(inserted == "+ \(position)\t" + victim.joined(separator: "\t"))

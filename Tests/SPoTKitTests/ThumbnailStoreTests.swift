@@ -5,7 +5,7 @@ import Testing
 
 @testable import SPoTKit
 
-@Suite("Thumbnails: from the database, or downloaded once", .timeLimit(.minutes(2)))
+@Suite("Thumbnails: from the database, or downloaded once", .timeLimit(.minutes(10)))
 struct ThumbnailStoreTests {
     @Test func tenConcurrentRequestsAndAReopenDownloadOnce() async throws {
         try await SPoTFixture.run { fixture in

@@ -9,7 +9,7 @@ import Testing
 
 @Suite("Live updates over server-sent events, on a real server")
 struct LiveEventTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func aRefreshThatAddsPhotosReachesAnOpenStreamAsInserts() async throws {
         try await WebFixture.run { fixture in
             try await fixture.application.test(.live) { client in
@@ -42,7 +42,7 @@ struct LiveEventTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func theSnapshotIsTheFirstEventOfEveryConnection() async throws {
         try await WebFixture.run { fixture in
             try await fixture.application.test(.live) { client in
@@ -59,7 +59,7 @@ struct LiveEventTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func statusEventsFollowARefresh() async throws {
         try await WebFixture.run { fixture in
             try await fixture.application.test(.live) { client in

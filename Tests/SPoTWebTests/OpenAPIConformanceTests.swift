@@ -35,7 +35,7 @@ struct OpenAPIConformanceTests {
     /// schemathesis (from PyPI; `Scripts/test` installs it) fuzzes every operation of the
     /// document against `spot serve` on loopback: no 5xx, every status, content type, header
     /// and body as documented, and malformed input refused with a 4xx.
-    @Test(.timeLimit(.minutes(8)))
+    @Test(.timeLimit(.minutes(10)))
     func schemathesisFindsNoDifference() async throws {
         let schemathesis = try #require(
             Schemathesis.executable,

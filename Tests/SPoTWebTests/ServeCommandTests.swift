@@ -7,7 +7,7 @@ import Testing
 
 @Suite("spot serve: the README's main command, as a process")
 struct ServeCommandTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(10)))
     func servesTheTourAndStopsCleanlyOnSIGTERMAndSIGINT() async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "spot-serve-\(UUID().uuidString)", directoryHint: .isDirectory)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -210,6 +210,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         state.withLock { $0.stores.first?.backend }
     }
 
+    /// Takes the store-wide lease `name` (see ``StoreLease``) when nobody else holds it: not
+    /// this process, not another process on the same file, not another instance on the same
+    /// server database; `nil` when someone does.
+    ///
+    /// - Throws: ``ObjectGraphError`` when no store is added, or the lock cannot be taken for
+    ///   a reason other than another holder (a folder that cannot be written, a server that
+    ///   does not answer).
+    package func tryExclusiveLease(named name: String) throws -> StoreLease? {
+        guard let store else { throw ObjectGraphError(.persistentStoreOperation, "No persistent store is added to take the lease \"\(name)\" on") }
+        return try store.tryExclusiveLease(named: name)
+    }
+
     // MARK: Contexts and merging
 
     func register(_ context: ManagedObjectContext) {

@@ -59,6 +59,10 @@ package protocol StoreBackend: ObjectStore {
     /// ``remoteCommitMarker()`` on a timer instead.
     func observeRemoteCommits(_ handler: @escaping @Sendable () -> Void) -> Bool
 
+    /// Takes the store-wide lease `name` when no other holder — this process or another, on
+    /// this machine or, for a server store, on another — has it; `nil` when one does.
+    func tryExclusiveLease(named name: String) throws -> StoreLease?
+
     /// Closes the store: connections, listeners. Called when it is removed from its coordinator.
     func close()
 }

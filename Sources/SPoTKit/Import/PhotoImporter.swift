@@ -60,7 +60,7 @@ public struct PhotoImporter: Sendable {
                 return counts
             }
         } catch {
-            let file = container.persistentStoreDescriptions.first?.url?.path ?? "in memory"
+            let file = SPoTStore.describe(container.persistentStoreDescriptions.first?.url)
             throw SPoTError(.store, "Could not import \(photos.count) photos into the database \(file): \(error)")
         }
     }

@@ -20,6 +20,9 @@ public struct RefreshStatus: Sendable, Hashable, Codable {
     public var pagesTotal: Int = 0
     /// How many refreshes finished, successfully or not, since start.
     public var completedRefreshes: Int = 0
+    /// Whether the last refresh was left to another process or instance on the same database,
+    /// which was refreshing it: its photos arrive as it saves them.
+    public var refreshedElsewhere: Bool = false
 
     /// Creates the status of a refresher that has not run.
     public init() {}

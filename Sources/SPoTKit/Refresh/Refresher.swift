@@ -1,6 +1,7 @@
 public import Flickr
 import Foundation
 public import Logging
+import ObjectGraph
 
 /// Fetches SPoT's photos from Flickr into the store: on demand, when the store is empty at
 /// start, and on a schedule.
@@ -133,7 +134,32 @@ public actor Refresher {
     }
 
     private func run() async -> RefreshStatus {
+        // One refresh at a time among every process and instance on the database: the others
+        // leave it to the one refreshing and see its pages arrive in their lists.
+        let lease: StoreLease
+        do {
+            guard let taken = try store.tryRefreshLease() else {
+                logger.info("another process is refreshing the database; its photos arrive as it saves them")
+                update {
+                    $0.refreshedElsewhere = true
+                    $0.lastError = nil
+                    $0.completedRefreshes += 1
+                }
+                return status
+            }
+            lease = taken
+        } catch {
+            logger.warning("refresh failed", metadata: ["error": "\(error)"])
+            update {
+                $0.lastError = "\(error)"
+                $0.lastFailure = Date()
+                $0.completedRefreshes += 1
+            }
+            return status
+        }
+        defer { lease.release() }
         update {
+            $0.refreshedElsewhere = false
             $0.isRunning = true
             $0.newPhotos = 0
             $0.updatedPhotos = 0

@@ -1,6 +1,7 @@
 import Flickr
 public import Foundation
 public import ObjectGraph
+import ObjectGraphPostgres
 
 /// SPoT's database: the ObjectGraph container holding photos, spots, photographers, recents
 /// and thumbnails, with a long-lived context for live lists that merges every save.
@@ -36,13 +37,15 @@ public final class SPoTStore: Sendable {
     ///   by another app or model, locked, or not writable. The file is not changed then.
     public init(url: URL?, rules: ImportRules = ImportRules(), statementObserver: SQLStatementObserver? = nil) throws {
         let container = PersistentContainer(name: "SPoT", managedObjectModel: SPoTModel.make())
-        let description =
-            url.map { PersistentStoreDescription(url: $0) }
-            ?? {
-                let description = PersistentStoreDescription()
-                description.type = InMemoryStoreType
-                return description
-            }()
+        let description: PersistentStoreDescription
+        if let url, Self.isServerURL(url) {
+            description = PersistentStoreDescription(postgreSQLURL: url)
+        } else if let url {
+            description = PersistentStoreDescription(url: url)
+        } else {
+            description = PersistentStoreDescription()
+            description.type = InMemoryStoreType
+        }
         if let statementObserver { description.setOption(statementObserver, forKey: PersistentStore.sqlStatementObserverOption) }
         // Other processes write the same file (`spot hide` beside `spot serve`, two refreshes):
         // their saves reach this process's live lists through history and remote change
@@ -55,7 +58,7 @@ public final class SPoTStore: Sendable {
         var failure: (any Error)?
         container.loadPersistentStores { _, error in failure = error }
         if let failure {
-            throw SPoTError(.store, "Could not open the database \(url?.path ?? "in memory"): \(failure)")
+            throw SPoTError(.store, "Could not open the database \(Self.describe(url)): \(failure)")
         }
         self.container = container
         self.url = url
@@ -65,6 +68,27 @@ public final class SPoTStore: Sendable {
         listContext.automaticallyMergesChangesFromParent = true
         writerContext = container.newBackgroundContext()
         writerContext.name = "background"
+    }
+
+    /// Whether `url` names a PostgreSQL database (`postgres://`, `postgresql://`) rather than a
+    /// file.
+    public static func isServerURL(_ url: URL) -> Bool {
+        ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? "")
+    }
+
+    /// How errors name the database at `url`: a file's path, a server URL without its
+    /// password, or "in memory".
+    static func describe(_ url: URL?) -> String {
+        guard let url else { return "in memory" }
+        guard isServerURL(url), var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.path }
+        if components.password != nil { components.password = "***" }
+        return components.string ?? url.absoluteString
+    }
+
+    /// Takes the refresh lease: `nil` when another process or instance on the same database
+    /// is refreshing (see ``Refresher``).
+    func tryRefreshLease() throws -> StoreLease? {
+        try container.persistentStoreCoordinator.tryExclusiveLease(named: "refresh")
     }
 
     /// Returns once every save made before the call has reached the live lists: their
@@ -82,7 +106,7 @@ public final class SPoTStore: Sendable {
         } catch let error as SPoTError {
             throw error
         } catch {
-            throw SPoTError(.store, "Could not read the database \(url?.path ?? "in memory"): \(error)")
+            throw SPoTError(.store, "Could not read the database \(Self.describe(url)): \(error)")
         }
     }
 
@@ -101,7 +125,7 @@ public final class SPoTStore: Sendable {
         } catch let error as SPoTError {
             throw error
         } catch {
-            throw SPoTError(.store, "Could not save to the database \(url?.path ?? "in memory"): \(error)")
+            throw SPoTError(.store, "Could not save to the database \(Self.describe(url)): \(error)")
         }
     }
 

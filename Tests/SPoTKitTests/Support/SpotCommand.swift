@@ -4,7 +4,7 @@ import Testing
 
 /// Runs the built `spot` executable, as a user would.
 struct SpotCommand {
-    struct Output {
+    struct Output: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
@@ -16,8 +16,13 @@ struct SpotCommand {
     static let executable = ChildExecutable.url(named: "spot")
 
     /// Runs `spot arguments…` with `environment` added (and FLICKR_API_KEY removed, so the
-    /// sandbox is used), and waits for it to exit.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// sandbox is used), and waits for it to exit — on a thread of its own, so the wait holds
+    /// no thread of the pool the other tests run on.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
+        try await OwnThread.run { try runBlocking(arguments, environment: environment) }
+    }
+
+    private static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -8,7 +8,7 @@ import WebDriverKit
 
 /// The tour in headless Chromium (Debian's chromium and chromium-driver, installed by
 /// `Scripts/test`), driven over WebDriver against a live server and the Flickr sandbox.
-@Suite("In a real browser", .serialized, .timeLimit(.minutes(5)))
+@Suite("In a real browser", .serialized, .timeLimit(.minutes(10)))
 struct BrowserTests {
     @Test func spotsToPhotosToThePhotoToRecents() async throws {
         try await WebFixture.run { fixture in
@@ -231,7 +231,7 @@ struct BrowserTests {
 }
 
 /// A page left open while the server restarts.
-@Suite("In a real browser: server restarts", .serialized, .timeLimit(.minutes(3)))
+@Suite("In a real browser: server restarts", .serialized, .timeLimit(.minutes(10)))
 struct BrowserRestartTests {
     @Test func anOpenPageReconnectsAfterARestartAndResynchronisesWithoutAReload() async throws {
         try await WebFixture.run { fixture in

@@ -7,7 +7,7 @@ import WebDriverKit
 @testable import SPoTWeb
 
 /// Phones in headless Chromium: the full-screen photo viewer, and compact bars in landscape.
-@Suite("In a real browser: phones", .serialized, .timeLimit(.minutes(5)))
+@Suite("In a real browser: phones", .serialized, .timeLimit(.minutes(10)))
 struct PhoneLayoutBrowserTests {
     /// How much of the viewport the photo covers (0 to 1), and whether the details sheet and
     /// the bar are on screen.

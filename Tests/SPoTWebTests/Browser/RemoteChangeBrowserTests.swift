@@ -8,13 +8,13 @@ import WebDriverKit
 
 /// Another process writes the server's store — `spot hide` and `spot unhide` in a terminal — and
 /// the open page follows, without a reload.
-@Suite("Another process's saves in a real browser", .serialized, .timeLimit(.minutes(5)))
+@Suite("Another process's saves in a real browser", .serialized, .timeLimit(.minutes(10)))
 struct RemoteChangeBrowserTests {
     /// Runs `spot ARGUMENTS --data-dir DIRECTORY` as a separate process and returns its output.
     static func spot(_ arguments: [String], in directory: URL) async throws -> String {
-        let result = try await Task.detached {
+        let result = try await OwnThread.run {
             try ChildExecutable.run(ChildExecutable.url(named: "spot"), arguments + ["--data-dir", directory.path])
-        }.value
+        }
         #expect(result.status == 0, "spot \(arguments.joined(separator: " ")): \(result.output)")
         return result.output
     }

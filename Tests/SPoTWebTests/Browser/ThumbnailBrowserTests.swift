@@ -6,7 +6,7 @@ import WebDriverKit
 @testable import SPoTWeb
 
 /// Thumbnails Flickr cannot give, in headless Chromium.
-@Suite("In a real browser: thumbnails that cannot be fetched", .serialized, .timeLimit(.minutes(5)))
+@Suite("In a real browser: thumbnails that cannot be fetched", .serialized, .timeLimit(.minutes(10)))
 struct ThumbnailBrowserTests {
     /// How many thumbnails show the browser's broken-image icon: an address that failed to load.
     static let brokenScript = """

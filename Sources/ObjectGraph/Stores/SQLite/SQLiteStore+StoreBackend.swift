@@ -14,6 +14,12 @@ extension SQLiteStore: StoreBackend {
         false
     }
 
+    /// A `flock(2)` on a lock file beside the store file; in memory, a lease of this process.
+    func tryExclusiveLease(named name: String) throws -> StoreLease? {
+        guard let locationURL else { return StoreLease.inProcess("\(ObjectIdentifier(self))/\(name)") }
+        return try StoreLease.onLockFile(beside: locationURL, named: name)
+    }
+
     /// Nothing to do: GRDB closes the connections when the store is released.
     func close() {}
 }
