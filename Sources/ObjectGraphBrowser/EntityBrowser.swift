@@ -77,7 +77,7 @@ public struct EntityBrowser: Sendable {
                     throw BrowserFailure(.badRequest, "The entity name is missing")
                 }
                 let entity = raw.removingPercentEncoding ?? raw
-                let predicate = request.uri.queryParameters["predicate"].map(String.init) ?? ""
+                let predicate = Self.formValue(request, "predicate") ?? ""
                 return try await objects(
                     of: entity,
                     predicate: predicate.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -121,6 +121,19 @@ public struct EntityBrowser: Sendable {
             status: failure.status,
             failureReason: failure.reason
         )
+    }
+
+    /// The query's value for `name` as a form sends it (`application/x-www-form-urlencoded`:
+    /// `+` for a space, then percent-encoding), which the router's query parameters leave as `+`.
+    static func formValue(_ request: Request, _ name: String) -> String? {
+        for pair in (request.uri.query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.first == Substring(name) else { continue }
+            let raw = parts.count > 1 ? String(parts[1]) : ""
+            let spaced = raw.replacingOccurrences(of: "+", with: " ")
+            return spaced.removingPercentEncoding ?? spaced
+        }
+        return nil
     }
 
     private static func page(_ request: Request) throws -> Int {
