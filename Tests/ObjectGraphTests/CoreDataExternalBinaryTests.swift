@@ -217,4 +217,21 @@ struct CoreDataExternalBinaryTests {
         #expect(Self.files(store).isEmpty)
         #expect(try Self.imageColumns(store).isEmpty)
     }
+
+    @Test("batch inserts keep binary values in the row, in Core Data's inline form, and read back the same")
+    func batchInsertsKeepValuesInline() throws {
+        let store = try Self.newStore()
+        let context = try Self.open(store).newBackgroundContext()
+        let large = Self.bytes(150_000, seed: 9)
+        try context.performAndWait {
+            let request = BatchInsertRequest(entityName: "Photo", objects: [["name": "batch", "image": large]])
+            _ = try context.execute(request)
+        }
+        #expect(Self.files(store).isEmpty, "batch requests write no files")
+        #expect(try Self.imageColumns(store).values.first == "01" + large.hex)
+        let read: Data? = try context.performAndWait {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Photo")).first?.value(forKey: "image") as? Data
+        }
+        #expect(read == large)
+    }
 }

@@ -67,6 +67,13 @@ struct ExternalBinaryStorage: Sendable {
         }
     }
 
+    /// The column for `value` kept in the row (`0x01` and the bytes), as batch requests write
+    /// it: they write no files.
+    static func inline(_ value: Value) -> Value {
+        guard case .data(let data) = value else { return value }
+        return .data(Data([inlineMarker]) + data)
+    }
+
     /// The column for `value`: `0x01` and the bytes, or, for a value longer than
     /// ``inlineLimit`` in a store on disk, a new file and its reference (the file noted in
     /// `files`, to be removed if the save does not commit).
