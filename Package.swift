@@ -117,6 +117,7 @@ let package = Package(
             dependencies: [
                 "ObjectGraph", "ObjectGraphBrowser",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

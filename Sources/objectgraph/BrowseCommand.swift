@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import Logging
 import ObjectGraph
 import ObjectGraphBrowser
 
@@ -44,6 +45,9 @@ struct BrowseCommand: AsyncParsableCommand {
         router.get("/") { _, _ in Response.redirect(to: "/entities") }
         browser.register(on: router)
         let (store, host, port) = (self.store, self.host, self.port)
+        // Warnings and errors only: standard output is for the address line.
+        var logger = Logger(label: "objectgraph.browse")
+        logger.logLevel = .warning
         let app = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "objectgraph"),
@@ -51,7 +55,8 @@ struct BrowseCommand: AsyncParsableCommand {
                 let shown = host == "0.0.0.0" ? "127.0.0.1" : host
                 // Unbuffered: a script (or a test) waiting for this line must not wait for a buffer.
                 FileHandle.standardOutput.write(Data("Browsing \(store) at http://\(shown):\(channel.localAddress?.port ?? port)/\n".utf8))
-            }
+            },
+            logger: logger
         )
         do {
             try await app.runService()
