@@ -17,6 +17,7 @@ struct CoreDataExternalBinaryTests {
                 image
                 AttributeDescription("thumbnail", .binaryData)
             }
+            .unique("name")
         }
     }
 
@@ -233,5 +234,32 @@ struct CoreDataExternalBinaryTests {
             try context.fetch(FetchRequest<ManagedObject>(entityName: "Photo")).first?.value(forKey: "image") as? Data
         }
         #expect(read == large)
+    }
+
+    @Test("a save that fails in its transaction leaves none of its files behind")
+    func failedSaveRemovesItsFiles() throws {
+        let store = try Self.newStore()
+        let container = try Self.open(store)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let photo = try context.insertObject(entityName: "Photo")
+            photo.setValue("one", forKey: "name")
+            photo.setValue(Self.bytes(120_000, seed: 5), forKey: "image")
+            try context.save()
+        }
+        let saved = Self.files(store)
+        #expect(saved.count == 1)
+        // Another context saves a second "one": the unique index refuses it, the transaction
+        // rolls back, and the file it wrote goes.
+        let other = container.newBackgroundContext()
+        #expect(throws: (any Error).self) {
+            try other.performAndWait {
+                let photo = try other.insertObject(entityName: "Photo")
+                photo.setValue("one", forKey: "name")
+                photo.setValue(Self.bytes(130_000, seed: 6), forKey: "image")
+                try other.save()
+            }
+        }
+        #expect(Self.files(store) == saved)
     }
 }
