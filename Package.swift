@@ -71,7 +71,7 @@ let package = Package(
             name: "ObjectGraphTests",
             dependencies: [
                 "ObjectGraph", "ObjectGraphPostgres", "TestSupport", "ObjectGraphPeerModel",
-                "objectgraph-memory-walk", "objectgraph-crash-writer", "objectgraph-remote-peer", "objectgraph",
+                "objectgraph-memory-walk", "objectgraph-crash-writer", "objectgraph-remote-peer", "objectgraph", "WebDriverKit",
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -106,11 +106,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // MARK: objectgraph — any store in hand: inspect, query.
+        // MARK: objectgraph — any store in hand: inspect, query, browse.
+        // The entity browser (`objectgraph browse`, SPoT's `/debug/entities`): routes and HTML.
+        .target(
+            name: "ObjectGraphBrowser",
+            dependencies: ["ObjectGraph", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         .executableTarget(
             name: "objectgraph",
             dependencies: [
-                "ObjectGraph",
+                "ObjectGraph", "ObjectGraphBrowser",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -179,7 +186,7 @@ let package = Package(
         .target(
             name: "SPoTWeb",
             dependencies: [
-                "SPoTKit", "ObjectGraph", "Flickr",
+                "SPoTKit", "ObjectGraph", "ObjectGraphBrowser", "Flickr",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

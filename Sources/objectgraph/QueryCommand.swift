@@ -47,28 +47,13 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let managedObjectModel: ManagedObjectModel
-        do {
-            if let model {
-                managedObjectModel = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: model))
-            } else {
-                managedObjectModel = try ManagedObjectModel(cachedInStoreAt: URL(fileURLWithPath: store))
-            }
-        } catch {
-            throw ToolError("\(model ?? store): cannot be read as a model (\(error))")
-        }
+        let opened = try OpenedStore(store: store, model: model)
+        let managedObjectModel = opened.model
         guard let description = managedObjectModel.entitiesByName[entity] else {
             let names = managedObjectModel.entities.map(\.name).sorted().joined(separator: ", ")
             throw ToolError("the model has no entity '\(entity)' (it has \(names))")
         }
-        guard FileManager.default.fileExists(atPath: store) else { throw ToolError("\(store): no such file") }
-        let container = PersistentContainer(name: "objectgraph", managedObjectModel: managedObjectModel)
-        let storeDescription = PersistentStoreDescription(url: URL(fileURLWithPath: store))
-        storeDescription.isReadOnly = true
-        container.persistentStoreDescriptions = [storeDescription]
-        var failure: (any Error)?
-        container.loadPersistentStores { _, error in failure = error }
-        if let failure { throw ToolError("\(failure)") }
+        let container = opened.container
 
         let request = FetchRequest<ManagedObject>(entityName: entity)
         if let predicate {

@@ -160,6 +160,8 @@ struct APIRouteTests {
                     ("/debug/entities/Nope", .notFound),
                     ("/debug/entities/Photo?page=0", .badRequest),
                     ("/debug/object?uri=garbage", .badRequest),
+                    ("/debug/entities/Photo?predicate=title%20%3D%3D%20AND", .badRequest),
+                    ("/debug/entities/Photo?predicate=%3Cscript%3Ealert(1)", .badRequest),
                     ("/no/such/page", .notFound),
                 ]
                 for (uri, status) in cases {
@@ -229,6 +231,16 @@ struct APIRouteTests {
                 #expect(object.status == .ok, "\(link)")
                 #expect(object.body.contains("<h2>Relationships</h2>"))
                 #expect(object.body.contains(#"href="/debug/object?uri="#), "relationships are links")
+
+                // The predicate field filters with the full grammar.
+                let id = try #require(fixture.catalogue.first?.id)
+                let filtered = try await client.get("/debug/entities/Photo?predicate=unique+%3D%3D+%27\(id)%27+AND+title+%21%3D+nil")
+                #expect(filtered.status == .ok)
+                #expect(filtered.body.contains(#"id="debug-predicate""#))
+                #expect(filtered.body.contains("1 objects matching"), "the photo \(id)")
+                let bad = try await client.get("/debug/entities/Photo?predicate=title%20%3D%3D%20AND")
+                #expect(bad.status == .badRequest)
+                #expect(bad.body.contains("Unexpected token &#39;AND&#39; at position 9"))
             }
         }
     }

@@ -39,9 +39,6 @@ struct PageRenderer: Sendable {
         case rowCount = "row-count"
         case emptyDetail = "empty-detail"
         case photo, error
-        case debugEntities = "debug-entities"
-        case debugObjects = "debug-objects"
-        case debugObject = "debug-object"
     }
 
     /// Whether every template the server uses is bundled (checked at start).

@@ -160,7 +160,8 @@ extension SQLiteStore {
                 }
                 var arguments: [DatabaseValue] = [nextKey.databaseValue, entityPlan.code.databaseValue, 1.databaseValue]
                 for (slot, count) in entityPlan.insertColumns.enumerated() where count > 0 {
-                    arguments.append(row.values[slot].databaseValue)
+                    let value = row.values[slot]
+                    arguments.append((entityPlan.externalSlots.contains(slot) ? ExternalBinaryStorage.inline(value) : value).databaseValue)
                     if count == 2 { arguments.append(.null) }
                 }
                 try insert.execute(arguments: StatementArguments(arguments))
@@ -326,7 +327,8 @@ extension SQLiteStore {
         for slot in slots.sorted() {
             guard let column = entityPlan.updateColumns[slot] else { continue }
             assignments.append("\(column) = ?")
-            arguments.append(values[slot].databaseValue)
+            let value = entityPlan.externalSlots.contains(slot) ? ExternalBinaryStorage.inline(values[slot]) : values[slot]
+            arguments.append(value.databaseValue)
         }
         assignments.append("Z_OPT = Z_OPT + 1")
         arguments.append(pk.databaseValue)

@@ -16,7 +16,8 @@ extension SQLiteStore {
             let value = try batchValue(input, for: attribute, where: "the batch update of \(entity.name)")
             guard let column = entityPlan.updateColumns[attribute.slot] else { continue }
             assignments.append("\(column) = ?")
-            arguments.append(value.databaseValue)
+            let external = entityPlan.externalSlots.contains(attribute.slot)
+            arguments.append((external ? ExternalBinaryStorage.inline(value) : value).databaseValue)
             slots.append(attribute.slot)
         }
         assignments.append("Z_OPT = Z_OPT + 1")

@@ -106,9 +106,12 @@ extension SQLiteStore {
     }
 
     func dictionaries(matching request: FetchDescriptor, properties: [String], distinct: Bool) throws -> [[String: Value]] {
-        guard let entity = managedObjectModel.entity(named: request.entity), let mapping = plan.entity(named: entity.name)?.mapping else {
+        guard let entity = managedObjectModel.entity(named: request.entity), let entityPlan = plan.entity(named: entity.name) else {
             throw ObjectGraphError(.entityNotFound, "the model has no entity named '\(request.entity)'")
         }
+        let mapping = entityPlan.mapping
+        let external = Set(entityPlan.externalSlots)
+        let storage = externalStorage
         let slots = properties.map { entity.slotByName[$0]! }
         let columns = slots.map { "t0.\(mapping.columns[$0]!)" }
         let (sql, arguments) = try query(request, ordered: true, distinct: distinct) { _ in columns.joined(separator: ", ") }
@@ -124,7 +127,8 @@ extension SQLiteStore {
                         let databaseValue: DatabaseValue = row[index]
                         switch entity.allProperties[slot] {
                         case let attribute as AttributeDescription:
-                            dictionary[properties[index]] = Value(databaseValue, type: attribute.attributeType)
+                            let value = Value(databaseValue, type: attribute.attributeType)
+                            dictionary[properties[index]] = external.contains(slot) ? storage.read(value) : value
                         case let relationship as RelationshipDescription:
                             if case .int64(let pk) = databaseValue.storage {
                                 dictionary[properties[index]] = .objectID(
@@ -279,6 +283,10 @@ extension SQLiteStore {
                 if let entityIndex, let code = integer(entityIndex), let concrete = objectID(code: Int(code), primaryKey: key) { id = concrete }
                 values[slot] = .objectID(id)
             }
+        }
+        if !entity.externalSlots.isEmpty {
+            let storage = externalStorage
+            for slot in entity.externalSlots { values[slot] = storage.read(values[slot]) }
         }
         let version = integer(2) ?? 0
         return StoredRow(id: ManagedObjectID(scope: idScopes[entity.code]!, primaryKey: pk), version: version, values: values)

@@ -3,6 +3,11 @@ import GRDB
 
 extension SQLiteStore {
     func save(_ changes: SaveChanges) throws {
+        // Large binary values' files: written in the transaction, removed if it rolls back;
+        // the files of values it replaces or deletes removed once it has committed.
+        var files = ExternalFileChanges()
+        var committed = false
+        defer { committed ? files.committed() : files.rolledBack() }
         do {
             try failureInjection.check(.write)
             try writer.write { db in
@@ -16,16 +21,19 @@ extension SQLiteStore {
                 var expected: [ManagedObjectID: Int64] = [:]
                 for check in changes.versionChecks { expected[check.id] = check.version }
                 var missed: [SaveChanges.VersionCheck] = []
-                for delete in changes.deletes { try self.delete(delete, expecting: expected[delete.id], in: db, missed: &missed) }
-                for write in changes.updates { try update(write, expecting: expected[write.id], in: db, missed: &missed) }
+                for delete in changes.deletes {
+                    try self.delete(delete, expecting: expected[delete.id], in: db, missed: &missed, files: &files)
+                }
+                for write in changes.updates { try update(write, expecting: expected[write.id], in: db, missed: &missed, files: &files) }
                 if !missed.isEmpty { try throwConflicts(missed, in: db) }
                 // Inserts of one entity share one prepared statement per save.
                 var insertStatements: [Statement?] = Array(repeating: nil, count: plan.entities.count)
-                for write in changes.inserts { try insert(write, in: db, statements: &insertStatements) }
+                for write in changes.inserts { try insert(write, in: db, statements: &insertStatements, files: &files) }
                 // Members before orders: an order is written on join rows that must exist.
                 for change in changes.relationshipChanges { try writeMembers(change, in: db) }
                 for change in changes.relationshipChanges where change.order != nil { try writeOrder(change, in: db) }
             }
+            committed = true
             rowCache.removeAll()
             noteSaveWritten()
         } catch let error as DatabaseError
@@ -80,7 +88,12 @@ extension SQLiteStore {
 
     /// Inserts one row with every stored column of its entity, bound straight from the row's
     /// values (no argument array per row).
-    private func insert(_ write: SaveChanges.RowWrite, in db: Database, statements: inout [Statement?]) throws {
+    private func insert(
+        _ write: SaveChanges.RowWrite,
+        in db: Database,
+        statements: inout [Statement?],
+        files: inout ExternalFileChanges
+    ) throws {
         let entity = try entityPlan(write.entity, of: write.id)
         let statement: Statement
         if let prepared = statements[entity.code] {
@@ -95,7 +108,8 @@ extension SQLiteStore {
         try binder.bind(.int(Int64(entity.code)))
         try binder.bind(.int(1))
         for (slot, count) in entity.insertColumns.enumerated() where count > 0 {
-            let value = write.values[slot]
+            var value = write.values[slot]
+            if !entity.externalSlots.isEmpty, entity.externalSlots.contains(slot) { value = try externalStorage.encode(value, files: &files) }
             try binder.bind(value)
             if count == 2 { try binder.bind(entityCode(of: value)) }
         }
@@ -112,14 +126,18 @@ extension SQLiteStore {
         _ write: SaveChanges.RowWrite,
         expecting version: Int64?,
         in db: Database,
-        missed: inout [SaveChanges.VersionCheck]
+        missed: inout [SaveChanges.VersionCheck],
+        files: inout ExternalFileChanges
     ) throws {
         let entity = try entityPlan(write.entity, of: write.id)
+        let replaced = (write.changedSlots ?? []).filter { entity.externalSlots.contains($0) }
+        if !replaced.isEmpty { try noteExternalFiles(of: write.id, entity: entity, slots: replaced, in: db, files: &files) }
         var assignments: [String] = []
         var arguments: [DatabaseValue] = []
         for slot in write.changedSlots ?? [] {
             guard let column = entity.updateColumns[slot] else { continue }
-            let value = write.values[slot]
+            var value = write.values[slot]
+            if replaced.contains(slot) { value = try externalStorage.encode(value, files: &files) }
             assignments.append("\(column) = ?")
             arguments.append(value.databaseValue)
             if let entityColumn = entity.mapping.entityColumns[slot] {
@@ -147,9 +165,13 @@ extension SQLiteStore {
         _ delete: SaveChanges.RowDelete,
         expecting version: Int64?,
         in db: Database,
-        missed: inout [SaveChanges.VersionCheck]
+        missed: inout [SaveChanges.VersionCheck],
+        files: inout ExternalFileChanges
     ) throws {
         let entity = try entityPlan(delete.entity, of: delete.id)
+        if !entity.externalSlots.isEmpty {
+            try noteExternalFiles(of: delete.id, entity: entity, slots: entity.externalSlots, in: db, files: &files)
+        }
         for (index, sql) in entity.deleteStatements.enumerated() {
             if index == 0, let version {
                 try db.cachedStatement(sql: sql + " AND Z_OPT = ?").execute(arguments: [delete.id.primaryKey, version])
@@ -159,6 +181,25 @@ extension SQLiteStore {
             } else {
                 try db.cachedStatement(sql: sql).execute(arguments: [delete.id.primaryKey])
             }
+        }
+    }
+
+    /// Notes as obsolete the files the row of `id` refers to in `slots` (binary attributes
+    /// kept in external storage): removed once the save that replaces or deletes them commits.
+    private func noteExternalFiles(
+        of id: ManagedObjectID,
+        entity: StorePlan.EntityPlan,
+        slots: [Int],
+        in db: Database,
+        files: inout ExternalFileChanges
+    ) throws {
+        let columns = slots.compactMap { entity.updateColumns[$0] }
+        guard !columns.isEmpty else { return }
+        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(entity.mapping.table) WHERE Z_PK = ?"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [id.primaryKey]) else { return }
+        let storage = externalStorage
+        for index in columns.indices {
+            if let blob = row[index] as Data?, let url = storage.file(referencedBy: blob) { files.obsolete.append(url) }
         }
     }
 

@@ -27,6 +27,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     }
     /// The store's file; `nil` in memory. Named in every error the store throws.
     let path: String?
+    /// Where binary values that allow external storage are kept when large.
+    var externalStorage: ExternalBinaryStorage { ExternalBinaryStorage(storePath: path) }
     private(set) var identifier = "" {
         didSet {
             idScopes = (0..<plan.entityCount).map { code in

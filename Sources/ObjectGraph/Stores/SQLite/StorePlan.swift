@@ -29,6 +29,9 @@ struct StorePlan: Sendable {
         let updateColumns: [String?]
         /// The DELETE of a row, then of the join rows on either side of it.
         let deleteStatements: [String]
+        /// The slots of binary attributes kept in Core Data's external binary storage format
+        /// (see ``ExternalBinaryStorage``): empty but in Core Data's layout.
+        let externalSlots: [Int]
 
         init(
             name: String,
@@ -41,7 +44,8 @@ struct StorePlan: Sendable {
             insertSQL: String,
             insertColumns: [UInt8],
             updateColumns: [String?],
-            deleteStatements: [String]
+            deleteStatements: [String],
+            externalSlots: [Int]
         ) {
             self.name = name
             self.code = code
@@ -54,6 +58,7 @@ struct StorePlan: Sendable {
             self.insertColumns = insertColumns
             self.updateColumns = updateColumns
             self.deleteStatements = deleteStatements
+            self.externalSlots = externalSlots
         }
     }
 
@@ -103,7 +108,8 @@ struct StorePlan: Sendable {
                 insertSQL: "INSERT INTO \(mapping.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
                 insertColumns: insertColumns,
                 updateColumns: updateColumns,
-                deleteStatements: ["DELETE FROM \(mapping.table) WHERE Z_PK = ?"] + schema.joinRowDeletes(for: entity)
+                deleteStatements: ["DELETE FROM \(mapping.table) WHERE Z_PK = ?"] + schema.joinRowDeletes(for: entity),
+                externalSlots: layout == .coreData ? Self.externalSlots(of: entity, mapping: mapping) : []
             )
             codes[entity.name] = entity.entityCode
         }
@@ -111,6 +117,14 @@ struct StorePlan: Sendable {
         codesByName = codes
         aliasedSelectLists = schema.tables.mapValues { table in
             (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { "t0.\($0)" }.joined(separator: ", ")
+        }
+    }
+
+    /// The stored slots of `entity`'s binary attributes that allow external storage.
+    private static func externalSlots(of entity: EntityDescription, mapping: StoreSchema.EntityMapping) -> [Int] {
+        entity.allProperties.indices.filter { slot in
+            guard let attribute = entity.allProperties[slot] as? AttributeDescription else { return false }
+            return attribute.attributeType == .binaryData && attribute.allowsExternalBinaryDataStorage && mapping.columns[slot] != nil
         }
     }
 
