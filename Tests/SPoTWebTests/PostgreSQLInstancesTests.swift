@@ -13,17 +13,6 @@ import Testing
 /// live change, without a reload.
 @Suite("Two spot serve instances on one PostgreSQL database", .timeLimit(.minutes(10)))
 struct PostgreSQLInstancesTests {
-    /// The test server's URL with a new schema: a database no other test sees.
-    static func newDatabaseURL() throws -> String {
-        guard let base = ProcessInfo.processInfo.environment["OBJECTGRAPH_TEST_POSTGRES_URL"], !base.isEmpty else {
-            throw EventStreamError(
-                message: "no PostgreSQL server for the tests: OBJECTGRAPH_TEST_POSTGRES_URL is not set (Scripts/test starts one)"
-            )
-        }
-        let schema = "spot_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        return base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
-    }
-
     /// `GET url` as JSON.
     static func get(_ url: String) async throws -> [String: Any] {
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
@@ -51,7 +40,7 @@ struct PostgreSQLInstancesTests {
     }
 
     @Test func oneImportsBothFollowAndAHideOnOneReachesTheOthersOpenList() async throws {
-        let database = try Self.newDatabaseURL()
+        let database = try TestPostgres.newSchemaURL(prefix: "spot").absoluteString
         let catalogue = SandboxCatalogue.stanford.photos(atEpoch: 0).filter { $0.hasTag(FlickrPhotoQuery.spotTag) }
         let directories = (0..<2).map { _ in
             FileManager.default.temporaryDirectory.appending(path: "spot-instance-\(UUID().uuidString)", directoryHint: .isDirectory)

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import ObjectGraphPostgres
+import TestSupport
 import Testing
 
 /// The stores the store-level suites run on, from one parameterised source: an SQLite file, the
@@ -12,14 +13,10 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// The environment variable holding the test server's URL (`Scripts/test` starts the server
-    /// and sets it).
-    static let postgresURLVariable = "OBJECTGRAPH_TEST_POSTGRES_URL"
-
     /// A store description for a new, empty store of this kind: a new file, memory, or a new
     /// schema on the test server (so tests run in parallel without seeing each other).
     ///
-    /// - Throws: ``MissingTestServer`` for PostgreSQL when no server is given.
+    /// - Throws: ``TestPostgres/MissingServer`` for PostgreSQL when no server is given.
     func newDescription() throws -> PersistentStoreDescription {
         switch self {
         case .sqlite:
@@ -38,18 +35,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// The test server's URL with a new schema, `t_<uuid>`.
     static func newPostgresSchemaURL() throws -> URL {
-        guard let base = ProcessInfo.processInfo.environment[postgresURLVariable], !base.isEmpty else {
-            throw MissingTestServer()
-        }
-        let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        return try #require(URL(string: base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"))
-    }
-}
-
-/// No PostgreSQL test server was given: the PostgreSQL tests fail (they are never skipped).
-struct MissingTestServer: Error, CustomStringConvertible {
-    var description: String {
-        "no PostgreSQL server for the tests: \(StoreKind.postgresURLVariable) is not set. Run the tests with Scripts/test, which starts a private server, or set \(StoreKind.postgresURLVariable)=postgres://user@127.0.0.1:port/database"
+        try TestPostgres.newSchemaURL()
     }
 }
 
