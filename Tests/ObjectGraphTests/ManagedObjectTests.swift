@@ -86,6 +86,48 @@ struct ManagedObjectTests {
         }
     }
 
+    @Test("text with NUL characters and empty data are saved whole: insert, update, batch update", arguments: TestStack.kinds)
+    func textWithNULs(inMemory: Bool) throws {
+        let stack = try TestStack(inMemory: inMemory, model: SpotModel.make())
+        let context = stack.container.newBackgroundContext()
+        let text = "before\u{0}after\u{0}"
+        let id = try context.performAndWait {
+            let spot = Spot(context: context)
+            spot.name = text
+            spot.blob = Data()
+            try context.save()
+            return spot.objectID
+        }
+        // Read by a fetch and by ID, in contexts that never saw the values.
+        func expectStored(name: String, _ comment: Comment) throws {
+            let reader = stack.container.newBackgroundContext()
+            try reader.performAndWait {
+                let fetched = try reader.fetch(FetchRequest<Spot>(entityName: "Spot"))
+                #expect(fetched.map(\.name) == [name], comment)
+                #expect(fetched.first?.name?.utf8.count == name.utf8.count, comment)
+                #expect(fetched.first?.blob == Data(), "an empty blob, not nil: \(comment)")
+            }
+            let byID = stack.container.newBackgroundContext()
+            try byID.performAndWait {
+                let spot = try #require(try byID.existingObject(with: id) as? Spot)
+                #expect(spot.name == name, comment)
+            }
+        }
+        try expectStored(name: text, "after the insert")
+        try context.performAndWait {
+            let spot = try #require(try context.existingObject(with: id) as? Spot)
+            spot.name = "\u{0}" + text
+            try context.save()
+        }
+        try expectStored(name: "\u{0}" + text, "after an update")
+        try context.performAndWait {
+            let update = BatchUpdateRequest(entityName: "Spot")
+            update.propertiesToUpdate = ["name": "batch\u{0}" + text]
+            _ = try context.execute(update)
+        }
+        try expectStored(name: "batch\u{0}" + text, "after a batch update")
+    }
+
     @Test("decimals compare numerically in SQL")
     func decimalOrder() throws {
         let stack = try TestStack(inMemory: true, model: SpotModel.make())

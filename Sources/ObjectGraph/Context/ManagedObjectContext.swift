@@ -100,10 +100,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The last entity ``entity(of:)`` looked up, by ID scope.
     @exclusivity(unchecked) private var lastEntityLookup: (scope: ObjectIDScope, entity: EntityDescription)?
 
+    /// The weak reference to this context that its objects share (see ``ContextReference``).
+    let objectReference = ContextReference()
+
     /// Creates a context of `concurrencyType`; set ``persistentStoreCoordinator`` before use.
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
         queue = ContextQueue(main: concurrencyType == .mainQueueConcurrencyType, label: "ObjectGraph.ManagedObjectContext")
+        objectReference.context = self
     }
 
     deinit {

@@ -11,7 +11,8 @@ public final class EntityDescription: CustomStringConvertible {
     public var name: String = "" { willSet { checkMutable("name") } }
     /// The class instantiated for this entity's objects; ``ManagedObject`` unless bound to a
     /// subclass. Swift on Linux cannot resolve a class from its name, so bind the class itself.
-    public var managedObjectClass: ManagedObject.Type = ManagedObject.self {
+    // Unchecked: read for every fetched object, and a frozen model's never changes.
+    @exclusivity(unchecked) public var managedObjectClass: ManagedObject.Type = ManagedObject.self {
         willSet { checkMutable("managedObjectClass") }
     }
     /// The name of ``managedObjectClass`` (read-only: set the class itself).

@@ -145,7 +145,7 @@ package struct SQLStoreLayout: Sendable {
     /// `integer(i)` (`nil` when it holds no integer) and `attribute(i, type)`.
     package func decodeRow(storeIdentifier: String, integer: (Int) -> Int64?, attribute: (Int, AttributeType) -> Value) -> StoredRow? {
         guard let pk = integer(0), let code = integer(1), let entity = plan.entity(code: Int(code)) else { return nil }
-        var values = ContiguousArray<Value>(repeating: .null, count: entity.read.slotCount)
+        var values = ContiguousArray<Value>.nulls(count: entity.read.slotCount)
         for item in entity.read.columns {
             switch item {
             case .attribute(let slot, let index, let type):

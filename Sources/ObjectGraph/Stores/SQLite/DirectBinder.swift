@@ -33,7 +33,7 @@ struct DirectBinder {
         case .bool(let bool): code = sqlite3_bind_int64(handle, index, bool ? 1 : 0)
         case .double(let double): code = double.isNaN ? sqlite3_bind_null(handle, index) : sqlite3_bind_double(handle, index, double)
         case .date(let date): code = sqlite3_bind_double(handle, index, date.timeIntervalSinceReferenceDate)
-        case .string(let string): code = sqlite3_bind_text(handle, index, string, -1, sqliteTransient)
+        case .string(let string): code = SQLiteBinding.bindText(handle, index, string)
         case .objectID(let id): code = sqlite3_bind_int64(handle, index, id.primaryKey)
         default:
             try bind(value.databaseValue)
@@ -45,17 +45,7 @@ struct DirectBinder {
 
     /// Binds `value` to the next parameter.
     mutating func bind(_ value: DatabaseValue) throws {
-        let handle = statement.sqliteStatement
-        let code: CInt
-        switch value.storage {
-        case .null: code = sqlite3_bind_null(handle, index)
-        case .int64(let int): code = sqlite3_bind_int64(handle, index, int)
-        case .double(let double): code = sqlite3_bind_double(handle, index, double)
-        case .string(let string): code = sqlite3_bind_text(handle, index, string, -1, sqliteTransient)
-        case .blob(let data):
-            code = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, CInt($0.count), sqliteTransient) }
-        }
-        try check(code)
+        try check(SQLiteBinding.bind(statement.sqliteStatement, index, value))
         index += 1
     }
 
@@ -70,5 +60,43 @@ struct DirectBinder {
     }
 }
 
-/// SQLite's `SQLITE_TRANSIENT`: SQLite copies the bound text or blob.
-private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// Binds values to a statement's parameters with the SQLite C API, keeping every byte.
+///
+/// Text is bound with its UTF-8 length, not as a C string: a string holding a NUL character
+/// would otherwise be cut there and the rest silently lost. An empty `Data` is bound as an
+/// empty blob, not as NULL (its buffer may have no address, which SQLite takes as NULL).
+enum SQLiteBinding {
+    /// SQLite's `SQLITE_TRANSIENT`: SQLite copies the bound text or blob.
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Binds `value` to parameter `index` (1-based); returns SQLite's result code.
+    @inline(__always)
+    static func bind(_ handle: SQLiteStatement, _ index: CInt, _ value: DatabaseValue) -> CInt {
+        switch value.storage {
+        case .null: sqlite3_bind_null(handle, index)
+        case .int64(let int): sqlite3_bind_int64(handle, index, int)
+        case .double(let double): sqlite3_bind_double(handle, index, double)
+        case .string(let string): bindText(handle, index, string)
+        case .blob(let data): bindBlob(handle, index, data)
+        }
+    }
+
+    /// Binds the whole of `string`, NUL characters included, as text.
+    @inline(__always)
+    static func bindText(_ handle: SQLiteStatement, _ index: CInt, _ string: String) -> CInt {
+        var string = string
+        return string.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, transient) }
+            return sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), CInt(bytes.count), transient)
+        }
+    }
+
+    /// Binds `data` as a blob; an empty one as an empty blob.
+    @inline(__always)
+    static func bindBlob(_ handle: SQLiteStatement, _ index: CInt, _ data: Data) -> CInt {
+        data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
+            return sqlite3_bind_blob(handle, index, base, CInt(bytes.count), transient)
+        }
+    }
+}

@@ -35,10 +35,10 @@ extension SQLiteStore {
             let ids = try matchingIDs(select, in: db)
             for start in stride(from: 0, to: ids.count, by: Self.rowsByIDChunk) {
                 let chunk = ids[start..<min(start + Self.rowsByIDChunk, ids.count)]
-                try db.execute(
-                    sql: update + "(\(Self.placeholders(chunk.count)))",
-                    arguments: StatementArguments(arguments + chunk.map(\.primaryKey.databaseValue))
-                )
+                // Bound directly: GRDB's arguments would cut a string at a NUL character.
+                let statement = try db.cachedStatement(sql: update + "(\(Self.placeholders(chunk.count)))")
+                statement.prepareForDirectBinding()
+                try (arguments + chunk.map(\.primaryKey.databaseValue)).withUnsafeBufferPointer { try statement.executeBinding($0) }
             }
             return (BatchChanges(updated: ids, updatedSlots: slots), ())
         }.0

@@ -272,16 +272,23 @@ extension SQLiteStore {
     @inline(__always)
     func decode(integer: (Int) -> Int64?, attribute: (Int, AttributeType) -> Value) -> StoredRow? {
         guard let pk = integer(0), let code = integer(1), let entity = plan.entity(code: Int(code)) else { return nil }
-        var values = ContiguousArray<Value>(repeating: .null, count: entity.read.slotCount)
-        for item in entity.read.columns {
-            switch item {
-            case .attribute(let slot, let index, let type):
-                values[slot] = attribute(index, type)
-            case .toOne(let slot, let index, let entityIndex, let destination):
-                guard let key = integer(index) else { continue }
-                var id = ManagedObjectID(scope: idScopes[destination]!, primaryKey: key)
-                if let entityIndex, let code = integer(entityIndex), let concrete = objectID(code: Int(code), primaryKey: key) { id = concrete }
-                values[slot] = .objectID(id)
+        var values = ContiguousArray<Value>.nulls(count: entity.read.slotCount)
+        values.withUnsafeMutableBufferPointer { slots in
+            guard let base = slots.baseAddress else { return }
+            // Each column writes its own slot once, over a `.null`, which owns nothing: writing
+            // by initialization skips destroying it (and the array's checks on each write).
+            for item in entity.read.columns {
+                switch item {
+                case .attribute(let slot, let index, let type):
+                    (base + slot).initialize(to: attribute(index, type))
+                case .toOne(let slot, let index, let entityIndex, let destination):
+                    guard let key = integer(index) else { continue }
+                    var id = ManagedObjectID(scope: idScopes[destination]!, primaryKey: key)
+                    if let entityIndex, let code = integer(entityIndex), let concrete = objectID(code: Int(code), primaryKey: key) {
+                        id = concrete
+                    }
+                    (base + slot).initialize(to: .objectID(id))
+                }
             }
         }
         if !entity.externalSlots.isEmpty {

@@ -13,15 +13,7 @@ extension Statement {
         sqlite3_reset(handle)
         for (offset, value) in values.enumerated() {
             let index = CInt(offset + 1)
-            let code: CInt
-            switch value.storage {
-            case .null: code = sqlite3_bind_null(handle, index)
-            case .int64(let int): code = sqlite3_bind_int64(handle, index, int)
-            case .double(let double): code = sqlite3_bind_double(handle, index, double)
-            case .string(let string): code = sqlite3_bind_text(handle, index, string, -1, sqliteTransient)
-            case .blob(let data):
-                code = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, CInt($0.count), sqliteTransient) }
-            }
+            let code = SQLiteBinding.bind(handle, index, value)
             if code != SQLITE_OK {
                 throw DatabaseError(
                     resultCode: ResultCode(rawValue: code),
@@ -39,6 +31,3 @@ extension Statement {
         setUncheckedArguments(StatementArguments())
     }
 }
-
-/// SQLite's `SQLITE_TRANSIENT`: SQLite copies the bound text or blob.
-private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
