@@ -13,26 +13,47 @@ import ServiceLifecycle
 // 500-photo spot's page at 64 connections: throughput and latency percentiles, first idle,
 // then while the importer saves pages of new photos into the same database (what a refresh
 // does: one save per page, merged into every live list). Prints a Markdown table with the
-// p99 ratio (target: during an import ≤ 2× idle). First, the list pages against a static file
-// of their size from the same server (`/static/app.css`): the page-to-static ratio (target: a
-// list page within 2× of the static file).
+// p99 ratio (target: during an import ≤ 2× idle). First, each list page against a static file
+// of its size from the same server (the page's own body, served under `/static/`): the
+// page-to-static ratio (target: a list page within 2× of the static file).
 
 struct Options {
+    static let usage = """
+        USAGE: spot-webbench [--seconds N] [--connections N] [--threads N]
+
+        Serves a database of 2,000 photos (one spot of 500) on loopback and measures its pages
+        with wrk (apt-get install -y wrk): each list page against a static file of the page's
+        size from the same server, then p50/p99 idle and during an import.
+
+        OPTIONS:
+          --seconds N       how long each wrk run lasts (default 10)
+          --connections N   wrk's open connections (default 64)
+          --threads N       wrk's threads (default 2)
+          -h, --help        show this help
+        """
+
     var seconds = 10
     var connections = 64
     var threads = 2
+    /// `--help` was given: print ``usage`` and measure nothing.
+    var showsHelp = false
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
         while let argument = iterator.next() {
-            guard let value = iterator.next().flatMap(Int.init), value > 0 else {
-                throw BenchError("\(argument) needs a positive number")
+            if argument == "--help" || argument == "-h" {
+                showsHelp = true
+                continue
             }
+            guard ["--seconds", "--connections", "--threads"].contains(argument) else {
+                throw BenchError("unknown option '\(argument)'; options: --seconds N, --connections N, --threads N, --help")
+            }
+            guard let text = iterator.next() else { throw BenchError("\(argument) needs a positive number") }
+            guard let value = Int(text), value > 0 else { throw BenchError("\(argument) needs a positive number, not '\(text)'") }
             switch argument {
             case "--seconds": seconds = value
             case "--connections": connections = value
-            case "--threads": threads = value
-            default: throw BenchError("unknown option \(argument); options: --seconds N, --connections N, --threads N")
+            default: threads = value
             }
         }
     }
@@ -136,8 +157,48 @@ func kilobytes(_ result: WrkResult) -> Int {
     Int((result.bytesPerSecond / result.requestsPerSecond / 1024).rounded())
 }
 
-func benchmark() async throws {
-    let options = try Options(CommandLine.arguments)
+/// A running server for `spot`: its port, and how to stop it.
+struct RunningServer {
+    let web: SPoTWebApp
+    let port: Int
+    let task: Task<Void, any Error>
+
+    init(spot: SPoT, logger: Logger, staticFiles: [String: (bytes: [UInt8], contentType: String)] = [:]) async throws {
+        let web = try await SPoTWebApp(spot: spot, logger: logger, additionalStaticFiles: staticFiles)
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        task = Task {
+            try await web.application(host: "127.0.0.1", port: 0) { port in portContinuation.yield(port) }.run()
+        }
+        var portIterator = ports.makeAsyncIterator()
+        guard let port = await portIterator.next() else { throw BenchError("the server did not start") }
+        self.web = web
+        self.port = port
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+        await web.closeLiveLists()
+    }
+}
+
+/// The body `GET url` answers, read with curl as wrk would receive it (no compression).
+func body(of url: String) throws -> [UInt8] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["curl", "--silent", "--show-error", "--fail", url]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch { throw BenchError("curl could not start: \(error)") }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw BenchError("curl \(url) failed with status \(process.terminationStatus)") }
+    return [UInt8](data)
+}
+
+func benchmark(_ options: Options) async throws {
     let quiet = Logger(label: "webbench") { _ in SwiftLogNoOpLogHandler() }
     let directory = FileManager.default.temporaryDirectory.appending(path: "spot-webbench-\(UUID().uuidString)", directoryHint: .isDirectory)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -150,42 +211,42 @@ func benchmark() async throws {
     for start in stride(from: 500, to: 2_000, by: 100) {
         _ = try await spot.store.importer.importPage(photos(start..<(start + 100), tags: nil))
     }
-    let web = try await SPoTWebApp(spot: spot, logger: quiet)
-    let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-    let server = Task {
-        try await web.application(host: "127.0.0.1", port: 0) { port in portContinuation.yield(port) }.run()
+    let lists = [("Spots page", "/", "spots.html"), ("All", "/tags/all", "all.html"), ("500-photo spot page", "/tags/benchspot", "benchspot.html")]
+    // Each page's body, served again as a static file by the server measured: a file of the
+    // page's size, sent the way `/static/app.css` is.
+    let first = try await RunningServer(spot: spot, logger: quiet)
+    var staticFiles: [String: (bytes: [UInt8], contentType: String)] = [:]
+    for (_, path, file) in lists {
+        staticFiles[file] = (try body(of: first.url(path)), "text/html; charset=utf-8")
     }
-    var portIterator = ports.makeAsyncIterator()
-    guard let port = await portIterator.next() else { throw BenchError("the server did not start") }
-    let pages = [("Spots page", "/"), ("500-photo spot page", "/tags/benchspot")]
+    await first.stop()
+    let server = try await RunningServer(spot: spot, logger: quiet, staticFiles: staticFiles)
     // Warm up: open the lists and let the first renderings be cached.
-    for path in ["/", "/tags/all", "/tags/benchspot"] {
-        _ = try runWrk("http://127.0.0.1:\(port)\(path)", options: Options(["", "--seconds", "1"]))
+    for (_, path, _) in lists {
+        _ = try runWrk(server.url(path), options: Options(["", "--seconds", "1"]))
     }
 
-    // A static file of about a page's size, from the same server: what a page can cost at best.
-    let staticFile = try runWrk("http://127.0.0.1:\(port)/static/app.css", options: options)
-    // Pages larger than the static file are compared by bytes per second: what a static file
-    // of the page's size would cost, as near as one file allows.
-    print("| page | size | requests/s | static file (\(kilobytes(staticFile)) KB) requests/s | static ÷ page, requests | static ÷ page, bytes |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for (name, path) in [("Spots page", "/"), ("All", "/tags/all")] + pages.dropFirst() {
-        let page = try runWrk("http://127.0.0.1:\(port)\(path)", options: options)
-        let requests = staticFile.requestsPerSecond / page.requestsPerSecond
-        let bytes = staticFile.bytesPerSecond / page.bytesPerSecond
+    print("| page | size | page requests/s | same-size static file requests/s | static ÷ page |")
+    print("|---|---:|---:|---:|---:|")
+    let appCSS = try runWrk(server.url("/static/app.css"), options: options)
+    print("| (`/static/app.css`) | \(kilobytes(appCSS)) KB | | \(String(format: "%.0f", appCSS.requestsPerSecond)) | |")
+    for (name, path, file) in lists {
+        let page = try runWrk(server.url(path), options: options)
+        let staticFile = try runWrk(server.url("/static/\(file)"), options: options)
         print(
             "| \(name) | \(kilobytes(page)) KB | \(String(format: "%.0f", page.requestsPerSecond)) | "
-                + "\(String(format: "%.0f", staticFile.requestsPerSecond)) | \(String(format: "%.2f×", requests)) | "
-                + "\(String(format: "%.2f×", bytes)) |"
+                + "\(String(format: "%.0f", staticFile.requestsPerSecond)) | "
+                + "\(String(format: "%.2f×", staticFile.requestsPerSecond / page.requestsPerSecond)) |"
         )
     }
     print("")
 
+    let pages = [lists[0], lists[2]]
     print("| page | load | requests/s | p50 ms | p99 ms | p99 ÷ idle p99 |")
     print("|---|---|---:|---:|---:|---:|")
     var next = 2_000
-    for (name, path) in pages {
-        let url = "http://127.0.0.1:\(port)\(path)"
+    for (name, path, _) in pages {
+        let url = server.url(path)
         let idle = try runWrk(url, options: options)
         // The import: pages of 100 new photos saved one after another while wrk runs.
         let importer = spot.store.importer
@@ -214,10 +275,19 @@ func benchmark() async throws {
     print(
         "\nwrk -t\(options.threads) -c\(options.connections) -d\(options.seconds)s --latency; \(ProcessInfo.processInfo.activeProcessorCount) cores; debug builds are slower: use -c release."
     )
-    server.cancel()
-    await web.closeLiveLists()
+    await server.stop()
     await spot.close()
     await sandbox.stop()
 }
 
-try await benchmark()
+do {
+    let options = try Options(CommandLine.arguments)
+    if options.showsHelp {
+        print(Options.usage)
+    } else {
+        try await benchmark(options)
+    }
+} catch {
+    FileHandle.standardError.write(Data("spot-webbench: \(error)\n".utf8))
+    exit(64)
+}

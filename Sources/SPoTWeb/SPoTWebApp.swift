@@ -27,13 +27,23 @@ public final class SPoTWebApp: Sendable {
 
     /// Loads the templates and assets and prepares the live lists of `spot`.
     /// - Throws: ``SPoTWebError`` when a bundled template or asset is missing or broken.
-    public init(spot: SPoT, logger: Logger = Logger(label: "spot.web")) async throws {
+    public convenience init(spot: SPoT, logger: Logger = Logger(label: "spot.web")) async throws {
+        try await self.init(spot: spot, logger: logger, additionalStaticFiles: [:])
+    }
+
+    /// Also serves `additionalStaticFiles` (name → bytes and content type) under `/static/`,
+    /// as the bundled assets are: for spot-webbench's static file of each page's size.
+    package init(
+        spot: SPoT,
+        logger: Logger,
+        additionalStaticFiles: [String: (bytes: [UInt8], contentType: String)]
+    ) async throws {
         self.spot = spot
         self.logger = logger
         renderer = try await PageRenderer.bundled()
         let missing = renderer.missingTemplates()
         guard missing.isEmpty else { throw SPoTWebError("Templates missing from SPoTWeb's bundle: \(missing.joined(separator: ", "))") }
-        assets = try StaticAssets.bundled()
+        assets = try StaticAssets.bundled().adding(additionalStaticFiles)
         openAPI = try OpenAPIDocument.bundled()
         pages = PageBuilder(renderer: renderer, refresher: spot.refresher)
         hub = ListHub(store: spot.store, renderer: renderer)

@@ -8,6 +8,12 @@ struct StaticAssets: Sendable {
         let bytes: [UInt8]
         let contentType: String
         let etag: String
+
+        init(bytes: [UInt8], contentType: String) {
+            self.bytes = bytes
+            self.contentType = contentType
+            etag = "\"\(String(StaticAssets.fnv1a(bytes), radix: 16))\""
+        }
     }
 
     let files: [String: Asset]
@@ -30,10 +36,19 @@ struct StaticAssets: Sendable {
             guard let type = contentType(forExtension: url.pathExtension) else { continue }
             do {
                 let bytes = [UInt8](try Data(contentsOf: url))
-                files[name] = Asset(bytes: bytes, contentType: type, etag: "\"\(String(fnv1a(bytes), radix: 16))\"")
+                files[name] = Asset(bytes: bytes, contentType: type)
             } catch {
                 throw SPoTWebError("Could not read the static asset \(url.path): \(error)")
             }
+        }
+        return StaticAssets(files: files)
+    }
+
+    /// These assets and `more` (name → bytes and content type); `more` wins on a name in both.
+    func adding(_ more: [String: (bytes: [UInt8], contentType: String)]) -> StaticAssets {
+        var files = files
+        for (name, file) in more {
+            files[name] = Asset(bytes: file.bytes, contentType: file.contentType)
         }
         return StaticAssets(files: files)
     }
