@@ -129,4 +129,14 @@ struct CoreDataExternalBinaryBatchTests {
         #expect(Photos.files(url).count == 1)
         #expect(try Self.stored(url) == ["c": "file:" + images["c"]!.hex])
     }
+
+    @Test("a batch insert that upserts an object removes the file of the value it replaces")
+    func batchInsertUpsertRemovesFile() throws {
+        let (url, container, images) = try Self.store(["a", "b"])
+        let small = Data("upserted".utf8)
+        // Photo is unique by name: inserting "a" again updates the stored "a".
+        try Self.execute(BatchInsertRequest(entityName: "Photo", objects: [["name": "a", "image": small]]), in: container)
+        #expect(Photos.files(url).count == 1)
+        #expect(try Self.stored(url) == ["a": "inline:" + small.hex, "b": "file:" + images["b"]!.hex])
+    }
 }
