@@ -262,4 +262,61 @@ struct CoreDataExternalBinaryTests {
         }
         #expect(Self.files(store) == saved)
     }
+
+    @Test("a missing external data file is an error naming the file, the object and the attribute, never a nil value")
+    func missingFileIsAnError() throws {
+        let store = try Self.newStore()
+        let id: ManagedObjectID = try {
+            let context = try Self.open(store).newBackgroundContext()
+            return try context.performAndWait {
+                let photo = try context.insertObject(entityName: "Photo")
+                photo.setValue("lost", forKey: "name")
+                photo.setValue(Self.bytes(150_000, seed: 8), forKey: "image")
+                try context.save()
+                return photo.objectID
+            }
+        }()
+        let name = try #require(Self.files(store).first)
+        let file = Self.externalData(store).appendingPathComponent(name)
+        try FileManager.default.removeItem(at: file)
+
+        func namesEverything(_ error: any Error) -> Bool {
+            let text = "\(error)"
+            return (error as? ObjectGraphError)?.code == .persistentStoreOperation && text.contains(file.path)
+                && text.contains(id.uriRepresentation().absoluteString) && text.contains(".image") && text.contains("missing")
+        }
+        let context = try Self.open(store).newBackgroundContext()
+        #expect {
+            try context.performAndWait { try context.fetch(FetchRequest<ManagedObject>(entityName: "Photo")) }
+        } throws: { namesEverything($0) }
+        #expect {
+            try context.performAndWait { try context.existingObject(with: id) }
+        } throws: { namesEverything($0) }
+        #expect {
+            try context.performAndWait {
+                let request = FetchRequest<[String: Any]>(entityName: "Photo")
+                request.resultType = .dictionaryResultType
+                request.propertiesToFetch = ["image"]
+                return try context.fetch(request)
+            }
+        } throws: { namesEverything($0) }
+        // A fault fired by a getter cannot throw: its value stays unread, and the next count
+        // (or fetch, or save) throws the error.
+        let fresh = try Self.open(store).newBackgroundContext()
+        #expect {
+            try fresh.performAndWait {
+                let photo = fresh.object(with: id)
+                #expect(photo.value(forKey: "image") == nil)
+                return try fresh.count(for: FetchRequest<ManagedObject>(entityName: "Photo"))
+            }
+        } throws: { namesEverything($0) }
+        // Attributes that do not touch the file still read.
+        let names: [[String: Any]] = try context.performAndWait {
+            let request = FetchRequest<[String: Any]>(entityName: "Photo")
+            request.resultType = .dictionaryResultType
+            request.propertiesToFetch = ["name"]
+            return try context.fetch(request)
+        }
+        #expect(names.first?["name"] as? String == "lost")
+    }
 }

@@ -40,6 +40,24 @@ struct CoreDataVersionHashTests {
         #expect(model.entities[0].versionHash.count == 32)
     }
 
+    @Test("a derived attribute hashes as Core Data hashes it: its derivation's predicateFormat alone")
+    func derivedAttributeHash() throws {
+        func pagesCount(_ name: String = "pagesCount", _ type: AttributeType = .integer64, expression: String) -> Data {
+            let attribute = AttributeDescription(name, type)
+            attribute.derivationExpression = expression
+            return attribute.versionHash
+        }
+        let hash = pagesCount(expression: "count:(pages)")
+        // Core Data stores `pages.@count` as the function `count:(pages)`: both hash alike.
+        #expect(pagesCount(expression: "pages.@count") == hash)
+        // Neither the name nor the type enters the hash; the expression does.
+        #expect(pagesCount("numberOfPages", .integer32, expression: "count:(pages)") == hash)
+        #expect(pagesCount(expression: "count:(chapters)") != hash)
+        #expect(pagesCount(expression: "sum:(pages)") == pagesCount(expression: "pages.@sum"))
+        // SHA-256 of the UTF-8 text, nothing else (Python's hashlib.sha256(b"count:(pages)")).
+        #expect(hash.hex == "50081597fb1d6648429c1b37f73bc6bf63299d160cd6f0d555919fd143a9296e")
+    }
+
     @Test("the hash follows stored form only: names, types, optionality, inverse, parent; not class, indexes, delete rule")
     func whatChangesTheHash() throws {
         func model(_ change: (EntityDescription, AttributeDescription, RelationshipDescription) -> Void) -> Data {

@@ -36,9 +36,11 @@ public final class AttributeDescription: PropertyDescription {
     /// `attributeValueClassName` (Xcode's "Custom Class", e.g. `[String]`). Informative:
     /// ``transformableType`` or the transformer decides how values are stored.
     public var attributeValueClassName: String? { willSet { checkMutable("attributeValueClassName") } }
-    /// For a derived attribute read from an Xcode model: its derivation expression, as Core
-    /// Data's `NSDerivedAttributeDescription`. ObjectGraph keeps it for tools and migrations
-    /// but does not evaluate it: the attribute stores the values it is given.
+    /// For a derived attribute read from an Xcode model or a compiled one: its derivation
+    /// expression, as Core Data's `NSDerivedAttributeDescription` (`count:(pages)`, or
+    /// `pages.@count` as Xcode may write it). ObjectGraph keeps it for tools and migrations
+    /// but does not evaluate it: the attribute stores the values it is given. It is what the
+    /// attribute's ``PropertyDescription/versionHash`` is made of, as in Core Data.
     public var derivationExpression: String? { willSet { checkMutable("derivationExpression") } }
     /// Whether a deleted object's value of this attribute is kept in persistent history, in
     /// the delete's ``PersistentHistoryChange/tombstone`` — as Core Data's

@@ -10,6 +10,13 @@ public import Foundation
 /// - an attribute: the property digest; its `NSAttributeType` code as 32 bits (100 for
 ///   Integer 16 … 1800 for Transformable); a byte 1 when it allows external binary storage;
 ///   a byte 1 when it preserves its value in history on deletion;
+/// - a derived attribute: its derivation expression's `predicateFormat` (`count:(pages)`)
+///   and nothing else — not its name, type or optionality. Core Data's
+///   `-[NSDerivedAttributeDescription _versionHash:inStyle:]` computes the attribute digest
+///   above into a buffer it never feeds to its own SHA-256 (SampleModel2's stores, whose
+///   `Book` has `pagesCount` derived from `pages.@count`, hash only this way). A key path
+///   ending in `.@count` is hashed as Core Data stores it, `count:(path)`; `.@sum` and
+///   `.@total` as `sum:(path)`;
 /// - a relationship: the property digest; the destination entity's name; the inverse's name
 ///   (unless the relationship is its own inverse); `maxCount` and `minCount` as 32 bits; a
 ///   16-bit 1 when ordered. The delete rule is not part of it;
@@ -36,6 +43,9 @@ enum CoreDataVersionHash {
 
     /// The version hash of `property`, as Core Data computes it.
     static func of(_ property: PropertyDescription) -> Data {
+        if let attribute = property as? AttributeDescription, let expression = attribute.derivationExpression {
+            return SHA256.hash(Data(derivationFormat(expression).utf8))
+        }
         var data = base(of: property)
         switch property {
         case let attribute as AttributeDescription:
@@ -58,6 +68,19 @@ enum CoreDataVersionHash {
             break
         }
         return SHA256.hash(data)
+    }
+
+    /// A derivation expression as Core Data keeps it, and so hashes it: a key path ending in
+    /// an aggregate (`pages.@count`, as an Xcode model may write it) is turned into the
+    /// function Core Data's `setDerivationExpression:` makes of it (`count:(pages)`); other
+    /// expressions are taken as their `predicateFormat` already.
+    static func derivationFormat(_ expression: String) -> String {
+        let trimmed = expression.trimmingCharacters(in: .whitespaces)
+        for (suffix, function) in [(".@count", "count:"), (".@sum", "sum:"), (".@total", "sum:")] where trimmed.hasSuffix(suffix) {
+            let path = trimmed.dropLast(suffix.count)
+            if !path.isEmpty, !path.contains(where: { $0 == "(" || $0 == " " }) { return "\(function)(\(path))" }
+        }
+        return trimmed
     }
 
     /// The digest every property starts from: name, flags, modifier.

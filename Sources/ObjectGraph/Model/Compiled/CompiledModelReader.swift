@@ -7,7 +7,8 @@ import Foundation
 ///
 /// What ObjectGraph has no counterpart for is left out, as from an Xcode model: fetched
 /// properties, fetch request templates, configurations, validation predicates; a derived
-/// attribute keeps its value, not its derivation.
+/// attribute keeps its derivation as text (its `predicateFormat`, the form an Xcode model
+/// writes), not evaluated.
 enum CompiledModelReader {
     /// The model in the `.mom` file at `url`.
     static func readMom(at url: URL, modelClasses: [String: ManagedObject.Type]) throws -> ManagedObjectModel {
@@ -193,7 +194,10 @@ enum CompiledModelReader {
         attribute.preservesValueInHistoryOnDeletion = (archive.int(fields["NSFlagsKey"]) ?? 0) & 16 != 0
         attribute.valueTransformerName = archive.string(fields["NSValueTransformerName"])
         if type == .transformable { attribute.attributeValueClassName = archive.string(fields["NSAttributeValueClassName"]) }
-        if archive.className(value) == "NSDerivedAttributeDescription" { attribute.derivationExpression = "" }
+        if archive.className(value) == "NSDerivedAttributeDescription" {
+            // Kept as its predicateFormat, which is also what Core Data hashes for it.
+            attribute.derivationExpression = archive.expressionFormat(fields["NSDerivationExpression"]) ?? ""
+        }
         switch archive.resolve(fields["NSDefaultValue"]) {
         case .int(let int): attribute.defaultValue = type == .boolean ? (int != 0) as Any : defaultNumber(Int(int), type)
         case .bool(let bool): attribute.defaultValue = type == .boolean ? bool as Any : defaultNumber(bool ? 1 : 0, type)

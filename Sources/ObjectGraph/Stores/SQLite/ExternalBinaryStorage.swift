@@ -13,7 +13,8 @@ import Foundation
 /// Core Data decides per value; ObjectGraph keeps values longer than ``inlineLimit`` in files
 /// (Core Data reads both forms whatever the size). Files are written before the save's
 /// transaction commits (and removed if it does not); the files of replaced or deleted values
-/// are removed once it has committed.
+/// are removed once it has committed — for a save's objects and for the rows a batch update
+/// or a batch delete changes alike.
 struct ExternalBinaryStorage: Sendable {
     /// Where the files are: `.<StoreName>_SUPPORT/_EXTERNAL_DATA` beside the store (the store's
     /// file name without its extension); `nil` for a store in memory, which keeps every value
@@ -52,26 +53,59 @@ struct ExternalBinaryStorage: Sendable {
     }
 
     /// The value a column holds: an inline reference's bytes, or the contents of the file an
-    /// external one names (`nil` when the file is missing or unreadable). A blob without a
-    /// marker is read as it is.
-    func read(_ value: Value) -> Value {
+    /// external one names. A blob without a marker is read as it is.
+    ///
+    /// A file that is missing or unreadable is an error, never a `nil` value: Core Data fails
+    /// the object's fault there too, and a save after a silent `nil` would lose the value.
+    ///
+    /// - Parameters:
+    ///   - object: the object whose row holds `value` (its ID, described), for the error
+    ///     (evaluated only then).
+    ///   - attribute: the attribute's name, for the error (evaluated only then).
+    /// - Throws: ``ObjectGraphError`` (``ObjectGraphError/Code/persistentStoreOperation``)
+    ///   naming the file, the object and the attribute.
+    func read(_ value: Value, of object: @autoclosure () -> String, attribute: @autoclosure () -> String) throws -> Value {
         guard case .data(let blob) = value, let marker = blob.first else { return value }
         switch marker {
         case Self.inlineMarker:
             return .data(Data(blob.dropFirst()))
         case Self.externalMarker:
-            guard let url = file(referencedBy: blob), let data = try? Data(contentsOf: url) else { return .null }
-            return .data(data)
+            guard let url = file(referencedBy: blob) else {
+                let name = String(decoding: blob.dropFirst().prefix { $0 != 0 }, as: UTF8.self)
+                throw ObjectGraphError(
+                    .persistentStoreOperation,
+                    "\(object()).\(attribute()) refers to external data '\(name)', which is not a file name in \(directory?.path ?? "a store in memory (it has no external data folder)")",
+                    file: directory?.path
+                )
+            }
+            do {
+                return .data(try Data(contentsOf: url))
+            } catch {
+                let missing = !FileManager.default.fileExists(atPath: url.path)
+                throw ObjectGraphError(
+                    .persistentStoreOperation,
+                    "\(object()).\(attribute()) keeps its value in the external data file \(url.path), which is \(missing ? "missing" : "unreadable")",
+                    underlying: error,
+                    file: url.path
+                )
+            }
         default:
             return value
         }
     }
 
-    /// The column for `value` kept in the row (`0x01` and the bytes), as batch requests write
-    /// it: they write no files.
+    /// The column for `value` kept in the row (`0x01` and the bytes), as batch inserts write
+    /// it (they write no files) and batch updates write values up to ``inlineLimit``.
     static func inline(_ value: Value) -> Value {
         guard case .data(let data) = value else { return value }
         return .data(Data([inlineMarker]) + data)
+    }
+
+    /// Whether ``encode(_:files:)`` keeps `value` in a file: binary data longer than
+    /// ``inlineLimit``, in a store on disk.
+    func keepsInFile(_ value: Value) -> Bool {
+        guard directory != nil, case .data(let data) = value else { return false }
+        return data.count > Self.inlineLimit
     }
 
     /// The column for `value`: `0x01` and the bytes, or, for a value longer than

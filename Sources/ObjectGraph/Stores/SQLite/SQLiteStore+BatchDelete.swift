@@ -9,9 +9,11 @@ extension SQLiteStore {
     func batchDelete(matching descriptor: FetchDescriptor) throws -> BatchChanges {
         _ = try batchEntity(descriptor.entity, for: "batch delete")
         let select = try matchingSQL(descriptor, refusing: "batch delete")
-        return try performBatchWrite("batch delete \(descriptor.entity) objects") { db -> (BatchChanges, Void) in
-            (try deleteWithRules(try matchingIDs(select, in: db), in: db), ())
-        }.0
+        return try withExternalFiles { files in
+            try performBatchWrite("batch delete \(descriptor.entity) objects") { db -> (BatchChanges, Void) in
+                (try deleteWithRules(try matchingIDs(select, in: db), in: db, files: &files), ())
+            }.0
+        }
     }
 
     /// Deletes the rows of `objectIDs` (those that exist), with their delete rules.
@@ -22,18 +24,21 @@ extension SQLiteStore {
         guard let first = objectIDs.first else { return BatchChanges() }
         let (_, entityPlan) = try batchEntity(first.entityName, for: "batch delete")
         let sql = "SELECT Z_PK, Z_ENT FROM \(entityPlan.mapping.table) WHERE Z_ENT = \(entityPlan.code) AND Z_PK IN "
-        return try performBatchWrite("batch delete \(objectIDs.count) \(first.entityName) objects") { db -> (BatchChanges, Void) in
-            var existing: [ManagedObjectID] = []
-            for start in stride(from: 0, to: objectIDs.count, by: Self.rowsByIDChunk) {
-                let chunk = objectIDs[start..<min(start + Self.rowsByIDChunk, objectIDs.count)]
-                existing += try matchingIDs((sql + "(\(Self.placeholders(chunk.count)))", chunk.map(\.primaryKey.databaseValue)), in: db)
-            }
-            return (try deleteWithRules(existing, in: db), ())
-        }.0
+        return try withExternalFiles { files in
+            try performBatchWrite("batch delete \(objectIDs.count) \(first.entityName) objects") { db -> (BatchChanges, Void) in
+                var existing: [ManagedObjectID] = []
+                for start in stride(from: 0, to: objectIDs.count, by: Self.rowsByIDChunk) {
+                    let chunk = objectIDs[start..<min(start + Self.rowsByIDChunk, objectIDs.count)]
+                    existing += try matchingIDs((sql + "(\(Self.placeholders(chunk.count)))", chunk.map(\.primaryKey.databaseValue)), in: db)
+                }
+                return (try deleteWithRules(existing, in: db, files: &files), ())
+            }.0
+        }
     }
 
-    /// Deletes `direct` and what their delete rules reach, inside the caller's transaction.
-    private func deleteWithRules(_ direct: [ManagedObjectID], in db: Database) throws -> BatchChanges {
+    /// Deletes `direct` and what their delete rules reach, inside the caller's transaction;
+    /// the files of their externally stored values are noted in `files`.
+    private func deleteWithRules(_ direct: [ManagedObjectID], in db: Database, files: inout ExternalFileChanges) throws -> BatchChanges {
         var deleted: [ManagedObjectID] = []
         var deletedSet = Set<ManagedObjectID>()
         var denied: [(entity: String, relationship: String, destinations: [ManagedObjectID])] = []
@@ -82,6 +87,10 @@ extension SQLiteStore {
         var changes = BatchChanges(inserted: [], updated: updated, deleted: deleted)
         if tracksHistory {
             for id in deleted { changes.tombstones[id] = try tombstoneValues(of: id, in: db) }
+        }
+        for (entityName, ids) in Dictionary(grouping: deleted, by: \.entityName) {
+            guard let entityPlan = plan.entity(named: entityName), !entityPlan.externalSlots.isEmpty else { continue }
+            try noteExternalFiles(ofRows: ids, entity: entityPlan, in: db, files: &files)
         }
         for id in deleted {
             guard let entityPlan = plan.entity(named: id.entityName) else { continue }

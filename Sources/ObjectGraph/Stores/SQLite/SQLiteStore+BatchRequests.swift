@@ -144,33 +144,40 @@ extension SQLiteStore {
     ) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID]) {
         let constraints = uniquenessLookups(for: entity, plan: entityPlan)
         let table = entityPlan.mapping.table
-        let (changes, ids) = try performBatchWrite("batch insert \(rows.count) \(entity.name) objects") {
-            db -> (BatchChanges, [ManagedObjectID]) in
-            var changes = BatchChanges()
-            var ids: [ManagedObjectID] = []
-            ids.reserveCapacity(rows.count)
-            var nextKey = try reserveKeys(rows.count, root: entityPlan.rootCode, in: db)
-            let insert = try db.cachedStatement(sql: entityPlan.insertSQL)
-            for row in rows {
-                if let existing = try existingRow(matching: row.values, constraints, table: table, in: db) {
-                    try update(existing.primaryKey, table: table, slots: row.given, values: row.values, plan: entityPlan, in: db)
-                    changes.updated.append(existing)
-                    ids.append(existing)
-                    continue
+        // An upsert that replaces a value kept in an external file removes the file once the
+        // transaction commits (new values are kept in the row).
+        let (changes, ids) = try withExternalFiles { files in
+            try performBatchWrite("batch insert \(rows.count) \(entity.name) objects") {
+                db -> (BatchChanges, [ManagedObjectID]) in
+                var changes = BatchChanges()
+                var ids: [ManagedObjectID] = []
+                ids.reserveCapacity(rows.count)
+                var nextKey = try reserveKeys(rows.count, root: entityPlan.rootCode, in: db)
+                let insert = try db.cachedStatement(sql: entityPlan.insertSQL)
+                for row in rows {
+                    if let existing = try existingRow(matching: row.values, constraints, table: table, in: db) {
+                        if !entityPlan.externalSlots.isEmpty {
+                            try noteExternalFiles(ofRows: [existing], entity: entityPlan, slots: row.given, in: db, files: &files)
+                        }
+                        try update(existing.primaryKey, table: table, slots: row.given, values: row.values, plan: entityPlan, in: db)
+                        changes.updated.append(existing)
+                        ids.append(existing)
+                        continue
+                    }
+                    var arguments: [DatabaseValue] = [nextKey.databaseValue, entityPlan.code.databaseValue, 1.databaseValue]
+                    for (slot, count) in entityPlan.insertColumns.enumerated() where count > 0 {
+                        let value = row.values[slot]
+                        arguments.append((entityPlan.externalSlots.contains(slot) ? ExternalBinaryStorage.inline(value) : value).databaseValue)
+                        if count == 2 { arguments.append(.null) }
+                    }
+                    try insert.execute(arguments: StatementArguments(arguments))
+                    let id = ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: nextKey)
+                    nextKey += 1
+                    changes.inserted.append(id)
+                    ids.append(id)
                 }
-                var arguments: [DatabaseValue] = [nextKey.databaseValue, entityPlan.code.databaseValue, 1.databaseValue]
-                for (slot, count) in entityPlan.insertColumns.enumerated() where count > 0 {
-                    let value = row.values[slot]
-                    arguments.append((entityPlan.externalSlots.contains(slot) ? ExternalBinaryStorage.inline(value) : value).databaseValue)
-                    if count == 2 { arguments.append(.null) }
-                }
-                try insert.execute(arguments: StatementArguments(arguments))
-                let id = ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: nextKey)
-                nextKey += 1
-                changes.inserted.append(id)
-                ids.append(id)
+                return (changes, ids)
             }
-            return (changes, ids)
         }
         return (changes, ids)
     }

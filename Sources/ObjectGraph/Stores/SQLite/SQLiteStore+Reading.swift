@@ -55,7 +55,7 @@ extension SQLiteStore {
         let cursor = try Row.fetchCursor(statement)
         // The cursor's row reads the statement in place: decode the columns straight from it.
         while try cursor.next() != nil {
-            let decoded = decode(
+            let decoded = try decode(
                 integer: { Value.integer(sqliteStatement: sqliteStatement, index: $0) },
                 attribute: { Value(sqliteStatement: sqliteStatement, index: $0, type: $1) }
             )
@@ -127,8 +127,15 @@ extension SQLiteStore {
                         let databaseValue: DatabaseValue = row[index]
                         switch entity.allProperties[slot] {
                         case let attribute as AttributeDescription:
-                            let value = Value(databaseValue, type: attribute.attributeType)
-                            dictionary[properties[index]] = external.contains(slot) ? storage.read(value) : value
+                            var value = Value(databaseValue, type: attribute.attributeType)
+                            if external.contains(slot) {
+                                value = try storage.read(
+                                    value,
+                                    of: objectDescription(entityPlan, column: mapping.columns[slot]!, holding: databaseValue, in: db),
+                                    attribute: attribute.name
+                                )
+                            }
+                            dictionary[properties[index]] = value
                         case let relationship as RelationshipDescription:
                             if case .int64(let pk) = databaseValue.storage {
                                 dictionary[properties[index]] = .objectID(
@@ -246,6 +253,16 @@ extension SQLiteStore {
         return entity
     }
 
+    /// The ID of the object whose `column` holds `value`, described (for an error: a dictionary
+    /// fetch reads no IDs); the entity's name when no row does.
+    private func objectDescription(_ entity: StorePlan.EntityPlan, column: String, holding value: DatabaseValue, in db: Database) -> String {
+        let sql = "SELECT Z_PK, Z_ENT FROM \(entity.mapping.table) WHERE \(column) = ? LIMIT 1"
+        guard let row = try? Row.fetchOne(db, sql: sql, arguments: [value]), let pk = row[0] as Int64?, let code = row[1] as Int?,
+            let id = objectID(code: code, primaryKey: pk)
+        else { return "a \(entity.name)" }
+        return id.description
+    }
+
     /// The ID in the current row of a `SELECT Z_PK, Z_ENT …` statement (columns `index` and
     /// `index + 1`).
     @inline(__always)
@@ -257,8 +274,8 @@ extension SQLiteStore {
     }
 
     /// Decodes a full-table row (`Z_PK, Z_ENT, Z_OPT, columns…`).
-    func decode(_ row: Row) -> StoredRow? {
-        decode(
+    func decode(_ row: Row) throws -> StoredRow? {
+        try decode(
             integer: { index in
                 if case .int64(let int) = (row[index] as DatabaseValue).storage { return int }
                 return nil
@@ -270,7 +287,7 @@ extension SQLiteStore {
     /// Decodes a full-table row whose column `i` is read by `integer(i)` (an integer column, `nil`
     /// when it holds no integer) and `attribute(i, type)`.
     @inline(__always)
-    func decode(integer: (Int) -> Int64?, attribute: (Int, AttributeType) -> Value) -> StoredRow? {
+    func decode(integer: (Int) -> Int64?, attribute: (Int, AttributeType) -> Value) throws -> StoredRow? {
         guard let pk = integer(0), let code = integer(1), let entity = plan.entity(code: Int(code)) else { return nil }
         var values = ContiguousArray<Value>.nulls(count: entity.read.slotCount)
         values.withUnsafeMutableBufferPointer { slots in
@@ -293,7 +310,13 @@ extension SQLiteStore {
         }
         if !entity.externalSlots.isEmpty {
             let storage = externalStorage
-            for slot in entity.externalSlots { values[slot] = storage.read(values[slot]) }
+            for slot in entity.externalSlots {
+                values[slot] = try storage.read(
+                    values[slot],
+                    of: ManagedObjectID(scope: idScopes[entity.code]!, primaryKey: pk).description,
+                    attribute: managedObjectModel.entity(named: entity.name)?.allProperties[slot].name ?? "slot \(slot)"
+                )
+            }
         }
         let version = integer(2) ?? 0
         return StoredRow(id: ManagedObjectID(scope: idScopes[entity.code]!, primaryKey: pk), version: version, values: values)
