@@ -22,6 +22,7 @@ struct RelationshipWalkBenchmark: Benchmark {
         let pool = try workspace.pool(at: store.url)
         let join = store.joinTable
         PhotoTagRecord.table = join
+        PhotoTagRecord.tagColumn = store.tagColumn
         return [
             Contender(name: "ObjectGraph typed, without prefetching", role: .objectGraph) {
                 let context = container.newBackgroundContext()
@@ -52,7 +53,7 @@ struct RelationshipWalkBenchmark: Benchmark {
                 }
             },
             Contender(name: "GRDB association (including(all:))", role: .grdb) {
-                let photoTags = PhotoRecord.hasMany(PhotoTagRecord.self, using: ForeignKey(["Z_SOURCE"], to: ["Z_PK"]))
+                let photoTags = PhotoRecord.hasMany(PhotoTagRecord.self, using: ForeignKey([store.photoColumn], to: ["Z_PK"]))
                 let request = PhotoRecord.including(
                     all: PhotoRecord.hasMany(TagRecord.self, through: photoTags, using: PhotoTagRecord.tag, key: "tags")
                 )
@@ -71,7 +72,7 @@ struct RelationshipWalkBenchmark: Benchmark {
                 let connection = try RawConnection(path: store.url.path)
                 return try measureMilliseconds {
                     let statement = try connection.prepare(
-                        "SELECT p.Z_PK, p.ZTITLE, t.ZNAME FROM ZPHOTO p LEFT JOIN \(join) j ON j.Z_SOURCE = p.Z_PK LEFT JOIN ZTAG t ON t.Z_PK = j.Z_DESTINATION ORDER BY p.Z_PK"
+                        "SELECT p.Z_PK, p.ZTITLE, t.ZNAME FROM ZPHOTO p LEFT JOIN \(join) j ON j.\(store.photoColumn) = p.Z_PK LEFT JOIN ZTAG t ON t.Z_PK = j.\(store.tagColumn) ORDER BY p.Z_PK"
                     )
                     defer { sqlite3_finalize(statement) }
                     var sum: Int64 = 0
@@ -118,8 +119,9 @@ struct TagRecord: Decodable, FetchableRecord, TableRecord {
 /// GRDB's view of ObjectGraph's photo–tag join table (its name depends on entity codes).
 struct PhotoTagRecord: TableRecord {
     nonisolated(unsafe) static var table = "Z_1TAGS"
+    nonisolated(unsafe) static var tagColumn = "Z_2TAGS"
     static var databaseTableName: String { table }
-    static let tag = belongsTo(TagRecord.self, using: ForeignKey(["Z_DESTINATION"], to: ["Z_PK"]))
+    static var tag: BelongsToAssociation<Self, TagRecord> { belongsTo(TagRecord.self, using: ForeignKey([tagColumn], to: ["Z_PK"])) }
 }
 
 /// A photo and its tags, as `including(all:)` decodes them.

@@ -12,10 +12,15 @@ final class Workspace {
     private var photoStore: PhotoStore?
     private var counter = 0
 
-    /// A photo store: its file and the name of its photo–tag join table.
+    /// A photo store: its file, and the names of its photo–tag join table and of that table's
+    /// columns (Core Data's: `Z_<entity code><inverse name>`, so they depend on entity codes).
     struct PhotoStore {
         let url: URL
         let joinTable: String
+        /// The join table's column holding the photo's key.
+        let photoColumn: String
+        /// The join table's column holding the tag's key.
+        let tagColumn: String
     }
 
     init(sizes: Sizes) throws {
@@ -110,8 +115,12 @@ final class Workspace {
         let connection = try RawConnection(path: url.path)
         let joins = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z_[0-9]*TAGS'")
         guard let joinTable = joins.first else { throw RawConnection.Failure(description: "no photo-tag join table") }
+        let columns = try connection.strings("SELECT name FROM pragma_table_info('\(joinTable)')")
+        guard let photoColumn = columns.first(where: { $0.hasSuffix("PHOTOS") }), let tagColumn = columns.first(where: { $0.hasSuffix("TAGS") }) else {
+            throw RawConnection.Failure(description: "the join table \(joinTable) has no photo and tag columns: \(columns)")
+        }
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        let store = PhotoStore(url: url, joinTable: joinTable)
+        let store = PhotoStore(url: url, joinTable: joinTable, photoColumn: photoColumn, tagColumn: tagColumn)
         photoStore = store
         return store
     }

@@ -5,12 +5,13 @@ import Hummingbird
 /// memory with ETags (revalidated on each load, so a new version shows at once).
 struct StaticAssets: Sendable {
     struct Asset: Sendable {
-        let bytes: [UInt8]
+        /// The file's bytes, shared by every response (a `ByteBuffer` is copied on write only).
+        let body: ByteBuffer
         let contentType: String
         let etag: String
 
         init(bytes: [UInt8], contentType: String) {
-            self.bytes = bytes
+            body = ByteBuffer(bytes: bytes)
             self.contentType = contentType
             etag = "\"\(String(StaticAssets.fnv1a(bytes), radix: 16))\""
         }
@@ -88,6 +89,6 @@ struct AssetRoutes: Sendable {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
         }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: asset.body))
     }
 }

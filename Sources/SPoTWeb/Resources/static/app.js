@@ -329,7 +329,10 @@
     }
     let nav = indexNav();
     const signature = entries.map((entry) => `${entry.anchor}\u0000${entry.title}`).join('\u0001');
-    if (nav && nav.dataset.signature === signature) return;
+    if (nav && nav.dataset.signature === signature) {
+      fitIndex();
+      return;
+    }
     if (!nav) {
       if (!entries.length) return;
       nav = document.createElement('nav');
@@ -350,9 +353,17 @@
   }
 
   // Not enough height for every letter: show every other one as a dot (iOS does the same).
+  // A list that is on screen whole has nowhere to jump to: its index is not shown (as iOS's
+  // sectionIndexMinimumDisplayRowCount), rather than float below a few rows.
   function fitIndex() {
     const nav = indexNav();
     if (!nav || nav.hidden) return;
+    const scroller = $('.list-scroll', listPane);
+    if (scroller) {
+      const overflows = scroller.scrollHeight > scroller.clientHeight + 1
+        || scroller.getBoundingClientRect().bottom > window.innerHeight + 1;
+      nav.classList.toggle('is-unneeded', !overflows);
+    }
     nav.classList.remove('is-compact');
     const first = nav.firstElementChild;
     if (first && first.getBoundingClientRect().height < 12) nav.classList.add('is-compact');
