@@ -40,7 +40,9 @@ enum FluentBench {
         let output = Pipe()
         // Standard error to a file: it is read only when the child failed.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("fluent-bench-\(getpid())-\(UUID().uuidString.prefix(8)).err")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
+            throw RawConnection.Failure(description: "cannot create \(errorFile.path)")
+        }
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let errors = try FileHandle(forWritingTo: errorFile)
         defer { try? errors.close() }

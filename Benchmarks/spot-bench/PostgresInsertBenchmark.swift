@@ -120,6 +120,46 @@ struct PostgresInsertBenchmark: Benchmark {
                 }
                 return Sample(value: sample.value, checksum: try schema.int(checksumSQL))
             },
+            Contender(name: "raw postgres-nio (one prepared INSERT per row, in a transaction)", role: .baseline) {
+                let schema = try emptyTable("insert_rows")
+                let client = schema.client
+                try schema.execute("SELECT 1")
+                let sample = try measureMilliseconds {
+                    try blocking {
+                        try await client.withConnection { connection in
+                            _ = try await connection.query("BEGIN", logger: PostgresSchema.logger)
+                            for row in 1...n {
+                                _ = try await connection.execute(ItemInsert(row: row, entity: entity, n: n), logger: PostgresSchema.logger)
+                            }
+                            _ = try await connection.query("COMMIT", logger: PostgresSchema.logger)
+                        }
+                    }
+                    return 0
+                }
+                return Sample(value: sample.value, checksum: try schema.int(checksumSQL))
+            },
         ]
     }
+}
+
+/// One row's INSERT, prepared once per connection: what a save cost when it wrote a statement
+/// (and waited for the server) per row.
+struct ItemInsert: PostgresPreparedStatement {
+    static let sql =
+        #"INSERT INTO "ZITEM" ("Z_PK", "Z_ENT", "Z_OPT", "ZA", "ZB", "ZC", "ZD", "ZE", "ZF", "ZG", "ZH", "ZI", "ZJ") VALUES ($1, $2, 1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"#
+    typealias Row = ()
+
+    var row: Int64
+    var entity: Int64
+    var n: Int64
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 12)
+        bindings.append(row)
+        bindings.append(entity)
+        for column in 0..<10 { bindings.append(Models.value(row: row, column: column, of: n)) }
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws {}
 }

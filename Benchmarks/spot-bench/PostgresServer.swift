@@ -199,21 +199,6 @@ final class PostgresSchema: @unchecked Sendable {
     static let logger = Logger(label: "spot-bench.postgres")
 }
 
-/// Runs `body` as a detached task and blocks the calling thread (never a thread of Swift's
-/// cooperative pool here: spot-bench's benchmarks run on the main thread) until it is done.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let done = DispatchSemaphore(value: 0)
-    let result = Mutex<Result<T, any Error>?>(nil)
-    Task.detached {
-        let outcome: Result<T, any Error>
-        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-        result.withLock { $0 = outcome }
-        done.signal()
-    }
-    done.wait()
-    return try result.withLock { $0! }.get()
-}
-
 extension ByteBuffer {
     /// Writes `value` in decimal, as COPY's text format reads it (no `String` in between).
     mutating func writeDecimal(_ value: Int64) {
