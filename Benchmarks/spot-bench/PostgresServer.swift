@@ -89,7 +89,14 @@ struct PostgresServer: Sendable {
     /// A configuration of postgres-nio's client for this server, with `schema` first on the
     /// search path (as ObjectGraph's store sets it).
     func clientConfiguration(schema: String) -> PostgresClient.Configuration {
-        var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+        var configuration = PostgresClient.Configuration(
+            host: host,
+            port: port,
+            username: user,
+            password: password,
+            database: database,
+            tls: .disable
+        )
         configuration.options.additionalStartupParameters = [("search_path", "\"\(schema)\", public")]
         return configuration
     }
