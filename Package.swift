@@ -220,13 +220,18 @@ let package = Package(
             ]
         ),
 
-        // MARK: Benchmarks — ObjectGraph against GRDB and raw SQLite (`swift run -c release spot-bench`).
+        // MARK: Benchmarks — ObjectGraph against GRDB and raw SQLite, and on PostgreSQL against Fluent
+        // and raw postgres-nio (`swift run -c release spot-bench [--postgres URL]`).
         .executableTarget(
             name: "spot-bench",
             dependencies: [
-                "ObjectGraph", "SPoTKit", "Flickr", "FlickrSandbox",
+                "ObjectGraph", "ObjectGraphPostgres", "SPoTKit", "Flickr", "FlickrSandbox",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // The PostgreSQL benchmarks' raw contender (`--postgres URL`); Fluent's is
+                // Benchmarks/fluent-bench, a package of its own, run as a child process.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/spot-bench"
         ),

@@ -1,6 +1,11 @@
 /// Every benchmark, in the order they run and print. Add new benchmarks here.
 enum BenchmarkList {
-    static func all(sizes: Sizes) -> [any Benchmark] {
+    static func all(sizes: Sizes, postgres: PostgresServer? = nil) -> [any Benchmark] {
+        sqlite(sizes: sizes) + (postgres.map { Self.postgres(sizes: sizes, server: $0) } ?? [])
+    }
+
+    /// The benchmarks on SQLite (and in memory).
+    static func sqlite(sizes: Sizes) -> [any Benchmark] {
         [
             InsertBenchmark(count: sizes.insertCount),
             FetchBenchmark(count: sizes.fetchCount),
@@ -13,6 +18,17 @@ enum BenchmarkList {
             ImportBenchmark(existing: sizes.importExisting, newPhotos: sizes.importNew),
             RemoteChangeBenchmark(commits: sizes.remoteCommits),
             RemoteIdleBenchmark(seconds: sizes.idleSeconds),
+        ]
+    }
+
+    /// The same workloads on PostgreSQL: ObjectGraph, Fluent and raw postgres-nio (`--postgres URL`).
+    static func postgres(sizes: Sizes, server: PostgresServer) -> [any Benchmark] {
+        [
+            PostgresInsertBenchmark(count: sizes.insertCount, server: server),
+            PostgresFetchBenchmark(count: sizes.fetchCount, server: server),
+            PostgresPredicateFetchBenchmark(rows: sizes.predicateRows, queries: sizes.predicateQueries, width: sizes.predicateWidth, server: server),
+            PostgresRelationshipWalkBenchmark(sizes: sizes, server: server),
+            PostgresFetchedResultsBenchmark(count: sizes.listCount, changes: 100, server: server),
         ]
     }
 }

@@ -7,7 +7,7 @@ struct BenchmarkRunner {
     /// Runs everything; returns the process exit status.
     func run() -> Int32 {
         let sizes = options.quick ? Sizes.quick : Sizes.full
-        let benchmarks = BenchmarkList.all(sizes: sizes).filter { benchmark in
+        let benchmarks = BenchmarkList.all(sizes: sizes, postgres: options.postgres).filter { benchmark in
             options.filter.map { benchmark.name.localizedCaseInsensitiveContains($0) } ?? true
         }
         print("# spot-bench: ObjectGraph vs GRDB vs raw SQLite C")
@@ -16,6 +16,7 @@ struct BenchmarkRunner {
         print(
             "- settings: SQLite files in a temporary directory; journal_mode=WAL and synchronous=NORMAL for every contender (GRDB DatabasePool defaults, set by hand on the raw C connection); the same table (ObjectGraph's ZITEM/ZPHOTO/ZTAG shape, index on ZA) for all"
         )
+        if let postgres = options.postgres { print("- \(postgres.settingsNote)") }
         print(
             "- runs: median of \(options.runs) run(s) per contender\(options.quick ? "; --quick sizes (smoke run, not comparable with full runs)" : "")"
         )

@@ -17,15 +17,28 @@ struct BenchmarkResult {
     var baseline: Double? { rows.first { $0.role == .baseline }?.median }
     /// GRDB at its best: the fastest of its contenders (its Codable and hand-written records).
     var grdb: Double? { rows.filter { $0.role == .grdb }.map(\.median).min() }
-    /// Whether every contender read or wrote the same thing.
-    var checksumsAgree: Bool { Set(rows.map(\.checksum)).count <= 1 }
+    /// Whether every contender read or wrote the same thing (contenders that did not run, such
+    /// as an unbuilt fluent-bench, aside).
+    var checksumsAgree: Bool { Set(rows.filter { !$0.median.isNaN }.map(\.checksum)).count <= 1 }
 }
 
 /// Prints results as one Markdown table.
 enum Report {
+    /// The SQLite results in one table (against raw SQLite C and GRDB), then the PostgreSQL
+    /// results in another (against raw postgres-nio and Fluent).
     static func table(_ results: [BenchmarkResult]) -> String {
+        let postgres = results.filter { $0.name.hasPrefix(PostgresServer.benchmarkPrefix) }
+        let sqlite = results.filter { !$0.name.hasPrefix(PostgresServer.benchmarkPrefix) }
+        var tables: [String] = []
+        if !sqlite.isEmpty || postgres.isEmpty { tables.append(table(sqlite, baseline: "raw C", peer: "GRDB")) }
+        if !postgres.isEmpty { tables.append(table(postgres, baseline: "raw postgres-nio", peer: "Fluent")) }
+        return tables.joined(separator: "\n\n")
+    }
+
+    /// One table: ratios to the baseline, and ObjectGraph's to the peer library (GRDB, Fluent).
+    private static func table(_ results: [BenchmarkResult], baseline: String, peer: String) -> String {
         var lines = [
-            "| benchmark | contender | median | × raw C | × GRDB |",
+            "| benchmark | contender | median | × \(baseline) | × \(peer) |",
             "|---|---|---:|---:|---:|",
         ]
         for result in results {
@@ -40,12 +53,14 @@ enum Report {
     }
 
     static func figure(_ value: Double, _ unit: MeasurementUnit) -> String {
+        // A contender that could not run (fluent-bench not built) reports NaN.
+        if value.isNaN { return "not built — \(FluentBench.buildCommand)" }
         let digits = value >= 100 ? 0 : value >= 10 ? 1 : 2
         return String(format: "%.\(digits)f %@", value, unit.symbol)
     }
 
     static func ratio(_ value: Double, _ reference: Double) -> String {
-        guard reference > 0 else { return "–" }
+        guard reference > 0, !value.isNaN else { return "–" }
         return String(format: "%.2f×", value / reference)
     }
 

@@ -11,7 +11,9 @@ extension PostgreSQLStore {
     /// read (`… AND "Z_OPT" = $n`, inside the transaction, so no other save slips in between);
     /// rows that were not are reported as ``OptimisticLockingFailure`` and nothing is written.
     package func save(_ changes: SaveChanges) throws {
-        let statements = try saveStatements(changes)
+        // New rows and join rows in multi-row INSERTs: a round trip per row made an import's
+        // save wait for the network once per object.
+        let statements = Self.mergingInserts(try saveStatements(changes))
         let logger = logger
         let history = tracksHistory ? historyStatements(changes) : nil
         let channel = notificationChannel
