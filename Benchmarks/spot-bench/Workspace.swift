@@ -116,7 +116,8 @@ final class Workspace {
         let joins = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z_[0-9]*TAGS'")
         guard let joinTable = joins.first else { throw RawConnection.Failure(description: "no photo-tag join table") }
         let columns = try connection.strings("SELECT name FROM pragma_table_info('\(joinTable)')")
-        guard let photoColumn = columns.first(where: { $0.hasSuffix("PHOTOS") }), let tagColumn = columns.first(where: { $0.hasSuffix("TAGS") }) else {
+        guard let photoColumn = columns.first(where: { $0.hasSuffix("PHOTOS") }), let tagColumn = columns.first(where: { $0.hasSuffix("TAGS") })
+        else {
             throw RawConnection.Failure(description: "the join table \(joinTable) has no photo and tag columns: \(columns)")
         }
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
