@@ -65,7 +65,7 @@ struct FetchedResultsBenchmark: Benchmark {
         let writer = container.newBackgroundContext()
         let incremental = try ListUnderTest(container: container, refetching: false)
         let refetching = try ListUnderTest(container: container, refetching: true)
-        let edits = Edits(count: count, changes: changes)
+        let edits = ListEdits(count: count, changes: changes)
         return [
             Contender(name: "ObjectGraph controller, incremental", role: .objectGraph) {
                 try incremental.measure(edits.next(in: writer))
@@ -77,8 +77,8 @@ struct FetchedResultsBenchmark: Benchmark {
     }
 }
 
-/// Picks and saves the next batch of edits (not timed).
-private final class Edits {
+/// Picks and saves the next batch of edits (not timed); for the SQLite and PostgreSQL lists alike.
+final class ListEdits {
     let count: Int
     let changes: Int
     private var round = 0
@@ -117,7 +117,7 @@ private final class Edits {
 }
 
 /// A context with a controller over the whole list, and a delegate that notes the end of a batch.
-private final class ListUnderTest {
+final class ListUnderTest {
     let context: ManagedObjectContext
     let controller: FetchedResultsController<ListEntry>
     let delegate = BatchCounter()
@@ -146,7 +146,7 @@ private final class ListUnderTest {
     }
 }
 
-private final class BatchCounter: FetchedResultsControllerDelegate {
+final class BatchCounter: FetchedResultsControllerDelegate {
     var batches = 0
     var changes = 0
     func controller(
@@ -161,7 +161,7 @@ private final class BatchCounter: FetchedResultsControllerDelegate {
     func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) { batches += 1 }
 }
 
-private final class SaveCapture: @unchecked Sendable {
+final class SaveCapture: @unchecked Sendable {
     // @unchecked Sendable: written by a did-save observer on the writer's queue, read there too.
     var value: ContextDidSave?
 }

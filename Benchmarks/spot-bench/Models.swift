@@ -168,3 +168,27 @@ struct ItemRowRecord: FetchableRecord, PersistableRecord {
 
     var sum: Int64 { a &+ b &+ c &+ d &+ e &+ f &+ g &+ h &+ i &+ j }
 }
+
+extension Models {
+    /// Saves `sizes.photos` photos, each with `sizes.tagsPerPhoto` of `sizes.tags` tags, through
+    /// `container` (the relationship walk's data, on SQLite and on PostgreSQL alike).
+    static func savePhotos(sizes: Sizes, in container: PersistentContainer) throws {
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            var tags: [BenchTag] = []
+            for index in 0..<sizes.tags {
+                let tag = BenchTag(context: context)
+                tag.name = "tag \(index)"
+                tags.append(tag)
+            }
+            for index in 0..<sizes.photos {
+                let photo = BenchPhoto(context: context)
+                photo.title = "photo \(index)"
+                var members = Set<BenchTag>()
+                for k in 0..<sizes.tagsPerPhoto { members.insert(tags[(index * 7 + k * 13) % tags.count]) }
+                photo.tags = members
+            }
+            try context.save()
+        }
+    }
+}

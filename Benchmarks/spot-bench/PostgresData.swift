@@ -35,23 +35,7 @@ enum PostgresData {
     static func photos(_ server: PostgresServer, sizes: Sizes) throws -> (PostgresSchema, PersistentContainer, String) {
         let schema = try server.newSchema("photos")
         let container = try schema.container(Models.photos())
-        let context = container.newBackgroundContext()
-        try context.performAndWait {
-            var tags: [BenchTag] = []
-            for index in 0..<sizes.tags {
-                let tag = BenchTag(context: context)
-                tag.name = "tag \(index)"
-                tags.append(tag)
-            }
-            for index in 0..<sizes.photos {
-                let photo = BenchPhoto(context: context)
-                photo.title = "photo \(index)"
-                var members = Set<BenchTag>()
-                for k in 0..<sizes.tagsPerPhoto { members.insert(tags[(index * 7 + k * 13) % tags.count]) }
-                photo.tags = members
-            }
-            try context.save()
-        }
+        try Models.savePhotos(sizes: sizes, in: container)
         let joins = try schema.strings(
             "SELECT table_name::text FROM information_schema.tables WHERE table_schema = '\(schema.name)' AND table_name ~ '^Z_[0-9]+TAGS$'"
         )

@@ -95,23 +95,7 @@ final class Workspace {
         if let photoStore { return photoStore }
         let url = freshURL("photos")
         let container = try Models.container(Models.photos(), at: url)
-        let context = container.newBackgroundContext()
-        try context.performAndWait {
-            var tags: [BenchTag] = []
-            for index in 0..<sizes.tags {
-                let tag = BenchTag(context: context)
-                tag.name = "tag \(index)"
-                tags.append(tag)
-            }
-            for index in 0..<sizes.photos {
-                let photo = BenchPhoto(context: context)
-                photo.title = "photo \(index)"
-                var members = Set<BenchTag>()
-                for k in 0..<sizes.tagsPerPhoto { members.insert(tags[(index * 7 + k * 13) % tags.count]) }
-                photo.tags = members
-            }
-            try context.save()
-        }
+        try Models.savePhotos(sizes: sizes, in: container)
         let connection = try RawConnection(path: url.path)
         let joins = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z_[0-9]*TAGS'")
         guard let joinTable = joins.first else { throw RawConnection.Failure(description: "no photo-tag join table") }
