@@ -40,6 +40,12 @@ struct FetchedResultsBenchmark: Benchmark {
     /// A store holding `count` entries spread over the 26 letters.
     static func makeList(count: Int, in workspace: Workspace, named name: String) throws -> PersistentContainer {
         let container = try Models.container(model(), at: workspace.freshURL(name))
+        try saveList(count: count, in: container)
+        return container
+    }
+
+    /// Saves `count` entries spread over the 26 letters through `container` (SQLite or PostgreSQL).
+    static func saveList(count: Int, in container: PersistentContainer) throws {
         let writer = container.newBackgroundContext()
         try writer.performAndWait {
             for index in 0..<count {
@@ -50,7 +56,6 @@ struct FetchedResultsBenchmark: Benchmark {
             }
             try writer.save()
         }
-        return container
     }
 
     /// The list's request: by letter (the section), then rank.

@@ -14,15 +14,7 @@ enum PostgresData {
         let entity = try schema.int(#"SELECT "Z_ENT" FROM "Z_PRIMARYKEY" WHERE "Z_NAME" = 'Item'"#)
         let n = Int64(rows)
         try schema.copy(into: "ZITEM", columns: PostgresInsertBenchmark.columns, rows: rows) { index, buffer in
-            let row = Int64(index) + 1
-            buffer.writeDecimal(row)
-            buffer.writeInteger(UInt8(ascii: "\t"))
-            buffer.writeDecimal(entity)
-            buffer.writeString("\t1")
-            for column in 0..<10 {
-                buffer.writeInteger(UInt8(ascii: "\t"))
-                buffer.writeDecimal(Models.value(row: row, column: column, of: n))
-            }
+            buffer.writeItemRow(Int64(index) + 1, entity: entity, of: n)
         }
         try schema.execute(#"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = \#(rows) WHERE "Z_ENT" = \#(entity)"#, #"VACUUM ANALYZE "ZITEM""#)
         return (schema, container)
@@ -57,17 +49,7 @@ enum PostgresData {
     static func list(_ server: PostgresServer, count: Int) throws -> (PostgresSchema, PersistentContainer) {
         let schema = try server.newSchema("list")
         let container = try schema.container(FetchedResultsBenchmark.model())
-        let writer = container.newBackgroundContext()
-        try writer.performAndWait {
-            let letters = FetchedResultsBenchmark.letters
-            for index in 0..<count {
-                let entry = ListEntry(context: writer)
-                entry.letter = letters[index % letters.count]
-                entry.rank = Int64(index)
-                entry.title = "\(entry.letter!) \(index)"
-            }
-            try writer.save()
-        }
+        try FetchedResultsBenchmark.saveList(count: count, in: container)
         try schema.execute(#"VACUUM ANALYZE "ZLISTENTRY""#)
         return (schema, container)
     }

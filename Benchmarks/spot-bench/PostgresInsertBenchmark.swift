@@ -75,14 +75,7 @@ struct PostgresInsertBenchmark: Benchmark {
                                 var buffer = ByteBuffer()
                                 buffer.reserveCapacity(1 << 20)
                                 for row in 1...n {
-                                    buffer.writeDecimal(row)
-                                    buffer.writeInteger(UInt8(ascii: "\t"))
-                                    buffer.writeDecimal(entity)
-                                    buffer.writeString("\t1")
-                                    for column in 0..<10 {
-                                        buffer.writeInteger(UInt8(ascii: "\t"))
-                                        buffer.writeDecimal(Models.value(row: row, column: column, of: n))
-                                    }
+                                    buffer.writeItemRow(row, entity: entity, of: n)
                                     buffer.writeInteger(UInt8(ascii: "\n"))
                                     if buffer.readableBytes >= 1 << 20 {
                                         try await writer.write(buffer)

@@ -207,6 +207,19 @@ final class PostgresSchema: @unchecked Sendable {
 }
 
 extension ByteBuffer {
+    /// Writes item `row` of `count` (its key, the entity code, version 1 and ten values) as a
+    /// line of COPY's text format, without the newline.
+    mutating func writeItemRow(_ row: Int64, entity: Int64, of count: Int64) {
+        writeDecimal(row)
+        writeInteger(UInt8(ascii: "\t"))
+        writeDecimal(entity)
+        writeString("\t1")
+        for column in 0..<10 {
+            writeInteger(UInt8(ascii: "\t"))
+            writeDecimal(Models.value(row: row, column: column, of: count))
+        }
+    }
+
     /// Writes `value` in decimal, as COPY's text format reads it (no `String` in between).
     mutating func writeDecimal(_ value: Int64) {
         if value < 0 { writeInteger(UInt8(ascii: "-")) }
