@@ -80,7 +80,7 @@ struct BatchedFetchTests {
         }
     }
 
-    @Test("includesPropertyValues = false returns faults that fill one by one")
+    @Test("includesPropertyValues = false returns faults; the first to fire reads its registered neighbours' rows in the same query")
     func withoutPropertyValues() throws {
         let stack = try SQLRecordingStack()
         try Self.seed(stack, photos: 20)
@@ -95,7 +95,9 @@ struct BatchedFetchTests {
             let read = stack.recording { _ = photos[3].title }
             #expect(Self.rowReads(read).count == 1)
             #expect(photos[3].title == "Photo 3")
-            #expect(photos[4].isFault)
+            #expect(!photos[4].isFault && !photos[19].isFault)
+            let walk = stack.recording { #expect(photos.map(\.title) == (0..<20).map { "Photo \($0)" }) }
+            #expect(Self.rowReads(walk).isEmpty)
         }
     }
 

@@ -264,7 +264,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         {
             return fill(object, with: row)
         }
-        fill(object, with: try store.row(for: object.objectID))
+        try loadFaultWithNeighbours(object, from: store)
     }
 
     /// A fault whose row could not be read stays a fault — it keeps its identity and is read
@@ -298,7 +298,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             !relationship.isTransient
         else { return [] }
         do {
-            return try store.members(of: object.objectID, relationship: RelationshipKey(relationship))
+            return try membersWithNeighbours(of: object, relationship: relationship, from: store)
         } catch {
             recordStoreError(error, for: object, while: "read \(object.entity.name).\(relationship.name) of \(object.objectID)")
             return nil

@@ -43,7 +43,9 @@ extension ObjectStorage {
             for slot in changed.slots { loaded[slot] = values[slot] }
         } else {
             changed.removeAll()
-            if hasExtras { toMany = [:] }
+            // A fault's to-many members were read after it became one (a neighbour's fault or
+            // a prefetch read them with its own): they stay. A loaded object's are read again.
+            if hasExtras, !flags.contains(.fault) { toMany = [:] }
         }
         if keepingChanges {
             for slot in Array(toMany.keys) { toMany[slot]!.members = nil }
