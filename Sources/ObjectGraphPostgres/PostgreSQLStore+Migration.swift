@@ -24,7 +24,8 @@ extension PostgreSQLStore {
     static func readMetadata(_ connection: PostgresConnection, schema: String, logger: Logger) async throws -> StoredMetadata {
         let hasJSON = try await !connection.query(
             PostgresQuery(
-                unsafeSQL: "SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'Z_METADATA' AND column_name = 'Z_PLIST'",
+                unsafeSQL:
+                    "SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'Z_METADATA' AND column_name = 'Z_PLIST'",
                 binds: binds([.text(schema)])
             ),
             logger: logger

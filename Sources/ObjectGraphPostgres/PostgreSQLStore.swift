@@ -170,7 +170,11 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
                     if stored.hash == hash && stored.json == nil && !stored.uuid.isEmpty {
                         // Created before stores kept their model: keep it now, so that the
                         // next model version can infer its migration.
-                        let current = try ServerStoreMigration.metadataJSON(model: self.managedObjectModel, storeUUID: stored.uuid, formatVersion: Self.formatVersion)
+                        let current = try ServerStoreMigration.metadataJSON(
+                            model: self.managedObjectModel,
+                            storeUUID: stored.uuid,
+                            formatVersion: Self.formatVersion
+                        )
                         try await Self.writeMetadata(connection, hash: hash, json: current, logger: self.logger)
                         return StoredMetadata(uuid: stored.uuid, hash: hash, json: current)
                     }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Migrations: refusals leave the store as it was")
 struct MigrationRefusalTests {
     /// Version 1 of Company changed in every way a lightweight migration cannot follow.
-    private static func uninferable() -> ManagedObjectModel {
+    static func uninferable() -> ManagedObjectModel {
         ManagedObjectModel {
             EntityDescription("Company") {
                 AttributeDescription("name", .integer64)
@@ -90,7 +90,11 @@ struct MigrationRefusalTests {
         } else {
             let container = try CompanyStore.open("Company", of: try CompanyStore.bundle(), at: url)
             #expect(try CompanyStore.all("Company", in: container) { $0.value(forKey: "name") as? String ?? "?" } == ["Acme", "Globex", "Initech"])
-            #expect(try CompanyStore.all("Person", in: container) { $0.value(forKeyPath: "employer.name") as? String ?? "-" } == ["-", "Acme", "Acme", "Globex"])
+            #expect(
+                try CompanyStore.all("Person", in: container) { $0.value(forKeyPath: "employer.name") as? String ?? "-" } == [
+                    "-", "Acme", "Acme", "Globex",
+                ]
+            )
         }
     }
 

@@ -61,6 +61,29 @@ struct PostgreSQLMigrationTests {
         #expect(try Self.version1Data(url) == Self.version1)
     }
 
+    @Test("changes that cannot be inferred fail listing every change, as on SQLite, and the schema is as it was")
+    func uninferableChanges() throws {
+        let url = try CompanyStore.temporaryURL(.postgreSQL)
+        try CompanyStore.writeVersion1(at: url)
+        let tables = try PostgresShell.tables(in: url)
+        let container = PersistentContainer(name: "Company", managedObjectModel: MigrationRefusalTests.uninferable())
+        container.persistentStoreDescriptions = [CompanyStore.description(url)]
+        let error = try #require(throws: ObjectGraphError.self) { try CompanyStore.load(container) }
+        #expect(error.code == .migrationFailed)
+        #expect(error.message.contains(CompanyStore.name(url)) && error.message.hasSuffix("5 changes cannot be migrated; nothing was changed"))
+        #expect(
+            error.differences == [
+                "Company.name: the type changed from string to integer64 (Company.name in the store); a type change is not a lightweight migration",
+                "Company.employees: a to-many relationship became to-one, but 1 object in the store has more than one Person",
+                "Person.email: now required without a default value, but 2 objects in the store have no value",
+                "Person.age: a new required attribute without a default value; 4 objects in the store would have none",
+                "Person.employer: required, but 1 object in the store has no Company",
+            ]
+        )
+        #expect(try PostgresShell.tables(in: url) == tables)
+        #expect(try Self.version1Data(url) == Self.version1)
+    }
+
     @Test("a server error in the migration's last statement rolls all of it back")
     func failureInjected() throws {
         let url = try CompanyStore.temporaryURL(.postgreSQL)

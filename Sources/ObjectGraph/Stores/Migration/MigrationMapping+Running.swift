@@ -112,7 +112,12 @@ extension MigrationMapping {
 
     // MARK: Rows
 
-    private func copyRows(of entity: EntityDescription, from oldEntity: EntityDescription, offsets: KeyOffsets, in db: some MigrationSQLExecutor) throws -> [String] {
+    private func copyRows(
+        of entity: EntityDescription,
+        from oldEntity: EntityDescription,
+        offsets: KeyOffsets,
+        in db: some MigrationSQLExecutor
+    ) throws -> [String] {
         guard let mapping = newSchema.mappings[entity.name] else { return [] }
         let source = oldTable(of: oldEntity)
         let filter = "o.\(q("Z_ENT")) = \(oldEntity.entityCode)"

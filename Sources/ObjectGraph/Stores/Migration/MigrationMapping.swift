@@ -81,7 +81,9 @@ struct MigrationMapping {
     func q(_ identifier: String) -> String { dialect.quoted(identifier) }
 
     /// A query of no rows with the pair columns; typed, so PostgreSQL can add keys to them.
-    var noPairs: String { "SELECT CAST(NULL AS BIGINT) AS src, CAST(NULL AS BIGINT) AS dst, CAST(NULL AS BIGINT) AS ord WHERE \(dialect.falseLiteral)" }
+    var noPairs: String {
+        "SELECT CAST(NULL AS BIGINT) AS src, CAST(NULL AS BIGINT) AS dst, CAST(NULL AS BIGINT) AS ord WHERE \(dialect.falseLiteral)"
+    }
 
     /// The old property of `oldEntity` that `property` (of the new model) takes its values from.
     func oldProperty(for property: PropertyDescription, in oldEntity: EntityDescription) -> PropertyDescription? {
@@ -120,7 +122,8 @@ struct MigrationMapping {
         guard let owner = old.entity else { return noPairs }
         if !old.isToMany {
             guard let column = oldSchema.mappings[owner.name]?.columns[old.slot].map(q) else { return noPairs }
-            return "SELECT \(q("Z_PK")) AS src, \(column) AS dst, CAST(NULL AS BIGINT) AS ord FROM \(q(oldTable(of: owner))) WHERE \(column) IS NOT NULL"
+            return
+                "SELECT \(q("Z_PK")) AS src, \(column) AS dst, CAST(NULL AS BIGINT) AS ord FROM \(q(oldTable(of: owner))) WHERE \(column) IS NOT NULL"
         }
         switch oldSchema.storage(of: old) {
         case .foreignKey(let table, let column, let orderColumn):
