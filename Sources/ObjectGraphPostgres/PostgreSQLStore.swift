@@ -28,6 +28,8 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     let serverDescription: String
     /// The schema the store's tables are in.
     let schemaName: String
+    /// The server, database and schema (a migration connects on its own).
+    let location: PostgreSQLLocation
     package private(set) var identifier = ""
     package private(set) var metadataSummary: [String: String] = [:]
     let logger: Logger
@@ -49,13 +51,16 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     private let savesWritten = Atomic<UInt64>(0)
 
     /// Opens the store at `url` (`postgres://user[:password]@host[:port]/database[?schema=name]`),
-    /// creating its tables when the schema has none.
+    /// creating its tables when the schema has none, and migrating them when another version
+    /// of the model wrote them and `options` allow it (as an SQLite store's options do).
     ///
     /// - Throws: ``ObjectGraphError`` naming the server when it cannot be reached, the URL is
-    ///   not a PostgreSQL URL, or the schema holds a store of another model.
-    package init(model: ManagedObjectModel, url: URL) throws {
+    ///   not a PostgreSQL URL, or the schema holds a store of another model that is not
+    ///   migrated (the reason, and every difference).
+    package init(model: ManagedObjectModel, url: URL, options: [String: Any] = [:]) throws {
         managedObjectModel = model
         let location = try PostgreSQLLocation(url)
+        self.location = location
         serverDescription = location.description
         schemaName = location.schema
         let bridge = BlockingBridge()
@@ -78,7 +83,7 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         self.client = client
         runTask = bridge.start { await client.run() }
         do {
-            try openOrCreate()
+            try openOrCreate(options: options)
         } catch {
             runTask.cancel()
             throw error
@@ -136,15 +141,18 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         }
     }
 
-    /// Reads the store's metadata, or creates the store: metadata, key table and the model's
-    /// tables, in one transaction under an advisory lock (two instances opening a new database
-    /// at once create it once).
-    private func openOrCreate() throws {
+    /// Reads the store's metadata, or creates the store: metadata (with the model, so a later
+    /// version can migrate it), key table and the model's tables, in one transaction under an
+    /// advisory lock (two instances opening a new database at once create it once). A store of
+    /// another model version is migrated when `options` allow it.
+    private func openOrCreate(options: [String: Any]) throws {
         let statements = layout.creationSQL(model: managedObjectModel)
         let hash = managedObjectModel.versionHash
+        let uuid = UUID().uuidString
+        let json = try ServerStoreMigration.metadataJSON(model: managedObjectModel, storeUUID: uuid, formatVersion: Self.formatVersion)
         let entities = layout.allEntities.map { ($0.code, $0.name, $0.rootCode == $0.code ? 0 : $0.rootCode) }
         let schema = schemaName
-        let found: (uuid: String, hash: String) = try run("open the store") { client in
+        var found: StoredMetadata = try run("open the store") { client in
             try await Self.inTransaction(client, logger: self.logger) { connection in
                 try await connection.query(
                     PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1))", binds: Self.binds([.text("ObjectGraph.\(schema)")])),
@@ -158,26 +166,28 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
                     logger: self.logger
                 ).collect()
                 if !existing.isEmpty {
-                    let rows = try await connection.query(
-                        PostgresQuery(
-                            unsafeSQL: #"SELECT "Z_UUID", "Z_MODELHASH" FROM "Z_METADATA" WHERE "Z_VERSION" = $1"#,
-                            binds: Self.binds([.integer(Int64(Self.formatVersion))])
-                        ),
-                        logger: self.logger
-                    ).collect()
-                    guard let row = rows.first else { return ("", "") }
-                    let (uuid, hash) = try row.decode((String, String).self)
-                    return (uuid, hash)
+                    let stored = try await Self.readMetadata(connection, schema: schema, logger: self.logger)
+                    if stored.hash == hash && stored.json == nil && !stored.uuid.isEmpty {
+                        // Created before stores kept their model: keep it now, so that the
+                        // next model version can infer its migration.
+                        let current = try ServerStoreMigration.metadataJSON(
+                            model: self.managedObjectModel,
+                            storeUUID: stored.uuid,
+                            formatVersion: Self.formatVersion
+                        )
+                        try await Self.writeMetadata(connection, hash: hash, json: current, logger: self.logger)
+                        return StoredMetadata(uuid: stored.uuid, hash: hash, json: current)
+                    }
+                    return stored
                 }
-                let uuid = UUID().uuidString
                 try await connection.query(
-                    #"CREATE TABLE "Z_METADATA" ("Z_VERSION" INTEGER PRIMARY KEY, "Z_UUID" TEXT NOT NULL, "Z_MODELHASH" TEXT NOT NULL)"#,
+                    #"CREATE TABLE "Z_METADATA" ("Z_VERSION" INTEGER PRIMARY KEY, "Z_UUID" TEXT NOT NULL, "Z_MODELHASH" TEXT NOT NULL, "Z_PLIST" TEXT)"#,
                     logger: self.logger
                 )
                 try await connection.query(
                     PostgresQuery(
-                        unsafeSQL: #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_MODELHASH") VALUES ($1, $2, $3)"#,
-                        binds: Self.binds([.integer(Int64(Self.formatVersion)), .text(uuid), .text(hash)])
+                        unsafeSQL: #"INSERT INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_MODELHASH", "Z_PLIST") VALUES ($1, $2, $3, $4)"#,
+                        binds: Self.binds([.integer(Int64(Self.formatVersion)), .text(uuid), .text(hash), .text(json)])
                     ),
                     logger: self.logger
                 )
@@ -200,7 +210,7 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
                 for statement in PostgreSQLStore.historyTableSQL {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
-                return (uuid, hash)
+                return StoredMetadata(uuid: uuid, hash: hash, json: json)
             }
         }
         guard !found.uuid.isEmpty else {
@@ -209,11 +219,8 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
                 "the schema \(schemaName) at \(serverDescription) has no readable ObjectGraph metadata (format \(Self.formatVersion))"
             )
         }
-        guard found.hash == hash else {
-            throw ObjectGraphError(
-                .persistentStoreIncompatibleVersionHash,
-                "the store in schema \(schemaName) at \(serverDescription) was written with another model version (\(found.hash.prefix(12))…, this model is \(hash.prefix(12))…); migrating PostgreSQL stores is not supported yet, and nothing was changed"
-            )
+        if found.hash != hash {
+            found = try migrate(options: options)
         }
         identifier = found.uuid
         metadataSummary = ["storeUUID": found.uuid, "modelVersionHash": hash, "formatVersion": String(Self.formatVersion)]

@@ -35,7 +35,8 @@ extension PersistentStoreDescription {
     /// (`postgres://user[:password]@host[:port]/database[?schema=name]`).
     ///
     /// The store's tables are created in the schema when it has none; a schema holding a store
-    /// of another model version is refused, and nothing in it is changed.
+    /// of another model version is migrated as an SQLite store is (lightweight, in one
+    /// transaction), or refused with nothing in it changed.
     public convenience init(postgreSQLURL url: URL) {
         self.init(url: url)
         type = PostgreSQLStoreType
@@ -51,7 +52,7 @@ enum PostgreSQLStoreRegistration {
             guard let url = request.url else {
                 throw ObjectGraphError(.persistentStoreOperation, "a PostgreSQL store needs a postgres:// URL")
             }
-            return try PostgreSQLStore(model: request.model, url: url)
+            return try PostgreSQLStore(model: request.model, url: url, options: request.options)
         }
     }()
 

@@ -3,7 +3,9 @@ import GRDB
 import ObjectGraph
 import Testing
 
-/// Lightweight migrations of the `Company` fixture's stores, version by version.
+/// Lightweight migrations of the `Company` fixture's stores, version by version: on SQLite
+/// files and on PostgreSQL schemas (``StoreKind/migrating``); tests that read or write an
+/// SQLite file's own tables stay on SQLite.
 @Suite("Migrations: lightweight, through the Company versions")
 struct MigrationLightweightTests {
     /// How a version-3 person reads: name, email, employer, note.
@@ -14,9 +16,9 @@ struct MigrationLightweightTests {
         return "\(name) <\(email)> at \(employer), note \(person.value(forKey: "note") as? String ?? "nil")"
     }
 
-    @Test("a version-1 store opens with version 3, every value kept: renames, a new parent, a required default")
-    func version1To3() throws {
-        let url = try CompanyStore.temporaryURL()
+    @Test("a version-1 store opens with version 3, every value kept: renames, a new parent, a required default", arguments: StoreKind.migrating)
+    func version1To3(_ kind: StoreKind) throws {
+        let url = try CompanyStore.temporaryURL(kind)
         try CompanyStore.writeVersion1(at: url)
         let bundle = try CompanyStore.bundle()
         let container = try CompanyStore.open("Company 3", of: bundle, at: url)
@@ -61,14 +63,18 @@ struct MigrationLightweightTests {
         #expect(try CompanyStore.all("Organization", in: container) { $0.objectID.uriRepresentation().absoluteString }.count == 4)
     }
 
-    @Test("a version-1 store opens with version 4: to-one becomes to-many, ordered, new defaults, new constraint and index")
-    func version1To4() throws {
-        let url = try CompanyStore.temporaryURL()
+    @Test(
+        "a version-1 store opens with version 4: to-one becomes to-many, ordered, new defaults, new constraint and index",
+        arguments: StoreKind.migrating
+    )
+    func version1To4(_ kind: StoreKind) throws {
+        let url = try CompanyStore.temporaryURL(kind)
         try CompanyStore.writeVersion1(at: url)
         let bundle = try CompanyStore.bundle()
         let statements = Recorded()
         let container = PersistentContainer(name: "Company", bundle: bundle)
-        let description = PersistentStoreDescription(url: url)
+        // The statement observer is the SQLite store's; PostgreSQL's indexes are read below.
+        let description = CompanyStore.description(url)
         description.setOption({ sql in statements.append(sql) } as SQLStatementObserver, forKey: PersistentStore.sqlStatementObserverOption)
         container.persistentStoreDescriptions = [description]
         try CompanyStore.load(container)
@@ -87,8 +93,10 @@ struct MigrationLightweightTests {
         #expect(organizations == ["Acme: [\"Ada\", \"Bob\"]", "Globex: [\"-\"]", "Initech: []"])
 
         // The new model's uniqueness constraint and fetch index exist, and hold.
-        #expect(statements.all.contains { $0.contains("CREATE UNIQUE INDEX IF NOT EXISTS Z_Organization_UNIQUE_name") })
-        #expect(statements.all.contains { $0.contains("CREATE INDEX IF NOT EXISTS Z_Person_byEmail ON ZPARTY") })
+        if kind == .sqlite {
+            #expect(statements.all.contains { $0.contains("CREATE UNIQUE INDEX IF NOT EXISTS Z_Organization_UNIQUE_name") })
+            #expect(statements.all.contains { $0.contains("CREATE INDEX IF NOT EXISTS Z_Person_byEmail ON ZPARTY") })
+        }
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let copy = try context.insertObject(entityName: "Organization")
@@ -105,16 +113,22 @@ struct MigrationLightweightTests {
             #expect(address.value(forKey: "country") as? String == "US")
         }
         #expect(try CompanyStore.all("Person", in: container) { _ in "" }.count == 5)
-        let sql = try CompanyStore.indexes(at: url)
+        let sql =
+            kind == .sqlite
+            ? try CompanyStore.indexes(at: url)
+            : try PostgresShell.run("SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema()", in: url)
         #expect(sql.contains { $0.contains("UNIQUE INDEX") && $0.contains("ZORGANIZATION") })
     }
 
-    @Test("a migrated store remembers its versions, and opens again without migrating")
-    func remembered() throws {
-        let url = try CompanyStore.temporaryURL()
+    @Test("a migrated store remembers its versions, and opens again without migrating", arguments: StoreKind.migrating)
+    func remembered(_ kind: StoreKind) throws {
+        let url = try CompanyStore.temporaryURL(kind)
         try CompanyStore.writeVersion1(at: url)
         let bundle = try CompanyStore.bundle()
         _ = try CompanyStore.open("Company 4", of: bundle, at: url)
+        // A migration makes every table anew: on PostgreSQL, their identities (oids) show it.
+        let tableIDs = "SELECT relname || ' ' || oid FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r' ORDER BY 1"
+        let tablesBefore = kind == .postgreSQL ? try PostgresShell.run(tableIDs, in: url) : []
 
         let statements = Recorded()
         let container = try CompanyStore.open("Company 4", of: try CompanyStore.bundle(), at: url) { description in
@@ -122,20 +136,23 @@ struct MigrationLightweightTests {
         }
         #expect(!statements.all.contains { $0.contains("Z_OLD_") || $0.contains("ALTER TABLE") || $0.contains("UPDATE Z_METADATA") })
         #expect(try CompanyStore.all("Person", in: container) { _ in "" }.count == 4)
+        if kind == .postgreSQL {
+            // The statement observer is SQLite's: the tables' identities show no migration ran again.
+            #expect(try PostgresShell.run(tableIDs, in: url) == tablesBefore)
+        }
 
-        let plist = try DatabaseQueue(path: url.path).read { db in try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") }
-        let metadata = try JSONSerialization.jsonObject(with: try #require(plist)) as? [String: Any]
+        let metadata = try CompanyStore.metadata(at: url)
         #expect(metadata?["versionHashHistory"] as? [String] == bundle.versions.map(\.model.versionHash))
         #expect(metadata?["modelVersionHash"] as? String == bundle.currentModel.versionHash)
     }
 
-    @Test("without a bundle, a store migrates straight from the model snapshot in its metadata")
-    func fromSnapshot() throws {
-        let url = try CompanyStore.temporaryURL()
+    @Test("without a bundle, a store migrates straight from the model snapshot in its metadata", arguments: StoreKind.migrating)
+    func fromSnapshot(_ kind: StoreKind) throws {
+        let url = try CompanyStore.temporaryURL(kind)
         try CompanyStore.writeVersion1(at: url)
         let model = try ManagedObjectModel(contentsOf: XcodeFixtures.url("Company.xcdatamodeld/Company 3.xcdatamodel"))
         let container = PersistentContainer(name: "Company", managedObjectModel: model)
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        container.persistentStoreDescriptions = [CompanyStore.description(url)]
         try CompanyStore.load(container)
         #expect(
             try CompanyStore.all("Person", in: container, Self.person3) == [

@@ -130,7 +130,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// The migration options, checked.
-    private static func migrationOptions(_ options: [String: Any]?) throws -> MigrationOptions {
+    static func migrationOptions(_ options: [String: Any]?) throws -> MigrationOptions {
         var result = MigrationOptions(
             migratesAutomatically: try flag(PersistentStore.migratePersistentStoresAutomaticallyOption, in: options),
             infersMapping: try flag(PersistentStore.inferMappingModelAutomaticallyOption, in: options)

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import ObjectGraph
+import ObjectGraphPostgres
+import TestSupport
 import Testing
 
 /// Stores of the `Company.xcdatamodeld` fixture (four versions), for migration tests.
@@ -10,9 +12,45 @@ enum CompanyStore {
         try ManagedObjectModelBundle(contentsOf: XcodeFixtures.url("Company.xcdatamodeld"))
     }
 
-    /// A store file in a new temporary folder (not created yet).
-    static func temporaryURL() throws -> URL {
-        try XcodeFixtures.temporaryFolder().appendingPathComponent("Company.sqlite")
+    /// A store file in a new temporary folder (not created yet), or for `.postgreSQL` a new
+    /// schema on the test server.
+    static func temporaryURL(_ kind: StoreKind = .sqlite) throws -> URL {
+        switch kind {
+        case .sqlite: try XcodeFixtures.temporaryFolder().appendingPathComponent("Company.sqlite")
+        case .postgreSQL: try StoreKind.newPostgresSchemaURL()
+        case .inMemory: throw NotMigrated()
+        }
+    }
+
+    /// The in-memory store keeps nothing between opens, so there is no store to migrate.
+    struct NotMigrated: Error {}
+
+    /// A description of the store at `url`: an SQLite file, or a PostgreSQL schema.
+    static func description(_ url: URL) -> PersistentStoreDescription {
+        url.isFileURL ? PersistentStoreDescription(url: url) : PersistentStoreDescription(postgreSQLURL: url)
+    }
+
+    /// The store as errors name it: the file's path, or the server's URL without a password.
+    static func name(_ url: URL) -> String {
+        guard !url.isFileURL, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.path }
+        components.password = nil
+        return components.string ?? url.absoluteString
+    }
+
+    /// What a refusal says of the store it left alone.
+    static func unchanged(_ url: URL) -> String {
+        url.isFileURL ? "the file was not changed" : "nothing was changed"
+    }
+
+    /// The metadata JSON the store keeps (`Z_METADATA.Z_PLIST`), decoded.
+    static func metadata(at url: URL) throws -> [String: Any]? {
+        let json: Data?
+        if url.isFileURL {
+            json = try DatabaseQueue(path: url.path).read { db in try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") }
+        } else {
+            json = try PostgresShell.run(#"SELECT "Z_PLIST" FROM "Z_METADATA""#, in: url).first.map { Data($0.utf8) }
+        }
+        return try JSONSerialization.jsonObject(with: try #require(json)) as? [String: Any]
     }
 
     /// A container on version `version` of `bundle` for the store at `url`, migrating through
@@ -26,7 +64,7 @@ enum CompanyStore {
     ) throws -> PersistentContainer {
         let model = try #require(bundle.version(named: version)?.model)
         let container = PersistentContainer(name: "Company", managedObjectModel: model)
-        let description = PersistentStoreDescription(url: url)
+        let description = Self.description(url)
         description.setOption(StagedMigrationManager(bundle: bundle, stages: stages), forKey: PersistentStore.stagedMigrationManagerOption)
         configure(description)
         container.persistentStoreDescriptions = [description]

@@ -13,6 +13,10 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
+    /// The stores a migration applies to: those that keep data between opens. The in-memory
+    /// store starts empty every time, so no version of a model ever wrote what it opens.
+    static let migrating: [StoreKind] = [.sqlite, .postgreSQL]
+
     /// A store description for a new, empty store of this kind: a new file, memory, or a new
     /// schema on the test server (so tests run in parallel without seeing each other).
     ///

@@ -1,6 +1,7 @@
 import Foundation
 // A migration rewrites the SQLite store's tables on its connection, behind the store boundary
-// (nothing of it crosses `ObjectStore`); a PostgreSQL store migrates with its own client.
+// (nothing of it crosses `ObjectStore`); a PostgreSQL store runs the same statements, in its
+// dialect, through its own ``MigrationSQLExecutor``.
 import GRDB
 
 extension MigrationMapping {
@@ -25,11 +26,23 @@ extension MigrationMapping {
     ///   property (empty on success). Without a `handler`, the caller must roll back when
     ///   there are any; a custom stage takes responsibility for the changes it was written for.
     func run(in db: Database, handler: ((MigrationContext) throws -> Void)?) throws -> [String] {
-        for table in oldTables where try db.tableExists(table) {
-            try db.execute(sql: "ALTER TABLE \(table) RENAME TO \(oldTable(table))")
+        try run(on: GRDBMigrationExecutor(db: db), creation: newSchema.creationSQL(model: newModel)) { offsets in
+            try handler.map { try $0(MigrationContext(database: db, mapping: self, offsets: offsets)) }
+            return handler != nil
         }
-        let creation = newSchema.creationSQL(model: newModel)
-        for statement in creation where !statement.contains(" INDEX ") { try db.execute(sql: statement) }
+    }
+
+    /// Migrates the tables through `db` as ``run(in:handler:)`` does, in the mapping's
+    /// dialect: `creation` creates the new layout's tables and indexes, and `handler` (given
+    /// the key offsets, between the copy and the checks) says whether it took the changes
+    /// that could not be migrated in hand.
+    ///
+    /// - Returns: Every change that could not be migrated (empty on success).
+    func run(on db: some MigrationSQLExecutor, creation: [String], handler: ((KeyOffsets) throws -> Bool)? = nil) throws -> [String] {
+        for table in oldTables where try db.tableExists(table) {
+            try db.execute("ALTER TABLE \(q(table)) RENAME TO \(q(oldTable(table)))")
+        }
+        for statement in creation where !statement.contains(" INDEX ") { try db.execute(statement) }
         let offsets = try keyOffsets(in: db)
         var problems: [String] = []
         for entity in newModel.entities.sorted(by: { $0.name < $1.name }) {
@@ -37,23 +50,22 @@ extension MigrationMapping {
             problems += try copyRows(of: entity, from: oldEntity, offsets: offsets, in: db)
         }
         try copyJoinTables(offsets: offsets, in: db)
-        if let handler {
-            try handler(MigrationContext(database: db, mapping: self, offsets: offsets))
+        if let handler, try handler(offsets) {
             problems = []
         }
         problems += try uniquenessProblems(in: db)
         guard problems.isEmpty else { return problems }
         for table in oldTables where try db.tableExists(oldTable(table)) {
-            try db.execute(sql: "DROP TABLE \(oldTable(table))")
+            try db.execute("DROP TABLE \(q(oldTable(table)))")
         }
-        for statement in creation where statement.contains(" INDEX ") { try db.execute(sql: statement) }
+        for statement in creation where statement.contains(" INDEX ") { try db.execute(statement) }
         try rewritePrimaryKeys(offsets: offsets, in: db)
         return []
     }
 
     // MARK: Keys
 
-    private func keyOffsets(in db: Database) throws -> KeyOffsets {
+    private func keyOffsets(in db: some MigrationSQLExecutor) throws -> KeyOffsets {
         var contributors: [String: [String]] = [:]
         for entity in newModel.entities {
             guard let old = sources[entity.name] else { continue }
@@ -75,39 +87,43 @@ extension MigrationMapping {
     }
 
     /// The highest key an old table holds or has reserved.
-    private func oldMaximum(_ table: String, in db: Database) throws -> Int64 {
-        let rows = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0
+    private func oldMaximum(_ table: String, in db: some MigrationSQLExecutor) throws -> Int64 {
+        let rows = try db.integer("SELECT MAX(\(q("Z_PK"))) FROM \(q(table))") ?? 0
         let root = oldModel.entities.first { $0.superentity == nil && oldTable(of: $0) == table }
         let reserved =
-            try root.flatMap { try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [$0.entityCode]) } ?? 0
+            try root.flatMap { try db.integer("SELECT \(q("Z_MAX")) FROM \(q("Z_PRIMARYKEY")) WHERE \(q("Z_ENT")) = \($0.entityCode)") } ?? 0
         return max(rows, reserved)
     }
 
-    private func rewritePrimaryKeys(offsets: KeyOffsets, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM Z_PRIMARYKEY")
+    private func rewritePrimaryKeys(offsets: KeyOffsets, in db: some MigrationSQLExecutor) throws {
+        try db.execute("DELETE FROM \(q("Z_PRIMARYKEY"))")
         for entity in newModel.entities {
             var maximum: Int64 = 0
             if entity.superentity == nil {
                 let table = newTable(of: entity)
-                let used = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0
+                let used = try db.integer("SELECT MAX(\(q("Z_PK"))) FROM \(q(table))") ?? 0
                 maximum = max(offsets.maxima[table] ?? 0, used)
             }
-            try db.execute(
-                sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                arguments: [entity.entityCode, entity.name, entity.superentity?.entityCode ?? 0, maximum]
-            )
+            let columns = ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"].map(q).joined(separator: ", ")
+            let values = [String(entity.entityCode), literal(.string(entity.name)), String(entity.superentity?.entityCode ?? 0), String(maximum)]
+            try db.execute("INSERT INTO \(q("Z_PRIMARYKEY")) (\(columns)) VALUES (\(values.joined(separator: ", ")))")
         }
     }
 
     // MARK: Rows
 
-    private func copyRows(of entity: EntityDescription, from oldEntity: EntityDescription, offsets: KeyOffsets, in db: Database) throws -> [String] {
+    private func copyRows(
+        of entity: EntityDescription,
+        from oldEntity: EntityDescription,
+        offsets: KeyOffsets,
+        in db: some MigrationSQLExecutor
+    ) throws -> [String] {
         guard let mapping = newSchema.mappings[entity.name] else { return [] }
         let source = oldTable(of: oldEntity)
-        let filter = "o.Z_ENT = \(oldEntity.entityCode)"
+        let filter = "o.\(q("Z_ENT")) = \(oldEntity.entityCode)"
         var problems: [String] = []
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        var values = ["o.Z_PK + \(offsets.offset(source, mapping.table))", "\(entity.entityCode)", "o.Z_OPT"]
+        var values = ["o.\(q("Z_PK")) + \(offsets.offset(source, mapping.table))", "\(entity.entityCode)", "o.\(q("Z_OPT"))"]
         for (slot, column) in mapping.columns.sorted(by: { $0.key < $1.key }) {
             switch entity.allProperties[slot] {
             case let attribute as AttributeDescription:
@@ -130,14 +146,15 @@ extension MigrationMapping {
             values.append(expression)
         }
         try db.execute(
-            sql:
-                "INSERT INTO \(mapping.table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(source) AS o WHERE \(filter)"
+            "INSERT INTO \(q(mapping.table)) (\(columns.map(q).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(q(source)) AS o WHERE \(filter)"
         )
         // A required to-one relationship must have found a destination for every copied row.
         for (slot, column) in mapping.columns.sorted(by: { $0.key < $1.key }) {
             guard let relationship = entity.allProperties[slot] as? RelationshipDescription, !relationship.isOptional else { continue }
-            let missing =
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(mapping.table) WHERE Z_ENT = \(entity.entityCode) AND \(column) IS NULL") ?? 0
+            let missing = try count(
+                "SELECT COUNT(*) FROM \(q(mapping.table)) WHERE \(q("Z_ENT")) = \(entity.entityCode) AND \(q(column)) IS NULL",
+                in: db
+            )
             if missing > 0 {
                 problems.append(
                     "\(entity.name).\(relationship.name): required, but \(Self.objects(missing)) in the store \(missing == 1 ? "has" : "have") no \(relationship.destinationEntity?.name ?? "destination")"
@@ -153,17 +170,17 @@ extension MigrationMapping {
         in entity: EntityDescription,
         from oldEntity: EntityDescription,
         filter: String,
-        db: Database,
+        db: some MigrationSQLExecutor,
         problems: inout [String]
     ) throws -> String {
         let name = "\(entity.name).\(attribute.name)"
-        let defaultValue = Self.literal(attribute.defaultStoredValue)
+        let defaultValue = literal(attribute.defaultStoredValue)
         let source = oldTable(of: oldEntity)
         guard let old = oldProperty(for: attribute, in: oldEntity) as? AttributeDescription, let column = oldColumn(old, of: oldEntity) else {
             if !attribute.isOptional && attribute.defaultStoredValue.isNull {
-                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(source) AS o WHERE \(filter)") ?? 0
-                if count > 0 {
-                    problems.append("\(name): a new required attribute without a default value; \(Self.objects(count)) in the store would have none")
+                let rows = try count("SELECT COUNT(*) FROM \(q(source)) AS o WHERE \(filter)", in: db)
+                if rows > 0 {
+                    problems.append("\(name): a new required attribute without a default value; \(Self.objects(rows)) in the store would have none")
                 }
             }
             return defaultValue
@@ -176,7 +193,7 @@ extension MigrationMapping {
         }
         guard !attribute.isOptional else { return column }
         if !attribute.defaultStoredValue.isNull { return "COALESCE(\(column), \(defaultValue))" }
-        let missing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(source) AS o WHERE \(filter) AND \(column) IS NULL") ?? 0
+        let missing = try count("SELECT COUNT(*) FROM \(q(source)) AS o WHERE \(filter) AND \(column) IS NULL", in: db)
         if missing > 0 {
             problems.append(
                 "\(name): now required without a default value, but \(Self.objects(missing)) in the store \(missing == 1 ? "has" : "have") no value"
@@ -190,7 +207,7 @@ extension MigrationMapping {
         of relationship: RelationshipDescription,
         in entity: EntityDescription,
         offsets: KeyOffsets,
-        db: Database,
+        db: some MigrationSQLExecutor,
         problems: inout [String]
     ) throws -> (key: String, entity: String) {
         guard let destination = relationship.destinationEntity else { return ("NULL", "NULL") }
@@ -201,16 +218,16 @@ extension MigrationMapping {
             if let column = pairs.directColumn {
                 key = column
             } else {
-                let crowded = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT src FROM (\(pairs.sql)) GROUP BY src HAVING COUNT(*) > 1)") ?? 0
+                let crowded = try count("SELECT COUNT(*) FROM (SELECT src FROM (\(pairs.sql)) AS p GROUP BY src HAVING COUNT(*) > 1) AS c", in: db)
                 if crowded > 0 {
                     problems.append(
                         "\(entity.name).\(relationship.name): a to-many relationship became to-one, but \(Self.objects(crowded)) in the store \(crowded == 1 ? "has" : "have") more than one \(destination.name)"
                     )
                 }
-                key = "(SELECT p.dst FROM (\(pairs.sql)) AS p WHERE p.src = o.Z_PK ORDER BY p.ord, p.dst LIMIT 1)"
+                key = "(SELECT p.dst FROM (\(pairs.sql)) AS p WHERE p.src = o.\(q("Z_PK")) ORDER BY p.ord, p.dst LIMIT 1)"
             }
             keys.append("(\(key) + \(offsets.offset(pairs.destinationTable, newTable(of: destination))))")
-            codes.append("(SELECT \(entityCodeMapping("d.Z_ENT")) FROM \(pairs.destinationTable) AS d WHERE d.Z_PK = \(key))")
+            codes.append("(SELECT \(entityCodeMapping("d.\(q("Z_ENT"))")) FROM \(q(pairs.destinationTable)) AS d WHERE d.\(q("Z_PK")) = \(key))")
         }
         func first(_ expressions: [String]) -> String {
             expressions.count > 1 ? "COALESCE(\(expressions.joined(separator: ", ")))" : expressions.first ?? "NULL"
@@ -228,14 +245,14 @@ extension MigrationMapping {
                     table == newTable(of: entity), let destination = relationship.destinationEntity, entity.isKindOf(entity: destination)
                 else { continue }
                 let orders = pairs(of: relationship, for: owner).filter { $0.destinationTable == source }
-                    .map { "(SELECT p.ord FROM (\($0.sql)) AS p WHERE p.dst = o.Z_PK LIMIT 1)" }
-                result.append((orderColumn, "COALESCE(\((orders + ["o.Z_PK"]).joined(separator: ", ")))"))
+                    .map { "(SELECT p.ord FROM (\($0.sql)) AS p WHERE p.dst = o.\(q("Z_PK")) LIMIT 1)" }
+                result.append((orderColumn, "COALESCE(\((orders + ["o.\(q("Z_PK"))"]).joined(separator: ", ")))"))
             }
         }
         return result
     }
 
-    private func copyJoinTables(offsets: KeyOffsets, in db: Database) throws {
+    private func copyJoinTables(offsets: KeyOffsets, in db: some MigrationSQLExecutor) throws {
         for (key, table) in newSchema.joinTables.sorted(by: { $0.value.name < $1.value.name }) {
             guard let owner = newModel.entities.first(where: { $0.entityCode == key.entity }),
                 let relationship = owner.allProperties[key.slot] as? RelationshipDescription,
@@ -246,23 +263,25 @@ extension MigrationMapping {
                 for pairs in pairs(of: relationship, for: member) {
                     let source = "(p.src + \(offsets.offset(pairs.sourceTable, newTable(of: member))))"
                     let target = "(p.dst + \(offsets.offset(pairs.destinationTable, destinationTable)))"
-                    var columns = [table.sourceColumn, table.destinationColumn]
+                    var columns = [q(table.sourceColumn), q(table.destinationColumn)]
                     var values = [source, target]
                     if let order = table.sourceOrderColumn {
-                        columns.append(order)
+                        columns.append(q(order))
                         values.append("COALESCE(p.ord, \(target))")
                     }
                     if let order = table.destinationOrderColumn {
-                        columns.append(order)
+                        columns.append(q(order))
                         values.append(source)
                     }
+                    // A pair read twice (from both sides) is written once.
+                    let (insert, ignoring) = dialect.database == .sqlite ? ("INSERT OR IGNORE", "") : ("INSERT", " ON CONFLICT DO NOTHING")
                     try db.execute(
-                        sql: """
-                            INSERT OR IGNORE INTO \(table.name) (\(columns.joined(separator: ", "))) \
-                            SELECT \(values.joined(separator: ", ")) FROM (\(pairs.sql)) AS p \
-                            WHERE \(source) IN (SELECT Z_PK FROM \(newTable(of: member)) WHERE Z_ENT = \(member.entityCode)) \
-                            AND \(target) IN (SELECT Z_PK FROM \(destinationTable))
-                            """
+                        """
+                        \(insert) INTO \(q(table.name)) (\(columns.joined(separator: ", "))) \
+                        SELECT \(values.joined(separator: ", ")) FROM (\(pairs.sql)) AS p \
+                        WHERE \(source) IN (SELECT \(q("Z_PK")) FROM \(q(newTable(of: member))) WHERE \(q("Z_ENT")) = \(member.entityCode)) \
+                        AND \(target) IN (SELECT \(q("Z_PK")) FROM \(q(destinationTable)))\(ignoring)
+                        """
                     )
                 }
             }
@@ -272,22 +291,21 @@ extension MigrationMapping {
     // MARK: Checks
 
     /// Uniqueness constraints of the new model that the migrated rows break.
-    private func uniquenessProblems(in db: Database) throws -> [String] {
+    private func uniquenessProblems(in db: some MigrationSQLExecutor) throws -> [String] {
         var problems: [String] = []
         for entity in newModel.entities.sorted(by: { $0.name < $1.name }) {
             guard let mapping = newSchema.mappings[entity.name] else { continue }
             for constraint in entity.uniquenessConstraints {
-                let columns = constraint.compactMap { entity.slotByName[$0].flatMap { mapping.columns[$0] } }
+                let columns = constraint.compactMap { entity.slotByName[$0].flatMap { mapping.columns[$0] }.map(q) }
                 guard columns.count == constraint.count, !columns.isEmpty else { continue }
-                let filter = (columns.map { "\($0) IS NOT NULL" } + ["Z_ENT IN (\(Self.list(entity.fetchableEntityCodes)))"]).joined(
+                let filter = (columns.map { "\($0) IS NOT NULL" } + ["\(q("Z_ENT")) IN (\(Self.list(entity.fetchableEntityCodes)))"]).joined(
                     separator: " AND "
                 )
                 let list = columns.joined(separator: ", ")
-                let shared =
-                    try Int.fetchOne(
-                        db,
-                        sql: "SELECT COUNT(*) FROM (SELECT 1 FROM \(mapping.table) WHERE \(filter) GROUP BY \(list) HAVING COUNT(*) > 1)"
-                    ) ?? 0
+                let shared = try count(
+                    "SELECT COUNT(*) FROM (SELECT 1 FROM \(q(mapping.table)) WHERE \(filter) GROUP BY \(list) HAVING COUNT(*) > 1) AS c",
+                    in: db
+                )
                 if shared > 0 {
                     problems.append(
                         "\(entity.name).\(constraint.joined(separator: "+")): the new uniqueness constraint cannot hold: \(shared) value\(shared == 1 ? " is" : "s are") shared by several objects in the store"
@@ -300,6 +318,11 @@ extension MigrationMapping {
 
     // MARK: SQL text
 
+    /// The count a `SELECT COUNT(*)` query returns.
+    private func count(_ sql: String, in db: some MigrationSQLExecutor) throws -> Int {
+        Int(try db.integer(sql) ?? 0)
+    }
+
     /// "1 object", "3 objects".
     static func objects(_ count: Int) -> String { count == 1 ? "1 object" : "\(count) objects" }
 
@@ -311,6 +334,17 @@ extension MigrationMapping {
         case .double(let double): double.isFinite ? "\(double)" : (double > 0 ? "9e999" : "-9e999")
         case .string(let string): "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
         case .blob(let data): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+
+    /// `value` as a literal of the mapping's dialect: PostgreSQL writes bytes as `bytea` and
+    /// infinities by name (its `9e999` is a numeric overflow, `X'…'` a bit string).
+    func literal(_ value: Value) -> String {
+        guard dialect.database == .postgreSQL else { return Self.literal(value) }
+        switch value.databaseValue.storage {
+        case .double(let double) where !double.isFinite: return double > 0 ? "'Infinity'::float8" : "'-Infinity'::float8"
+        case .blob(let data): return "'\\x" + data.map { String(format: "%02X", $0) }.joined() + "'::bytea"
+        default: return Self.literal(value)
         }
     }
 }

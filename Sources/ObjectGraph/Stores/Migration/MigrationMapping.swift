@@ -10,7 +10,8 @@ import Foundation
 /// the old layout kept them (a foreign-key column, a destination's column, a join table) as
 /// (source, destination, order) pairs, and written wherever the new layout keeps them.
 ///
-/// The mapping only computes names and SQL; ``run(in:handler:)`` executes it.
+/// The mapping only computes names and SQL, in its ``dialect``; ``run(in:handler:)`` executes
+/// it on SQLite, ``run(on:creation:handler:)`` wherever an executor runs its statements.
 struct MigrationMapping {
     /// The prefix of an old table while a migration runs (its rows are copied from there).
     static let oldTablePrefix = "Z_OLD_"
@@ -22,6 +23,9 @@ struct MigrationMapping {
     /// The version names, for messages.
     let sourceVersion: String
     let destinationVersion: String
+    /// The dialect of the SQL the mapping writes: SQLite's, or PostgreSQL's for the PostgreSQL
+    /// store (quoted identifiers, its literals).
+    let dialect: SQLDialect
     /// The old entity each new entity's rows come from, by new entity name.
     private(set) var sources: [String: EntityDescription] = [:]
 
@@ -33,8 +37,10 @@ struct MigrationMapping {
         sourceVersion: String,
         destinationVersion: String,
         oldLayout: StoreLayout,
-        newLayout: StoreLayout
+        newLayout: StoreLayout,
+        dialect: SQLDialect = .sqlite
     ) {
+        self.dialect = dialect
         self.oldModel = oldModel
         self.newModel = newModel
         self.sourceVersion = sourceVersion
@@ -71,6 +77,14 @@ struct MigrationMapping {
         (oldSchema.tables.keys.sorted() + oldSchema.joinTables.values.map(\.name).sorted())
     }
 
+    /// `identifier` quoted in the dialect (as it is in SQLite).
+    func q(_ identifier: String) -> String { dialect.quoted(identifier) }
+
+    /// A query of no rows with the pair columns; typed, so PostgreSQL can add keys to them.
+    var noPairs: String {
+        "SELECT CAST(NULL AS BIGINT) AS src, CAST(NULL AS BIGINT) AS dst, CAST(NULL AS BIGINT) AS ord WHERE \(dialect.falseLiteral)"
+    }
+
     /// The old property of `oldEntity` that `property` (of the new model) takes its values from.
     func oldProperty(for property: PropertyDescription, in oldEntity: EntityDescription) -> PropertyDescription? {
         let candidates = [property.renamingIdentifier, property.name].compactMap { $0 }
@@ -82,10 +96,10 @@ struct MigrationMapping {
         return nil
     }
 
-    /// The old column of `slot` of `oldEntity`, qualified with the alias `o`.
+    /// The old column of `slot` of `oldEntity`, quoted and qualified with the alias `o`.
     func oldColumn(_ property: PropertyDescription, of oldEntity: EntityDescription) -> String? {
         guard let slot = oldEntity.slotByName[property.name] else { return nil }
-        return oldSchema.mappings[oldEntity.name]?.columns[slot].map { "o.\($0)" }
+        return oldSchema.mappings[oldEntity.name]?.columns[slot].map { "o." + q($0) }
     }
 
     /// A SQL list of `codes`.
@@ -105,21 +119,21 @@ struct MigrationMapping {
 
     /// Every (source, destination, order) pair of `old` (a relationship of the old model).
     func basePairs(_ old: RelationshipDescription) -> String {
-        guard let owner = old.entity else { return "SELECT NULL AS src, NULL AS dst, NULL AS ord WHERE 0" }
+        guard let owner = old.entity else { return noPairs }
         if !old.isToMany {
-            guard let column = oldSchema.mappings[owner.name]?.columns[old.slot] else {
-                return "SELECT NULL AS src, NULL AS dst, NULL AS ord WHERE 0"
-            }
-            return "SELECT Z_PK AS src, \(column) AS dst, NULL AS ord FROM \(oldTable(of: owner)) WHERE \(column) IS NOT NULL"
+            guard let column = oldSchema.mappings[owner.name]?.columns[old.slot].map(q) else { return noPairs }
+            return
+                "SELECT \(q("Z_PK")) AS src, \(column) AS dst, CAST(NULL AS BIGINT) AS ord FROM \(q(oldTable(of: owner))) WHERE \(column) IS NOT NULL"
         }
         switch oldSchema.storage(of: old) {
         case .foreignKey(let table, let column, let orderColumn):
-            return "SELECT \(column) AS src, Z_PK AS dst, \(orderColumn ?? "NULL") AS ord FROM \(oldTable(table)) WHERE \(column) IS NOT NULL"
+            return
+                "SELECT \(q(column)) AS src, \(q("Z_PK")) AS dst, \(orderColumn.map(q) ?? "CAST(NULL AS BIGINT)") AS ord FROM \(q(oldTable(table))) WHERE \(q(column)) IS NOT NULL"
         case .joinTable(let table, let isOwner):
             let (mine, theirs, order) = table.columns(isOwner: isOwner)
-            return "SELECT \(mine) AS src, \(theirs) AS dst, \(order ?? "NULL") AS ord FROM \(oldTable(table.name))"
+            return "SELECT \(q(mine)) AS src, \(q(theirs)) AS dst, \(order.map(q) ?? "CAST(NULL AS BIGINT)") AS ord FROM \(q(oldTable(table.name)))"
         case nil:
-            return "SELECT NULL AS src, NULL AS dst, NULL AS ord WHERE 0"
+            return noPairs
         }
     }
 
@@ -127,12 +141,12 @@ struct MigrationMapping {
     /// come from: the old relationship it maps to, else the old inverse read backwards.
     func pairs(of relationship: RelationshipDescription, for entity: EntityDescription) -> [Pairs] {
         guard let oldEntity = sources[entity.name], let destination = relationship.destinationEntity else { return [] }
-        let ownRows = "src IN (SELECT Z_PK FROM \(oldTable(of: oldEntity)) WHERE Z_ENT = \(oldEntity.entityCode))"
+        let ownRows = "src IN (SELECT \(q("Z_PK")) FROM \(q(oldTable(of: oldEntity))) WHERE \(q("Z_ENT")) = \(oldEntity.entityCode))"
         if let old = oldProperty(for: relationship, in: oldEntity) as? RelationshipDescription, let oldDestination = old.destinationEntity {
             let direct = old.isToMany ? nil : oldColumn(old, of: oldEntity)
             return [
                 Pairs(
-                    sql: "SELECT src, dst, ord FROM (\(basePairs(old))) WHERE \(ownRows)",
+                    sql: "SELECT src, dst, ord FROM (\(basePairs(old))) AS b WHERE \(ownRows)",
                     sourceTable: oldTable(of: oldEntity),
                     destinationTable: oldTable(of: oldDestination),
                     directColumn: direct
@@ -147,9 +161,9 @@ struct MigrationMapping {
             else { return nil }
             return Pairs(
                 sql: """
-                    SELECT dst AS src, src AS dst, NULL AS ord FROM (\(basePairs(oldInverse))) \
-                    WHERE src IN (SELECT Z_PK FROM \(oldTable(of: oldMember)) WHERE Z_ENT = \(oldMember.entityCode)) \
-                    AND dst IN (SELECT Z_PK FROM \(oldTable(of: oldEntity)) WHERE Z_ENT = \(oldEntity.entityCode))
+                    SELECT dst AS src, src AS dst, CAST(NULL AS BIGINT) AS ord FROM (\(basePairs(oldInverse))) AS b \
+                    WHERE src IN (SELECT \(q("Z_PK")) FROM \(q(oldTable(of: oldMember))) WHERE \(q("Z_ENT")) = \(oldMember.entityCode)) \
+                    AND dst IN (SELECT \(q("Z_PK")) FROM \(q(oldTable(of: oldEntity))) WHERE \(q("Z_ENT")) = \(oldEntity.entityCode))
                     """,
                 sourceTable: oldTable(of: oldEntity),
                 destinationTable: oldTable(of: oldMember),
@@ -158,7 +172,7 @@ struct MigrationMapping {
         }
     }
 
-    /// The CASE expression turning an old entity code in `column` into the new one.
+    /// The CASE expression turning an old entity code in `column` (an SQL expression) into the new one.
     func entityCodeMapping(_ column: String) -> String {
         let cases = newModel.entities.compactMap { entity in
             sources[entity.name].map { "WHEN \($0.entityCode) THEN \(entity.entityCode)" }

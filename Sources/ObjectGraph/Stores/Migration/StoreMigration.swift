@@ -28,6 +28,11 @@ struct StoreMigration {
     let metadata: StoreMetadata
     let target: ModelSnapshot
     let path: String
+    /// The layout every step writes: Core Data's for SQLite files, ObjectGraph's former one in
+    /// the PostgreSQL store (see ``SQLStoreLayout``).
+    let newLayout: StoreLayout
+    /// What every refusal and failure says of the store ("the file was not changed").
+    let unchanged: String
 
     /// Plans the migration of a store whose metadata is `metadata` to `model`.
     ///
@@ -35,9 +40,19 @@ struct StoreMigration {
     ///   ``ObjectGraphError/Code/persistentStoreIncompatibleVersionHash`` — naming the store's
     ///   version and the model's — when migration is off, inference is off and a step needs
     ///   it, the store is of a newer version, or store and model share no entity.
-    init(metadata: StoreMetadata, model: ManagedObjectModel, options: MigrationOptions, path: String) throws {
+    init(
+        metadata: StoreMetadata,
+        model: ManagedObjectModel,
+        options: MigrationOptions,
+        path: String,
+        layout newLayout: StoreLayout = .coreData,
+        dialect: SQLDialect = .sqlite,
+        unchanged: String = "the file was not changed"
+    ) throws {
         self.metadata = metadata
         self.path = path
+        self.newLayout = newLayout
+        self.unchanged = unchanged
         target = ModelSnapshot(model)
         // The first step reads the store's layout; every step writes Core Data's (a store in
         // ObjectGraph's former layout is brought to Core Data's by the same migration).
@@ -57,7 +72,7 @@ struct StoreMigration {
         func incompatible(_ reason: String) -> ObjectGraphError {
             ObjectGraphError(
                 .persistentStoreIncompatibleVersionHash,
-                "the store at \(path) was written with model version \(Self.quoted(storeVersion)), and the model is version \(Self.quoted(modelVersion)): \(reason); the file was not changed",
+                "the store at \(path) was written with model version \(Self.quoted(storeVersion)), and the model is version \(Self.quoted(modelVersion)): \(reason); \(unchanged)",
                 differences: differences.isEmpty ? ["the model version hashes differ"] : differences,
                 file: path
             )
@@ -85,12 +100,13 @@ struct StoreMigration {
                                 sourceVersion: from.name,
                                 destinationVersion: versions[destination].name,
                                 oldLayout: layout,
-                                newLayout: .coreData
+                                newLayout: newLayout,
+                                dialect: dialect
                             ),
                             handler: stage.handler
                         )
                     )
-                    layout = .coreData
+                    layout = newLayout
                     index = destination
                 } else {
                     let to = versions[index + 1]
@@ -103,12 +119,13 @@ struct StoreMigration {
                                     sourceVersion: from.name,
                                     destinationVersion: to.name,
                                     oldLayout: layout,
-                                    newLayout: .coreData
+                                    newLayout: newLayout,
+                                    dialect: dialect
                                 ),
                                 handler: nil
                             )
                         )
-                        layout = .coreData
+                        layout = newLayout
                     }
                     index += 1
                 }
@@ -122,7 +139,8 @@ struct StoreMigration {
                 sourceVersion: storeVersion,
                 destinationVersion: modelVersion,
                 oldLayout: layout,
-                newLayout: .coreData
+                newLayout: newLayout,
+                dialect: dialect
             )
             steps = [Step(mapping: mapping, handler: nil)]
         }
@@ -148,17 +166,38 @@ struct StoreMigration {
         {
             try renumbering.run(in: db)
         }
+        try runSteps { step in try step.mapping.run(in: db, handler: step.handler) }
+        let plist = try JSONEncoder.sortedKeys.encode(migratedMetadata)
+        try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", arguments: [plist, SQLiteStore.formatVersion])
+    }
+
+    /// Runs every step through `executor`, with the tables `creation` makes for each step's new
+    /// model, in the caller's transaction; the caller writes ``migratedMetadata``.
+    ///
+    /// - Throws: As ``run(in:)``; a custom stage (its handler reads an SQLite connection) fails.
+    func run(on executor: some MigrationSQLExecutor, creation: (ManagedObjectModel) -> [String]) throws {
+        try runSteps { step in
+            guard step.handler == nil else {
+                throw ObjectGraphError(.migrationFailed, "custom migration stages run on SQLite stores only; \(unchanged)", file: path)
+            }
+            return try step.mapping.run(on: executor, creation: creation(step.mapping.newModel))
+        }
+    }
+
+    /// Runs `body` for every step, turning what it reports and throws into the errors of
+    /// ``run(in:)``.
+    private func runSteps(_ body: (Step) throws -> [String]) throws {
         for step in steps {
             let mapping = step.mapping
             let problems: [String]
             do {
-                problems = try mapping.run(in: db, handler: step.handler)
+                problems = try body(step)
             } catch let error as ObjectGraphError {
                 throw error
             } catch {
                 throw ObjectGraphError(
                     .migrationFailed,
-                    "the store at \(path) could not be migrated from \(Self.quoted(mapping.sourceVersion)) to \(Self.quoted(mapping.destinationVersion))\(step.handler == nil ? "" : " (custom stage)"); the file was not changed",
+                    "the store at \(path) could not be migrated from \(Self.quoted(mapping.sourceVersion)) to \(Self.quoted(mapping.destinationVersion))\(step.handler == nil ? "" : " (custom stage)"); \(unchanged)",
                     underlying: error,
                     file: path
                 )
@@ -166,14 +205,19 @@ struct StoreMigration {
             if !problems.isEmpty {
                 throw ObjectGraphError(
                     .migrationFailed,
-                    "the store at \(path) cannot be migrated from \(Self.quoted(mapping.sourceVersion)) to \(Self.quoted(mapping.destinationVersion)): \(problems.count) change\(problems.count == 1 ? "" : "s") cannot be migrated; the file was not changed",
+                    "the store at \(path) cannot be migrated from \(Self.quoted(mapping.sourceVersion)) to \(Self.quoted(mapping.destinationVersion)): \(problems.count) change\(problems.count == 1 ? "" : "s") cannot be migrated; \(unchanged)",
                     differences: problems,
                     file: path
                 )
             }
         }
+    }
+
+    /// The store's metadata once migrated: the new layout, model and version hash, and the
+    /// hashes the store has been written with.
+    var migratedMetadata: StoreMetadata {
         var updated = metadata
-        updated.layout = .coreData
+        updated.layout = newLayout
         updated.modelVersionHash = target.versionHash
         updated.model = target
         var history = metadata.rememberedVersionHashes
@@ -181,8 +225,7 @@ struct StoreMigration {
             history.append(hash)
         }
         updated.versionHashHistory = history
-        let plist = try JSONEncoder.sortedKeys.encode(updated)
-        try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", arguments: [plist, SQLiteStore.formatVersion])
+        return updated
     }
 
     /// The conversion of a store ObjectGraph wrote in its former layout, with `model`'s very
@@ -192,6 +235,8 @@ struct StoreMigration {
     init(convertingLayoutOf metadata: StoreMetadata, model: ManagedObjectModel, path: String) {
         self.metadata = metadata
         self.path = path
+        newLayout = .coreData
+        unchanged = "the file was not changed"
         target = ModelSnapshot(model)
         let mapping = MigrationMapping(
             from: model,

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Raw SQL on a test schema through `psql`, for tests that look at a PostgreSQL store behind
+/// ObjectGraph's back (its tables, its metadata) or change it as an older version left it.
+enum PostgresShell {
+    /// Runs `sql` with the schema of `url` (a store URL with `?schema=`) first on the search
+    /// path; returns the rows psql prints, unaligned, one line each.
+    @discardableResult
+    static func run(_ sql: String, in url: URL) throws -> [String] {
+        var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+        let schema = components.queryItems?.first { $0.name == "schema" }?.value ?? "public"
+        components.query = nil
+        let server = try #require(components.string)
+        let bin = ProcessInfo.processInfo.environment["OBJECTGRAPH_TEST_POSTGRES_BIN"].flatMap { $0.isEmpty ? nil : $0 }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: bin.map { $0 + "/psql" } ?? "/usr/bin/psql")
+        process.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", server, "-c", "SET search_path TO \"\(schema)\"; \(sql)"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // psql exits when done, so reading to the end cannot hang (no server process holds the pipes).
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw PsqlFailed(message: failure) }
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// The tables of the schema of `url`, sorted.
+    static func tables(in url: URL) throws -> [String] {
+        try run("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name", in: url)
+    }
+
+    /// psql failed; its error output.
+    struct PsqlFailed: Error, CustomStringConvertible {
+        let message: String
+        var description: String { "psql failed: \(message)" }
+    }
+}
