@@ -158,6 +158,20 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
                     logger: self.logger
                 ).collect()
                 if !existing.isEmpty {
+                    // A store created before history kept changed properties and tombstones.
+                    let upgraded = try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL:
+                                "SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'Z_HISTORYCHANGE' AND column_name = 'ZTOMBSTONE'",
+                            binds: Self.binds([.text(schema)])
+                        ),
+                        logger: self.logger
+                    ).collect()
+                    if upgraded.isEmpty {
+                        for statement in PostgreSQLStore.historyUpgradeSQL {
+                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+                        }
+                    }
                     let rows = try await connection.query(
                         PostgresQuery(
                             unsafeSQL: #"SELECT "Z_UUID", "Z_MODELHASH" FROM "Z_METADATA" WHERE "Z_VERSION" = $1"#,
