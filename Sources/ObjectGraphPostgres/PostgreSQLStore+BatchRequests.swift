@@ -1,33 +1,165 @@
+import Foundation
+import Logging
 package import ObjectGraph
+import PostgresNIO
+import Synchronization
 
-// Batch requests on PostgreSQL are not written yet: each says so, naming the server, and
-// changes nothing.
+// Batch requests on PostgreSQL, with the SQLite store's semantics: the model's side (input
+// checked and converted, uniqueness lookups, matching rows, delete rules) comes from the
+// shared ``SQLStoreLayout``; here each request runs as one transaction that also records its
+// persistent history and announces itself with `NOTIFY`, so other instances merge it.
 extension PostgreSQLStore {
+    /// Runs one batch request's statements: every batch write goes through here.
+    ///
+    /// `body` runs in one transaction (rolled back when it throws) while no context of this
+    /// process saves (``serializingSaves(_:)``), and returns what it changed (with the deleted
+    /// rows' tombstones, read before they went); the changes are
+    /// recorded in persistent history (as the executing context's author) and `NOTIFY`
+    /// announces the commit. A uniqueness constraint broken by the statements becomes
+    /// ``ObjectGraphError/Code/constraintConflict``.
+    func performBatchWrite<T: Sendable>(
+        _ what: String,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> (changes: BatchChanges, tombstones: [TombstoneKey: String], value: T)
+    ) throws -> (BatchChanges, T) {
+        let writer = HistoryWriter.current
+        let logger = logger
+        let channel = notificationChannel
+        // Noted as this store's before the commit (its own monitor skips it, as after a save),
+        // forgotten if the transaction rolls back.
+        let recorded = RecordedTransaction()
+        let outcome: (BatchChanges, T)
+        do {
+            outcome = try serializingSaves {
+                try run("\(what); nothing was written") { client in
+                    try await Self.inTransaction(client, logger: logger) { connection in
+                        let outcome = try await body(connection)
+                        var history = self.historyChanges(of: outcome.changes, writer: writer)
+                        history.tombstones = outcome.tombstones
+                        if let number = try await self.recordHistory(history, connection: connection, logger: logger) {
+                            recorded.number.withLock { $0 = number }
+                            _ = self.ownTransactions.withLock { $0.insert(number) }
+                            // Delivered to every listener when the transaction commits.
+                            try await connection.query(PostgresQuery(unsafeSQL: "NOTIFY \(Self.quoted(channel))"), logger: logger)
+                        }
+                        return (outcome.changes, outcome.value)
+                    }
+                }
+            }
+        } catch {
+            if let number = recorded.number.withLock({ $0 }) { _ = ownTransactions.withLock { $0.remove(number) } }
+            if let error = error as? ObjectGraphError, error.cause?.sqlState == "23505" {
+                throw ObjectGraphError(
+                    .constraintConflict,
+                    "could not \(what) in the PostgreSQL store at \(serverDescription): it breaks a uniqueness constraint (\(error.cause?.message ?? "")); nothing was written",
+                    underlying: error,
+                    file: serverDescription
+                )
+            }
+            throw error
+        }
+        // Not counted as a save (``noteSaveWritten()``): objects fetched before keep the
+        // version they read, so saving them over the batch's changes conflicts, as on SQLite.
+        return outcome
+    }
+
+    /// A batch request's changes as persistent history records them.
+    private func historyChanges(of changes: BatchChanges, writer: HistoryWriter) -> PostgreSQLHistoryChanges {
+        var rows: [PostgreSQLHistoryChanges.Row] = []
+        for (ids, type) in [(changes.inserted, PersistentHistoryChangeType.insert), (changes.updated, .update), (changes.deleted, .delete)] {
+            for id in ids {
+                guard let entity = layout.entity(named: id.entityName) else { continue }
+                // A batch update's rows changed the properties it set; nullified rows record none.
+                let columns =
+                    type == .update ? layout.changedPropertyNames(entityCode: entity.code, slots: changes.updatedSlots, model: managedObjectModel) : nil
+                rows.append(.init(entity: entity.code, key: id.primaryKey, type: type, columns: columns))
+            }
+        }
+        return PostgreSQLHistoryChanges(rows: rows, author: writer.author, contextName: writer.contextName)
+    }
+
+    // MARK: Batch insert
+
     package func batchInsert(entityName: String, objects: [[String: Any]]) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID]) {
-        throw unsupported("batch insert into \(entityName)")
+        try batchInsert(try layout.batchInsert(entityName: entityName, objects: objects, model: managedObjectModel))
     }
 
     package func batchInsert(
         entityName: String,
         objectsFrom handler: (ManagedObject) -> Bool
     ) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID]) {
-        throw unsupported("batch insert into \(entityName)")
+        try batchInsert(try layout.batchInsert(entityName: entityName, objectsFrom: handler, model: managedObjectModel))
     }
 
-    package func batchUpdate(entityName: String, predicate: PredicateNode?, includesSubentities: Bool, values: [String: Any]) throws -> BatchChanges {
-        throw unsupported("batch update of \(entityName)")
+    /// Inserts the rows of `insert` in one transaction, with keys reserved in it; an object
+    /// whose constrained values a stored row has (or one inserted earlier in the batch)
+    /// updates that row with the values it gave instead, as on SQLite.
+    private func batchInsert(_ insert: SQLStoreLayout.BatchInsert) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID]) {
+        let entity = insert.entity
+        let rows = insert.rows
+        guard !rows.isEmpty else { return (BatchChanges.none, []) }
+        let logger = logger
+        let layout = layout
+        let identifier = identifier
+        return try performBatchWrite("batch insert \(rows.count) \(entity.name) objects") { connection in
+            var changes = BatchChanges.none
+            var ids: [ManagedObjectID] = []
+            ids.reserveCapacity(rows.count)
+            let reserved = try await connection.query(
+                Self.query(
+                    #"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = "Z_MAX" + $1 WHERE "Z_ENT" = $2 RETURNING "Z_MAX""#,
+                    [.integer(Int64(rows.count)), .integer(Int64(entity.rootCode))]
+                ),
+                logger: logger
+            ).collect()
+            var nextKey = (try reserved.first?.decode(Int64.self) ?? Int64(rows.count)) - Int64(rows.count) + 1
+            // New rows wait here to go in multi-row INSERTs; written before any lookup, which
+            // must see them.
+            var pending: [SaveStatement] = []
+            func flush() async throws {
+                for statement in Self.mergingInserts(pending) {
+                    try await connection.query(Self.query(statement.sql, statement.arguments), logger: logger)
+                }
+                pending.removeAll()
+            }
+            rowLoop: for row in rows {
+                if !row.lookups.isEmpty { try await flush() }
+                for lookup in row.lookups {
+                    let found = try await connection.query(Self.query(lookup.sql, lookup.arguments), logger: logger).collect()
+                    guard let match = found.first else { continue }
+                    let (key, code) = try match.decode((Int64, Int64).self)
+                    guard let existing = layout.objectID(storeIdentifier: identifier, code: code, primaryKey: key) else { continue }
+                    try await connection.query(Self.query(row.updateSQL, row.updateArguments + [.integer(key)]), logger: logger)
+                    changes.updated.append(existing)
+                    ids.append(existing)
+                    continue rowLoop
+                }
+                pending.append(SaveStatement(sql: entity.insertSQL, arguments: [.integer(nextKey)] + row.insertArguments))
+                let id = ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: nextKey)
+                nextKey += 1
+                changes.inserted.append(id)
+                ids.append(id)
+            }
+            try await flush()
+            return (changes, [:], ids)
+        }
     }
 
-    package func batchDelete(matching descriptor: FetchDescriptor) throws -> BatchChanges {
-        throw unsupported("batch delete of \(descriptor.entity)")
+    // MARK: Shared
+
+    /// The IDs of the rows a `SELECT "Z_PK", "Z_ENT" …` returns, on the transaction's connection.
+    func matchingIDs(_ query: PostgresQuery, connection: PostgresConnection) async throws -> [ManagedObjectID] {
+        var ids: [ManagedObjectID] = []
+        for try await row in try await connection.query(query, logger: logger) {
+            let (key, code) = try row.decode((Int64, Int64).self)
+            if let id = layout.objectID(storeIdentifier: identifier, code: code, primaryKey: key) { ids.append(id) }
+        }
+        return ids
     }
 
-    package func batchDelete(objectIDs: [ManagedObjectID]) throws -> BatchChanges {
-        throw unsupported("batch delete of \(objectIDs.first?.entityName ?? "objects")")
-    }
-
-    /// The error of a request this store cannot run yet.
-    private func unsupported(_ what: String) -> ObjectGraphError {
-        ObjectGraphError(.invalidRequest, "the PostgreSQL store at \(serverDescription) cannot run a \(what) yet; nothing was changed")
+    /// `values` bound, then `keys` as one `bigint[]` (for `= ANY($n)`).
+    static func binds(_ values: [SQLValue], keys: [Int64]) -> PostgresBindings {
+        var bindings = binds(values)
+        bindings.append(keys)
+        return bindings
     }
 }

@@ -1,15 +1,31 @@
 import Foundation
 import Logging
-package import ObjectGraph
+import ObjectGraph
 import PostgresNIO
 import Synchronization
 
-/// One save's changes as persistent history records them.
+/// One save's or batch request's changes as persistent history records them.
 struct PostgreSQLHistoryChanges: Sendable {
-    /// `(entity code, primary key, change type)` per changed object.
-    let rows: [(entity: Int, key: Int64, type: PersistentHistoryChangeType)]
+    /// One changed object.
+    struct Row: Sendable {
+        let entity: Int
+        let key: Int64
+        let type: PersistentHistoryChangeType
+        /// An update's changed properties, comma-separated (see
+        /// ``SQLStoreLayout/changedPropertyNames(entityCode:slots:model:)``).
+        var columns: String? = nil
+    }
+    var rows: [Row]
     let author: String?
     let contextName: String?
+    /// The deleted rows' tombstones (JSON), read before they went.
+    var tombstones: [TombstoneKey: String] = [:]
+}
+
+/// A row by entity code and primary key (keys are unique per inheritance tree only).
+struct TombstoneKey: Hashable, Sendable {
+    let entity: Int
+    let key: Int64
 }
 
 extension PostgreSQLStore {
@@ -17,8 +33,15 @@ extension PostgreSQLStore {
     /// changed object.
     static let historyTableSQL = [
         #"CREATE TABLE IF NOT EXISTS "Z_HISTORYTRANSACTION" ("Z_PK" BIGINT PRIMARY KEY, "ZTIMESTAMP" DOUBLE PRECISION NOT NULL, "ZAUTHOR" TEXT, "ZCONTEXTNAME" TEXT, "ZPROCESSID" TEXT NOT NULL, "ZBUNDLEID" TEXT NOT NULL)"#,
-        #"CREATE TABLE IF NOT EXISTS "Z_HISTORYCHANGE" ("Z_PK" BIGSERIAL PRIMARY KEY, "ZTRANSACTION" BIGINT NOT NULL, "ZENTITY" INTEGER NOT NULL, "ZOBJECT" BIGINT NOT NULL, "ZTYPE" INTEGER NOT NULL)"#,
+        #"CREATE TABLE IF NOT EXISTS "Z_HISTORYCHANGE" ("Z_PK" BIGSERIAL PRIMARY KEY, "ZTRANSACTION" BIGINT NOT NULL, "ZENTITY" INTEGER NOT NULL, "ZOBJECT" BIGINT NOT NULL, "ZTYPE" INTEGER NOT NULL, "ZCOLUMNS" TEXT, "ZTOMBSTONE" TEXT)"#,
         #"CREATE INDEX IF NOT EXISTS "Z_HISTORYCHANGE_TRANSACTION" ON "Z_HISTORYCHANGE" ("ZTRANSACTION")"#,
+    ]
+
+    /// Adds what stores created before it lacked: an update's changed properties and a delete's
+    /// tombstone (both optional, so older instances keep reading and writing).
+    static let historyUpgradeSQL = [
+        #"ALTER TABLE "Z_HISTORYCHANGE" ADD COLUMN IF NOT EXISTS "ZCOLUMNS" TEXT"#,
+        #"ALTER TABLE "Z_HISTORYCHANGE" ADD COLUMN IF NOT EXISTS "ZTOMBSTONE" TEXT"#,
     ]
 
     /// The channel every save of this store announces itself on: the schema's, so stores of
@@ -30,15 +53,18 @@ extension PostgreSQLStore {
 
     /// The history rows of a save.
     func historyStatements(_ changes: SaveChanges) -> PostgreSQLHistoryChanges {
-        var rows: [(entity: Int, key: Int64, type: PersistentHistoryChangeType)] = []
-        for write in changes.inserts { rows.append((write.entity, write.id.primaryKey, .insert)) }
-        for write in changes.updates { rows.append((write.entity, write.id.primaryKey, .update)) }
-        for delete in changes.deletes { rows.append((delete.entity, delete.id.primaryKey, .delete)) }
+        var rows: [PostgreSQLHistoryChanges.Row] = []
+        for write in changes.inserts { rows.append(.init(entity: write.entity, key: write.id.primaryKey, type: .insert)) }
+        for write in changes.updates {
+            let columns = layout.changedPropertyNames(entityCode: write.entity, slots: write.changedSlots ?? [], model: managedObjectModel)
+            rows.append(.init(entity: write.entity, key: write.id.primaryKey, type: .update, columns: columns))
+        }
+        for delete in changes.deletes { rows.append(.init(entity: delete.entity, key: delete.id.primaryKey, type: .delete)) }
         // Objects whose to-many relationships alone changed are updated too.
         let written = Set(rows.map(\.key))
         for change in changes.relationshipChanges where !written.contains(change.source.primaryKey) {
             if let entity = layout.entity(named: change.source.entityName) {
-                rows.append((entity.code, change.source.primaryKey, .update))
+                rows.append(.init(entity: entity.code, key: change.source.primaryKey, type: .update))
             }
         }
         return PostgreSQLHistoryChanges(rows: rows, author: changes.transactionAuthor, contextName: changes.contextName)
@@ -55,10 +81,7 @@ extension PostgreSQLStore {
             Self.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("ObjectGraph.history.\(schemaName)")]),
             logger: logger
         )
-        let rows = try await connection.query(
-            Self.query(#"SELECT COALESCE(MAX("Z_PK"), 0) + 1 FROM "Z_HISTORYTRANSACTION""#),
-            logger: logger
-        ).collect()
+        let rows = try await connection.query(Self.query(Self.nextHistoryNumberSQL), logger: logger).collect()
         let number = try rows.first?.decode(Int64.self) ?? 1
         let process = ProcessInfo.processInfo
         try await connection.query(
@@ -76,10 +99,13 @@ extension PostgreSQLStore {
         bindings.append(changes.rows.map { Int64($0.entity) })
         bindings.append(changes.rows.map(\.key))
         bindings.append(changes.rows.map { Int64($0.type.rawValue) })
+        // Empty for none: NULLIF stores NULL.
+        bindings.append(changes.rows.map { $0.columns ?? "" })
+        bindings.append(changes.rows.map { changes.tombstones[TombstoneKey(entity: $0.entity, key: $0.key)] ?? "" })
         try await connection.query(
             PostgresQuery(
                 unsafeSQL:
-                    #"INSERT INTO "Z_HISTORYCHANGE" ("ZTRANSACTION", "ZENTITY", "ZOBJECT", "ZTYPE") SELECT $1, e, o, t FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS c(e, o, t)"#,
+                    #"INSERT INTO "Z_HISTORYCHANGE" ("ZTRANSACTION", "ZENTITY", "ZOBJECT", "ZTYPE", "ZCOLUMNS", "ZTOMBSTONE") SELECT $1, e, o, t, NULLIF(n, ''), NULLIF(v, '') FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[]) AS c(e, o, t, n, v)"#,
                 binds: bindings
             ),
             logger: logger
@@ -87,90 +113,22 @@ extension PostgreSQLStore {
         return number
     }
 
-    package func currentHistoryToken() throws -> PersistentHistoryToken? {
-        let number: Int64? = try run("read the history token") { client in
-            let rows = try await client.query(PostgresQuery(unsafeSQL: #"SELECT MAX("Z_PK") FROM "Z_HISTORYTRANSACTION""#)).collect()
-            return try rows.first?.decode(Int64?.self)
-        }
-        return number.map { PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: $0) }
-    }
-
-    package func historyTransactions(after token: PersistentHistoryToken?) throws -> [PersistentHistoryTransaction] {
-        let after = token?.transactionNumber ?? 0
-        typealias TransactionRow = (number: Int64, timestamp: Double, author: String?, context: String?, process: String, bundle: String)
-        typealias ChangeRow = (id: Int64, transaction: Int64, entity: Int64, key: Int64, type: Int64)
-        let (transactionRows, changeRows): ([TransactionRow], [ChangeRow]) = try run("read persistent history") { client in
-            var transactions: [TransactionRow] = []
-            let sql =
-                #"SELECT "Z_PK", "ZTIMESTAMP", "ZAUTHOR", "ZCONTEXTNAME", "ZPROCESSID", "ZBUNDLEID" FROM "Z_HISTORYTRANSACTION" WHERE "Z_PK" > $1 ORDER BY "Z_PK""#
-            for try await row in try await client.query(Self.query(sql, [.integer(after)])) {
-                transactions.append(try row.decode((Int64, Double, String?, String?, String, String).self))
+    /// The tombstones of the rows `deleted` (entity code and key), read in the transaction about
+    /// to delete them; only entities with attributes preserved on deletion are read.
+    func readTombstones(_ deleted: [TombstoneKey], connection: PostgresConnection, logger: Logger) async throws -> [TombstoneKey: String] {
+        var tombstones: [TombstoneKey: String] = [:]
+        for (code, rows) in Dictionary(grouping: deleted, by: \.entity) {
+            guard let name = layout.entity(code: code)?.name, let sql = layout.tombstoneQuery(entityName: name, model: managedObjectModel) else {
+                continue
             }
-            var changes: [ChangeRow] = []
-            let changeSQL =
-                #"SELECT "Z_PK", "ZTRANSACTION", "ZENTITY"::bigint, "ZOBJECT", "ZTYPE"::bigint FROM "Z_HISTORYCHANGE" WHERE "ZTRANSACTION" > $1 ORDER BY "Z_PK""#
-            for try await row in try await client.query(Self.query(changeSQL, [.integer(after)])) {
-                changes.append(try row.decode((Int64, Int64, Int64, Int64, Int64).self))
+            let query = PostgresQuery(unsafeSQL: sql, binds: Self.binds([], keys: rows.map(\.key)))
+            for try await row in try await connection.query(query, logger: logger) {
+                let (key, entity, json) = try row.decode((Int64, Int64, String).self)
+                // No value kept: no tombstone, as on SQLite.
+                if json != "{}" { tombstones[TombstoneKey(entity: Int(entity), key: key)] = json }
             }
-            return (transactions, changes)
         }
-        var byNumber: [Int64: PersistentHistoryTransaction] = [:]
-        let transactions = transactionRows.map { row in
-            let transaction = PersistentHistoryTransaction(
-                timestamp: Date(timeIntervalSinceReferenceDate: row.timestamp),
-                author: row.author,
-                bundleID: row.bundle,
-                processID: row.process,
-                contextName: row.context,
-                storeID: identifier,
-                transactionNumber: row.number
-            )
-            transaction.changes = []
-            byNumber[row.number] = transaction
-            return transaction
-        }
-        for row in changeRows {
-            guard let transaction = byNumber[row.transaction], let entity = layout.entity(code: Int(row.entity)),
-                let type = PersistentHistoryChangeType(rawValue: Int(row.type))
-            else { continue }
-            let change = PersistentHistoryChange(
-                changeID: row.id,
-                changedObjectID: ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: row.key),
-                changeType: type,
-                tombstone: nil,
-                updatedProperties: nil,
-                transaction: transaction,
-                holdsTransaction: false
-            )
-            transaction.changes?.append(change)
-        }
-        return transactions
-    }
-
-    package func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
-        guard request.operation == .fetch, request.fetchRequest == nil else {
-            throw ObjectGraphError(
-                .invalidRequest,
-                "the PostgreSQL store at \(serverDescription) runs history fetches after a token only; deleting history and filtered history fetches are not supported yet"
-            )
-        }
-        let token: PersistentHistoryToken?
-        switch request.bound {
-        case .all: token = nil
-        case .token(let given): token = given
-        case .date:
-            throw ObjectGraphError(.invalidRequest, "the PostgreSQL store at \(serverDescription) does not fetch history by date yet")
-        }
-        let transactions = try historyTransactions(after: token)
-        let changes = transactions.flatMap { $0.changes ?? [] }
-        switch request.resultType {
-        case .statusOnly: return PersistentHistoryResult(resultType: request.resultType, result: true)
-        case .objectIDs: return PersistentHistoryResult(resultType: request.resultType, result: changes.map(\.changedObjectID))
-        case .count: return PersistentHistoryResult(resultType: request.resultType, result: transactions.count)
-        case .changesOnly: return PersistentHistoryResult(resultType: request.resultType, result: changes, transactions: transactions)
-        case .transactionsOnly, .transactionsAndChanges:
-            return PersistentHistoryResult(resultType: request.resultType, result: transactions, transactions: transactions)
-        }
+        return tombstones
     }
 
     package func takeOwnTransactions(among numbers: [Int64], through last: Int64) -> Set<Int64> {

@@ -16,6 +16,8 @@ extension PostgreSQLStore {
         let statements = Self.mergingInserts(try saveStatements(changes))
         let logger = logger
         let history = tracksHistory ? historyStatements(changes) : nil
+        // Deleted rows whose tombstones are read before the statements delete them.
+        let deleted = history == nil ? [] : changes.deletes.map { TombstoneKey(entity: $0.entity, key: $0.id.primaryKey) }
         let channel = notificationChannel
         // The history transaction's number, noted as this store's before the commit (another
         // instance's monitor may read it the moment it commits) and forgotten if it rolls back.
@@ -23,6 +25,8 @@ extension PostgreSQLStore {
         do {
             try run("write the save; nothing was saved") { client in
                 try await Self.inTransaction(client, logger: logger) { connection in
+                    var history = history
+                    if !deleted.isEmpty { history?.tombstones = try await self.readTombstones(deleted, connection: connection, logger: logger) }
                     var missed: [SaveChanges.VersionCheck] = []
                     for statement in statements {
                         let rows = try await connection.query(Self.query(statement.sql, statement.arguments), logger: logger).collect()
@@ -248,6 +252,6 @@ extension PostgreSQLStore {
 }
 
 /// The history transaction a save is recording, shared between the save and its task.
-private final class RecordedTransaction: Sendable {
+final class RecordedTransaction: Sendable {
     let number = Mutex<Int64?>(nil)
 }

@@ -166,6 +166,20 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
                     logger: self.logger
                 ).collect()
                 if !existing.isEmpty {
+                    // A store created before history kept changed properties and tombstones.
+                    let upgraded = try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL:
+                                "SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'Z_HISTORYCHANGE' AND column_name = 'ZTOMBSTONE'",
+                            binds: Self.binds([.text(schema)])
+                        ),
+                        logger: self.logger
+                    ).collect()
+                    if upgraded.isEmpty {
+                        for statement in PostgreSQLStore.historyUpgradeSQL {
+                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+                        }
+                    }
                     let stored = try await Self.readMetadata(connection, schema: schema, logger: self.logger)
                     if stored.hash == hash && stored.json == nil && !stored.uuid.isEmpty {
                         // Created before stores kept their model: keep it now, so that the

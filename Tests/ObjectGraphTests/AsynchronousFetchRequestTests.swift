@@ -22,8 +22,8 @@ struct AsynchronousFetchRequestTests {
     }()
 
     /// `count` photos saved, titled "p000"…, in a fresh store.
-    private func stack(count: Int, inMemory: Bool) throws -> TestStack {
-        let stack = try TestStack(inMemory: inMemory)
+    private func stack(count: Int, _ store: StoreKind) throws -> TestStack {
+        let stack = try TestStack(store)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             for index in 0..<count {
@@ -68,9 +68,9 @@ struct AsynchronousFetchRequestTests {
     }
 
     @MainActor
-    @Test("the completion runs on the context's queue with the results; progress reaches its total", arguments: TestStack.kinds)
-    func completes(inMemory: Bool) async throws {
-        let stack = try stack(count: 450, inMemory: inMemory)
+    @Test("the completion runs on the context's queue with the results; progress reaches its total", arguments: StoreKind.allCases)
+    func completes(store: StoreKind) async throws {
+        let stack = try stack(count: 450, store)
         let request = Photo.fetchRequest()
         request.predicate = FetchPredicate(format: "views >= 10")
         request.sortDescriptors = [FetchSortDescriptor(key: "unique", ascending: false)]
@@ -86,9 +86,9 @@ struct AsynchronousFetchRequestTests {
     }
 
     @MainActor
-    @Test("limit and offset hold across pages; unsaved changes are included", arguments: TestStack.kinds)
-    func limitsAndPendingChanges(inMemory: Bool) async throws {
-        let stack = try stack(count: 450, inMemory: inMemory)
+    @Test("limit and offset hold across pages; unsaved changes are included", arguments: StoreKind.allCases)
+    func limitsAndPendingChanges(store: StoreKind) async throws {
+        let stack = try stack(count: 450, store)
         let request = Photo.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(key: "unique", ascending: true)]
         request.fetchOffset = 190
@@ -107,9 +107,9 @@ struct AsynchronousFetchRequestTests {
     }
 
     @MainActor
-    @Test("cancelled before it completes, the fetch ends with no result and a cancellation error", arguments: TestStack.kinds)
-    func cancellation(inMemory: Bool) async throws {
-        let stack = try stack(count: 50, inMemory: inMemory)
+    @Test("cancelled before it completes, the fetch ends with no result and a cancellation error", arguments: StoreKind.allCases)
+    func cancellation(store: StoreKind) async throws {
+        let stack = try stack(count: 50, store)
         let completion = try await run(Photo.fetchRequest(), on: stack.container.viewContext) { $0.cancel() }
         #expect(completion.names == nil)
         #expect(completion.error != nil)

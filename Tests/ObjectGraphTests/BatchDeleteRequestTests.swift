@@ -6,8 +6,8 @@ import Testing
 struct BatchDeleteRequestTests {
     /// Two shelves; "fiction" holds two books with two chapters of two notes each; a tagged
     /// book read by a fan; "poetry" holds one book. Returns the IDs by name.
-    private func library(inMemory: Bool) throws -> (TestStack, [String: ManagedObjectID]) {
-        let stack = try LibraryModel.stack(inMemory: inMemory)
+    private func library(_ store: StoreKind) throws -> (TestStack, [String: ManagedObjectID]) {
+        let stack = try LibraryModel.stack(store)
         let context = stack.container.newBackgroundContext()
         let ids = try context.performAndWait {
             var objects: [String: ManagedObject] = [:]
@@ -54,9 +54,9 @@ struct BatchDeleteRequestTests {
         return fetch
     }
 
-    @Test("cascade reaches every level; nullified rows on both sides agree; the IDs include the cascade", arguments: TestStack.kinds)
-    func cascadeAndNullify(inMemory: Bool) throws {
-        let (stack, ids) = try library(inMemory: inMemory)
+    @Test("cascade reaches every level; nullified rows on both sides agree; the IDs include the cascade", arguments: StoreKind.allCases)
+    func cascadeAndNullify(store: StoreKind) throws {
+        let (stack, ids) = try library(store)
         let request = BatchDeleteRequest(fetchRequest: shelfRequest("fiction"))
         request.resultType = .resultTypeObjectIDs
         let result = try execute(request, in: stack)
@@ -78,9 +78,9 @@ struct BatchDeleteRequestTests {
         #expect(Set(result.changes[UpdatedObjectsKey] as! [ManagedObjectID]) == [ids["fan"]!, ids["classic"]!])
     }
 
-    @Test("nullified rows get a new version: a context that read them meets a conflict", arguments: TestStack.kinds)
-    func nullifyBumpsVersions(inMemory: Bool) throws {
-        let (stack, ids) = try library(inMemory: inMemory)
+    @Test("nullified rows get a new version: a context that read them meets a conflict", arguments: StoreKind.allCases)
+    func nullifyBumpsVersions(store: StoreKind) throws {
+        let (stack, ids) = try library(store)
         let reader = stack.container.newBackgroundContext()
         let fan = try reader.performAndWait { try reader.existingObject(with: ids["fan"]!) }
         _ = try execute(BatchDeleteRequest(objectIDs: [ids["emma"]!]), in: stack)
@@ -91,9 +91,9 @@ struct BatchDeleteRequestTests {
         #expect(error.code == .managedObjectMerge)
     }
 
-    @Test("a deny rule refuses the whole delete, naming entity, relationship and object; nothing is deleted", arguments: TestStack.kinds)
-    func deny(inMemory: Bool) throws {
-        let (stack, ids) = try library(inMemory: inMemory)
+    @Test("a deny rule refuses the whole delete, naming entity, relationship and object; nothing is deleted", arguments: StoreKind.allCases)
+    func deny(store: StoreKind) throws {
+        let (stack, ids) = try library(store)
         let context = stack.container.newBackgroundContext()
         let loan = try context.performAndWait {
             let book = try context.existingObject(with: ids["emma"]!)
@@ -108,9 +108,9 @@ struct BatchDeleteRequestTests {
         #expect(try LibraryModel.all("Reader", in: stack) { "\($0.value(forKey: "favourite") == nil)" } == ["false"])
     }
 
-    @Test("delete by IDs and by a predicate fetch request; result types", arguments: TestStack.kinds)
-    func byIDsAndPredicate(inMemory: Bool) throws {
-        let (stack, ids) = try library(inMemory: inMemory)
+    @Test("delete by IDs and by a predicate fetch request; result types", arguments: StoreKind.allCases)
+    func byIDsAndPredicate(store: StoreKind) throws {
+        let (stack, ids) = try library(store)
         let byIDs = BatchDeleteRequest(objectIDs: [ids["dune-1-1"]!, ids["dune-1-2"]!])
         byIDs.resultType = .resultTypeCount
         #expect(try execute(byIDs, in: stack).result as? Int == 2)
@@ -123,6 +123,8 @@ struct BatchDeleteRequestTests {
         #expect(throws: ObjectGraphError.self) { try execute(mixed, in: stack) }
     }
 
+    // SQLite only: it records the statements SQLite runs (SQLRecordingStack traces the file's
+    // connection); on PostgreSQL one transaction is what `failedBatchLeavesNothing` shows.
     @Test("a batch delete is one write transaction that reads no rows into a context")
     func oneTransaction() throws {
         let stack = try SQLRecordingStack(model: LibraryModel.make())
@@ -145,9 +147,9 @@ struct BatchDeleteRequestTests {
         #expect(try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: "Book")) } == 0)
     }
 
-    @Test("deleting members of an ordered to-many keeps the order of the others", arguments: TestStack.kinds)
-    func orderedMembers(inMemory: Bool) throws {
-        let stack = try LibraryModel.stack(inMemory: inMemory)
+    @Test("deleting members of an ordered to-many keeps the order of the others", arguments: StoreKind.allCases)
+    func orderedMembers(store: StoreKind) throws {
+        let stack = try LibraryModel.stack(store)
         let context = stack.container.newBackgroundContext()
         let (book, chapters) = try context.performAndWait {
             let book = try LibraryModel.insert("Book", ["title": "ordered"], in: context)
@@ -168,9 +170,9 @@ struct BatchDeleteRequestTests {
         #expect(try titles() == ["three", "one"])  // "four" and "two" deleted
     }
 
-    @Test("merged into a context, the deletes leave a live controller and related loaded objects", arguments: TestStack.kinds)
-    func mergeIntoController(inMemory: Bool) throws {
-        let live = try LiveItems(inMemory: inMemory, items: [("a", "A", 1), ("b", "A", 2), ("c", "B", 1), ("d", "C", 5)])
+    @Test("merged into a context, the deletes leave a live controller and related loaded objects", arguments: StoreKind.allCases)
+    func mergeIntoController(store: StoreKind) throws {
+        let live = try LiveItems(store, items: [("a", "A", 1), ("b", "A", 2), ("c", "B", 1), ("d", "C", 5)])
         // An owner, loaded in the live context with its items, whose items the delete removes.
         let owner = try live.context.performAndWait {
             let owner = Owner(context: live.context)

@@ -9,9 +9,9 @@ struct BatchInsertRequestTests {
         return try context.performAndWait { try #require(try context.execute(request) as? BatchInsertResult) }
     }
 
-    @Test("dictionaries are inserted with defaults for missing keys; IDs come back in order", arguments: TestStack.kinds)
-    func insertsDictionaries(inMemory: Bool) throws {
-        let stack = try LibraryModel.stack(inMemory: inMemory)
+    @Test("dictionaries are inserted with defaults for missing keys; IDs come back in order", arguments: StoreKind.allCases)
+    func insertsDictionaries(store: StoreKind) throws {
+        let stack = try LibraryModel.stack(store)
         let published = Date(timeIntervalSinceReferenceDate: 1_000_000)
         let request = BatchInsertRequest(
             entityName: "Book",
@@ -35,9 +35,9 @@ struct BatchInsertRequestTests {
         #expect(title == "Emma")
     }
 
-    @Test("every result type: status, IDs, count", arguments: TestStack.kinds)
-    func resultTypes(inMemory: Bool) throws {
-        let stack = try LibraryModel.stack(inMemory: inMemory)
+    @Test("every result type: status, IDs, count", arguments: StoreKind.allCases)
+    func resultTypes(store: StoreKind) throws {
+        let stack = try LibraryModel.stack(store)
         let status = BatchInsertRequest(entityName: "Tag", objects: [["name": "a"]])
         #expect(try execute(status, in: stack).result as? Bool == true)
         let counted = BatchInsertRequest(entityName: "Tag", objects: [["name": "b"], ["name": "c"]])
@@ -46,9 +46,9 @@ struct BatchInsertRequestTests {
         #expect(try LibraryModel.count("Tag", in: stack) == 3)
     }
 
-    @Test("a dictionary handler fills one object per call until it returns true", arguments: TestStack.kinds)
-    func dictionaryHandler(inMemory: Bool) throws {
-        let stack = try LibraryModel.stack(inMemory: inMemory)
+    @Test("a dictionary handler fills one object per call until it returns true", arguments: StoreKind.allCases)
+    func dictionaryHandler(store: StoreKind) throws {
+        let stack = try LibraryModel.stack(store)
         let model = stack.container.managedObjectModel
         let entity = try #require(model.entitiesByName["Book"])
         var next = 0
@@ -66,9 +66,9 @@ struct BatchInsertRequestTests {
         #expect(rows == ["Book 0/2000", "Book 1/2001", "Book 2/2002", "Book 3/2003", "Book 4/2004"])
     }
 
-    @Test("a managed object handler sets up one object per call; a wrong value throws", arguments: TestStack.kinds)
-    func managedObjectHandler(inMemory: Bool) throws {
-        let stack = try LibraryModel.stack(inMemory: inMemory)
+    @Test("a managed object handler sets up one object per call; a wrong value throws", arguments: StoreKind.allCases)
+    func managedObjectHandler(store: StoreKind) throws {
+        let stack = try LibraryModel.stack(store)
         var next = 0
         let request = BatchInsertRequest(entityName: "Book") { (book: ManagedObject) in
             guard next < 3 else { return true }
@@ -97,9 +97,9 @@ struct BatchInsertRequestTests {
         #expect(try LibraryModel.count("Book", in: stack) == 3)
     }
 
-    @Test("uniqueness constraints make a batch insert an upsert; without one, duplicates insert", arguments: TestStack.kinds)
-    func upsert(inMemory: Bool) throws {
-        let stack = try LibraryModel.stack(inMemory: inMemory)
+    @Test("uniqueness constraints make a batch insert an upsert; without one, duplicates insert", arguments: StoreKind.allCases)
+    func upsert(store: StoreKind) throws {
+        let stack = try LibraryModel.stack(store)
         let context = stack.container.newBackgroundContext()
         let existing = try context.performAndWait {
             let book = try LibraryModel.insert("Book", ["isbn": "A", "title": "Old", "year": 1999], in: context)
@@ -136,20 +136,20 @@ struct BatchInsertRequestTests {
         (["title": "x", "shelf": NSNull()], "shelf"),
     ]
 
-    @Test("bad input throws naming the key, the entity and the object's index, and writes nothing", arguments: 0..<4)
-    func badInput(index: Int) throws {
+    @Test("bad input throws naming the key, the entity and the object's index, and writes nothing", arguments: StoreKind.allCases, 0..<4)
+    func badInput(store: StoreKind, index: Int) throws {
         let (bad, key) = Self.badObjects[index]
         let good: [String: Any] = ["title": "ok"]
-        let stack = try LibraryModel.stack(inMemory: false)
+        let stack = try LibraryModel.stack(store)
         let request = BatchInsertRequest(entityName: "Book", objects: [good, bad])
         let error = try #require(throws: ObjectGraphError.self) { try execute(request, in: stack) }
         #expect(error.message.contains(key) && error.message.contains("Book") && error.message.contains("object 1"), "\(error)")
         #expect(try LibraryModel.count("Book", in: stack) == 0)
     }
 
-    @Test("merged into a context, the inserts reach a live sectioned controller", arguments: TestStack.kinds)
-    func mergeIntoController(inMemory: Bool) throws {
-        let live = try LiveItems(inMemory: inMemory, items: [("a", "A", 1), ("b", "B", 1), ("c", "B", 3)])
+    @Test("merged into a context, the inserts reach a live sectioned controller", arguments: StoreKind.allCases)
+    func mergeIntoController(store: StoreKind) throws {
+        let live = try LiveItems(store, items: [("a", "A", 1), ("b", "B", 1), ("c", "B", 3)])
         let request = BatchInsertRequest(
             entityName: "Item",
             objects: [["name": "b2", "group": "B", "rank": 2], ["name": "z", "group": "Z", "rank": 1], ["name": "a0", "group": "A", "rank": 0]]

@@ -22,9 +22,9 @@ struct BatchRequestHistoryTests {
         }
     }
 
-    @Test("a batch update and a batch delete are transactions of the executing context's author")
-    func batchWritesAreRecorded() throws {
-        let container = try HistoryStack.container(at: HistoryStack.temporaryURL())
+    @Test("a batch update and a batch delete are transactions of the executing context's author", arguments: StoreKind.allCases)
+    func batchWritesAreRecorded(store: StoreKind) throws {
+        let container = try HistoryStack.container(store)
         let ids = try Self.seed(container)
         let context = container.newBackgroundContext()
         context.transactionAuthor = "importer"
@@ -50,9 +50,9 @@ struct BatchRequestHistoryTests {
         #expect(batch.last?.changes?.first?.tombstone?["unique"] as? String == "2")
     }
 
-    @Test("after a batch update, a context reading the row by ID sees the new value")
-    func batchUpdateEmptiesTheRowCache() throws {
-        let stack = try SQLRecordingStack()
+    @Test("after a batch update, a context reading the row by ID sees the new value", arguments: StoreKind.allCases)
+    func batchUpdateEmptiesTheRowCache(store: StoreKind) throws {
+        let stack = try TestStack(store)
         let ids = try Self.seed(stack.container)
         let reader = stack.container.newBackgroundContext()
         #expect(reader.performAndWait { (reader.object(with: ids[0]) as? Photo)?.title } == "Photo 0")

@@ -8,8 +8,8 @@ struct BatchUpdateRequestTests {
     private static let late = Date(timeIntervalSinceReferenceDate: 500_000_000)
 
     /// Four books and an e-book, saved.
-    private func library(inMemory: Bool) throws -> TestStack {
-        let stack = try LibraryModel.stack(inMemory: inMemory)
+    private func library(_ store: StoreKind) throws -> TestStack {
+        let stack = try LibraryModel.stack(store)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             try LibraryModel.insert("Book", ["isbn": "1", "title": "The Hobbit", "year": 1937, "published": Self.early], in: context)
@@ -50,10 +50,10 @@ struct BatchUpdateRequestTests {
 
     @Test(
         "predicates on strings, numbers, dates and nil select the rows updated",
-        arguments: TestStack.kinds
+        arguments: StoreKind.allCases
     )
-    func predicates(inMemory: Bool) throws {
-        let stack = try library(inMemory: inMemory)
+    func predicates(store: StoreKind) throws {
+        let stack = try library(store)
         let byString = try update(stack, FetchPredicate(format: "title BEGINSWITH[c] %@", "the"), ["subtitle": "T"])
         #expect((byString.result as? [ManagedObjectID])?.count == 3)
         #expect(try titles(where: "subtitle == 'T'", in: stack) == ["The Hobbit", "The Martian", "the road"])
@@ -79,9 +79,9 @@ struct BatchUpdateRequestTests {
         }
     }
 
-    @Test("result types, attribute descriptions as keys, and includesSubentities", arguments: TestStack.kinds)
-    func resultTypesAndSubentities(inMemory: Bool) throws {
-        let stack = try library(inMemory: inMemory)
+    @Test("result types, attribute descriptions as keys, and includesSubentities", arguments: StoreKind.allCases)
+    func resultTypesAndSubentities(store: StoreKind) throws {
+        let stack = try library(store)
         let price = try #require(stack.container.managedObjectModel.entitiesByName["Book"]?.attributesByName["price"])
         let status = try update(stack, nil, [price: 2.5], subentities: false, resultType: .statusOnlyResultType)
         #expect(status.result as? Bool == true)
@@ -93,9 +93,9 @@ struct BatchUpdateRequestTests {
         #expect((ebooks.result as? [ManagedObjectID])?.map(\.entityName) == ["Ebook"])
     }
 
-    @Test("updated rows get a new version: a context that read them meets a conflict when it saves", arguments: TestStack.kinds)
-    func versionBump(inMemory: Bool) throws {
-        let stack = try library(inMemory: inMemory)
+    @Test("updated rows get a new version: a context that read them meets a conflict when it saves", arguments: StoreKind.allCases)
+    func versionBump(store: StoreKind) throws {
+        let stack = try library(store)
         let reader = stack.container.newBackgroundContext()
         let book = try reader.performAndWait {
             let request = FetchRequest<ManagedObject>(entityName: "Book")
@@ -111,9 +111,9 @@ struct BatchUpdateRequestTests {
         #expect(try titles(where: "isbn == '3'", in: stack) == ["Ulysses (1922)"])
     }
 
-    @Test("a value breaking a uniqueness constraint throws and writes nothing; bad keys and values throw", arguments: TestStack.kinds)
-    func refusals(inMemory: Bool) throws {
-        let stack = try library(inMemory: inMemory)
+    @Test("a value breaking a uniqueness constraint throws and writes nothing; bad keys and values throw", arguments: StoreKind.allCases)
+    func refusals(store: StoreKind) throws {
+        let stack = try library(store)
         let conflict = try #require(throws: ObjectGraphError.self) { try update(stack, nil, ["isbn": "same", "title": "Same"]) }
         #expect(conflict.code == .constraintConflict)
         #expect(try titles(where: "title == 'Same'", in: stack).isEmpty)
@@ -126,9 +126,9 @@ struct BatchUpdateRequestTests {
         #expect(try titles(where: "TRUEPREDICATE", in: stack).count == 5)
     }
 
-    @Test("merged into a context, the updates move rows and sections of a live controller", arguments: TestStack.kinds)
-    func mergeIntoController(inMemory: Bool) throws {
-        let live = try LiveItems(inMemory: inMemory, items: [("a", "A", 1), ("b", "A", 2), ("c", "B", 1), ("d", "C", 5)])
+    @Test("merged into a context, the updates move rows and sections of a live controller", arguments: StoreKind.allCases)
+    func mergeIntoController(store: StoreKind) throws {
+        let live = try LiveItems(store, items: [("a", "A", 1), ("b", "A", 2), ("c", "B", 1), ("d", "C", 5)])
         let request = BatchUpdateRequest(entityName: "Item")
         request.predicate = FetchPredicate(format: "name IN %@", ["a", "d"])
         request.propertiesToUpdate = ["group": "B", "rank": 0]
@@ -136,7 +136,7 @@ struct BatchUpdateRequestTests {
         let batches = try live.runAndMerge(request) { [UpdatedObjectsKey: ($0 as! BatchUpdateResult).result as! [ManagedObjectID]] }
         #expect(Set(batches.flatMap(\.objects).map(\.id)) == Set(try live.ids(["a", "d"])))
         #expect(batches.flatMap(\.sections).map(\.name) == ["C"])
-        let live2 = try LiveItems(inMemory: inMemory, items: [("x", "X", 1), ("y", "Y", 2)])
+        let live2 = try LiveItems(store, items: [("x", "X", 1), ("y", "Y", 2)])
         let noteOnly = BatchUpdateRequest(entityName: "Item")
         noteOnly.propertiesToUpdate = ["note": "seen"]
         let updates = try live2.runAndMerge(noteOnly) { $0 is BatchUpdateResult ? ($0 as! BatchUpdateResult).changes : [:] }

@@ -34,9 +34,9 @@ struct PersistentHistoryFetchRequestTests {
         try #require(try HistoryStack.run(request, in: context) as? [PersistentHistoryTransaction])
     }
 
-    @Test("a predicate on transactions keeps other authors' saves only", arguments: TestStack.kinds)
-    func otherAuthors(inMemory: Bool) throws {
-        let container = try HistoryStack.container(at: inMemory ? nil : HistoryStack.temporaryURL())
+    @Test("a predicate on transactions keeps other authors' saves only", arguments: StoreKind.allCases)
+    func otherAuthors(store: StoreKind) throws {
+        let container = try HistoryStack.container(store)
         let context = container.newBackgroundContext()
         try Self.saves(in: context)
         let fetchRequest = try #require(PersistentHistoryTransaction.fetchRequest)
@@ -61,9 +61,9 @@ struct PersistentHistoryFetchRequestTests {
         #expect(try Self.transactions(afterFirst, in: context).map(\.transactionNumber) == [all[2].transactionNumber])
     }
 
-    @Test("a predicate on changes keeps the matching changes and the transactions holding them", arguments: TestStack.kinds)
-    func changesOfOneEntity(inMemory: Bool) throws {
-        let container = try HistoryStack.container(at: inMemory ? nil : HistoryStack.temporaryURL())
+    @Test("a predicate on changes keeps the matching changes and the transactions holding them", arguments: StoreKind.allCases)
+    func changesOfOneEntity(store: StoreKind) throws {
+        let container = try HistoryStack.container(store)
         let context = container.newBackgroundContext()
         try Self.saves(in: context)
         let photo = try #require(container.managedObjectModel.entitiesByName["Photo"])
@@ -94,9 +94,9 @@ struct PersistentHistoryFetchRequestTests {
         #expect(ids.count == 1 && ids[0].entityName == "Photo")
     }
 
-    @Test("a fetch request on another entity is refused, naming the ones it may use")
-    func otherEntityRefused() throws {
-        let container = try HistoryStack.container(at: nil)
+    @Test("a fetch request on another entity is refused, naming the ones it may use", arguments: StoreKind.allCases)
+    func otherEntityRefused(store: StoreKind) throws {
+        let container = try HistoryStack.container(store)
         let context = container.newBackgroundContext()
         try Self.saves(in: context)
         let request = PersistentHistoryChangeRequest.fetchHistory(withFetch: FetchRequest(entityName: "Photo"))

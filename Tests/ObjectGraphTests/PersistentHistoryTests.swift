@@ -31,9 +31,9 @@ struct PersistentHistoryTests {
         }
     }
 
-    @Test("each save records one transaction: author, context name, process, and every change with its type", arguments: TestStack.kinds)
-    func transactionsPerSave(inMemory: Bool) throws {
-        let container = try HistoryStack.container(at: inMemory ? nil : HistoryStack.temporaryURL())
+    @Test("each save records one transaction: author, context name, process, and every change with its type", arguments: StoreKind.allCases)
+    func transactionsPerSave(store: StoreKind) throws {
+        let container = try HistoryStack.container(store)
         let context = container.newBackgroundContext()
         let ids = try Self.threeSaves(in: context)
         let transactions = try HistoryStack.transactions(after: nil, in: context)
@@ -74,9 +74,9 @@ struct PersistentHistoryTests {
         #expect(changeIDs == changeIDs.sorted() && Set(changeIDs).count == changeIDs.count)
     }
 
-    @Test("fetching after a token, a transaction or a date returns only later transactions; result types shape the result")
-    func fetchAfter() throws {
-        let container = try HistoryStack.container(at: HistoryStack.temporaryURL())
+    @Test("fetching after a token, a transaction or a date returns only later transactions; result types shape the result", arguments: StoreKind.allCases)
+    func fetchAfter(store: StoreKind) throws {
+        let container = try HistoryStack.container(store)
         let context = container.newBackgroundContext()
         let ids = try Self.threeSaves(in: context)
         let all = try HistoryStack.transactions(after: nil, in: context)
@@ -115,9 +115,9 @@ struct PersistentHistoryTests {
         #expect(Set(objectIDs) == [ids.hoover, ids.tag, ids.quad] && objectIDs.count == 3)
     }
 
-    @Test("deleting history before a token keeps the token's transaction; a reader behind the deleted history is told its token expired")
-    func deleteBefore() throws {
-        let container = try HistoryStack.container(at: HistoryStack.temporaryURL())
+    @Test("deleting history before a token keeps the token's transaction; a reader behind the deleted history is told its token expired", arguments: StoreKind.allCases)
+    func deleteBefore(store: StoreKind) throws {
+        let container = try HistoryStack.container(store)
         let context = container.newBackgroundContext()
         _ = try Self.threeSaves(in: context)
         let all = try HistoryStack.transactions(after: nil, in: context)
@@ -159,9 +159,9 @@ struct PersistentHistoryTests {
         #expect(try HistoryStack.run(byDate, in: context) as? Int == 1)
     }
 
-    @Test("a save that fails — validation, a uniqueness conflict, an optimistic-locking conflict under .error — records nothing")
-    func failedSavesRecordNothing() throws {
-        let container = try HistoryStack.container(at: HistoryStack.temporaryURL())
+    @Test("a save that fails — validation, a uniqueness conflict, an optimistic-locking conflict under .error — records nothing", arguments: StoreKind.allCases)
+    func failedSavesRecordNothing(store: StoreKind) throws {
+        let container = try HistoryStack.container(store)
         let context = container.newBackgroundContext()
         let id = try context.performAndWait {
             let photo = Photo(context: context)
@@ -205,6 +205,9 @@ struct PersistentHistoryTests {
         #expect(after.first?.changes?.first?.updatedProperties?.map(\.name) == ["title"])
     }
 
+    // SQLite only: it opens the file with raw SQL to show no history table was created, and
+    // only SQLite stores make tracking optional (a PostgreSQL store always records history:
+    // other instances on the schema follow it through it).
     @Test("without tracking, saves record nothing and history requests throw, naming the option")
     func trackingOff() throws {
         let url = HistoryStack.temporaryURL()
@@ -222,6 +225,8 @@ struct PersistentHistoryTests {
         #expect(tables.isEmpty)
     }
 
+    // SQLite only: it reopens the same file without the tracking option, which a PostgreSQL
+    // store does not have (it always records history).
     @Test("a store with history keeps recording when opened without the option, and a token of another store is refused")
     func reopenWithoutOption() throws {
         let url = HistoryStack.temporaryURL()

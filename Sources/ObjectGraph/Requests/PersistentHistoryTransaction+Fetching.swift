@@ -47,11 +47,11 @@ extension PersistentHistoryChange {
 
 extension PersistentHistoryChangeRequest {
     /// Whether ``fetchRequest`` selects changes (so they are read even for a result without them).
-    var narrowsChanges: Bool { fetchRequest?.entityName == PersistentHistoryChange.entityName }
+    package var narrowsChanges: Bool { fetchRequest?.entityName == PersistentHistoryChange.entityName }
 
     /// `transactions` and `changes` narrowed by ``fetchRequest``; with `changesOnly`, the
     /// changes are what the result lists (transactions then hold no changes).
-    func narrowed(
+    package func narrowed(
         _ transactions: [PersistentHistoryTransaction],
         _ changes: [PersistentHistoryChange],
         changesOnly: Bool
@@ -85,6 +85,24 @@ extension PersistentHistoryChangeRequest {
                 "a persistent history fetch request must be on \(PersistentHistoryTransaction.entityName) or \(PersistentHistoryChange.entityName), not '\(fetchRequest.entityName ?? "nil")'; use PersistentHistoryTransaction.fetchRequest or PersistentHistoryChange.fetchRequest"
             )
         }
+    }
+}
+
+extension PersistentHistoryChangeRequest {
+    /// `transactions` and `changes` (already narrowed) shaped as ``resultType`` asks: what every
+    /// store returns for a history fetch.
+    package func result(_ transactions: [PersistentHistoryTransaction], _ changes: [PersistentHistoryChange]) -> PersistentHistoryResult {
+        let value: Any
+        switch resultType {
+        case .statusOnly: value = true
+        case .count: value = transactions.count
+        case .transactionsOnly, .transactionsAndChanges: value = transactions
+        case .changesOnly: value = changes
+        case .objectIDs:
+            var seen = Set<ManagedObjectID>()
+            value = changes.map(\.changedObjectID).filter { seen.insert($0).inserted }
+        }
+        return PersistentHistoryResult(resultType: resultType, result: value, transactions: transactions)
     }
 }
 

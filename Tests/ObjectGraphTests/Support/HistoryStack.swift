@@ -38,6 +38,19 @@ enum HistoryStack {
         return container
     }
 
+    /// A container on a new, empty store of `kind` tracking history (a PostgreSQL store always
+    /// does: other instances follow it through its history).
+    static func container(_ kind: StoreKind, model: ManagedObjectModel? = nil) throws -> PersistentContainer {
+        let container = PersistentContainer(name: "History", managedObjectModel: try model ?? Self.model())
+        let description = try kind.newDescription()
+        description.setOption(true, forKey: PersistentStore.persistentHistoryTrackingOption)
+        container.persistentStoreDescriptions = [description]
+        var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        if let loadError { throw loadError }
+        return container
+    }
+
     /// Runs `request` in `context` (on its queue) and returns its result's value.
     static func run(_ request: PersistentHistoryChangeRequest, in context: ManagedObjectContext) throws -> Any? {
         try context.performAndWait {

@@ -59,6 +59,11 @@ enum LibraryModel {
         try TestStack(inMemory: inMemory, model: make())
     }
 
+    /// A new, empty store of `kind` with the library model.
+    static func stack(_ kind: StoreKind) throws -> TestStack {
+        try TestStack(kind, model: make())
+    }
+
     /// Inserts an object of `entity` with `values` in `context` (unsaved).
     @discardableResult
     static func insert(_ entity: String, _ values: [String: Any], in context: ManagedObjectContext) throws -> ManagedObject {
@@ -91,8 +96,8 @@ struct LiveItems {
 
     /// A stack with `items` (name, group, rank) saved, and a controller sectioned by group,
     /// sorted by group, rank and name, already fetched.
-    init(inMemory: Bool, items: [(String, String, Int64)]) throws {
-        stack = try TestStack(inMemory: inMemory, model: ItemModel.make())
+    init(_ kind: StoreKind, items: [(String, String, Int64)]) throws {
+        stack = try TestStack(kind, model: ItemModel.make())
         context = stack.container.newBackgroundContext()
         let context = context
         (controller, recorder) = try context.performAndWait {

@@ -20,12 +20,19 @@ package struct BatchChanges: Sendable {
     var userInfo: [AnyHashable: Any] {
         [InsertedObjectsKey: inserted, UpdatedObjectsKey: updated, DeletedObjectsKey: deleted]
     }
+
+    /// No changes, for a store of another module to fill in.
+    package static var none: BatchChanges { BatchChanges() }
 }
 
 /// Who writes a batch request's changes, for persistent history.
-struct HistoryWriter: Sendable {
-    let author: String?
-    let contextName: String?
+package struct HistoryWriter: Sendable {
+    package let author: String?
+    package let contextName: String?
+
+    /// The writer of the batch request running now: the context executing it (see
+    /// ``ManagedObjectContext/execute(_:)``), for every store type.
+    package static var current: HistoryWriter { SQLiteStore.historyWriter }
 }
 
 extension SQLiteStore {
@@ -89,11 +96,9 @@ extension SQLiteStore {
     /// the entity's uniqueness constraints. Returns each object's ID in order.
     func batchInsert(entityName: String, objects: [[String: Any]]) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID]) {
         let (entity, entityPlan) = try batchEntity(entityName, for: "batch insert into")
-        if entity.isAbstract {
-            throw ObjectGraphError(.invalidRequest, "cannot batch insert into \(entity.name): the entity is abstract")
-        }
+        try entity.checkBatchInsertable()
         // Every value is converted and checked before anything is written.
-        let rows = try objects.enumerated().map { index, object in try batchRow(object, index: index, entity: entity) }
+        let rows = try objects.enumerated().map { index, object in try entity.batchRow(object, index: index) }
         return try batchInsert(rows, into: entity, plan: entityPlan)
     }
 
@@ -102,36 +107,8 @@ extension SQLiteStore {
     func batchInsert(entityName: String, objectsFrom handler: (ManagedObject) -> Bool) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID])
     {
         let (entity, entityPlan) = try batchEntity(entityName, for: "batch insert into")
-        if entity.isAbstract {
-            throw ObjectGraphError(.invalidRequest, "cannot batch insert into \(entity.name): the entity is abstract")
-        }
-        let slots = entity.attributeSlots.filter { !entity.allProperties[$0].isTransient }
-        var rows: [(values: ContiguousArray<Value>, given: [Int])] = []
-        while true {
-            let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-            object.storage.becomeInserted(defaults: entity.defaultValues, attributeSlots: entity.attributeSlots)
-            if handler(object) { break }
-            let place = "object \(rows.count) of the batch insert into \(entity.name)"
-            if let failure = object.storage.pendingFailures.first {
-                throw ObjectGraphError(.typeMismatch, "\(place): \(failure.key ?? "?"): \(failure.message); nothing was written")
-            }
-            for slot in entity.relationshipSlots {
-                let isSet: Bool
-                if case .objectID = object.storage.values[slot] {
-                    isSet = true
-                } else {
-                    isSet = object.storage.toMany[slot].map { !$0.added.isEmpty } ?? false
-                }
-                if isSet {
-                    throw ObjectGraphError(
-                        .invalidRequest,
-                        "\(place): '\(entity.allProperties[slot].name)' is a relationship of \(entity.name), and batch requests set attributes only (as in Core Data); set relationships in a context. Nothing was written"
-                    )
-                }
-            }
-            try checkRequired(object.storage.values, index: rows.count, entity: entity)
-            rows.append((object.storage.values, slots))
-        }
+        try entity.checkBatchInsertable()
+        let rows = try entity.batchRows(objectsFrom: handler)
         return try batchInsert(rows, into: entity, plan: entityPlan)
     }
 
@@ -180,86 +157,6 @@ extension SQLiteStore {
             }
         }
         return (changes, ids)
-    }
-
-    /// One object's values by slot (defaults where not given) and the slots it gave.
-    private func batchRow(_ object: [String: Any], index: Int, entity: EntityDescription) throws -> (values: ContiguousArray<Value>, given: [Int]) {
-        var values = entity.defaultValues
-        var given: [Int] = []
-        for (key, input) in object {
-            let attribute = try batchAttribute(key, of: entity, where: "object \(index) of the batch insert into \(entity.name)")
-            values[attribute.slot] = try batchValue(input, for: attribute, where: "object \(index) of the batch insert into \(entity.name)")
-            given.append(attribute.slot)
-        }
-        try checkRequired(values, index: index, entity: entity)
-        return (values, given)
-    }
-
-    /// Throws when a required attribute of object `index` has no value.
-    func checkRequired(_ values: ContiguousArray<Value>, index: Int, entity: EntityDescription) throws {
-        for slot in entity.attributeSlots {
-            guard let attribute = entity.allProperties[slot] as? AttributeDescription, !attribute.isTransient else { continue }
-            if !attribute.isOptional, values[slot].isNull {
-                throw ObjectGraphError(
-                    .validationMultipleErrors,
-                    "object \(index) of the batch insert into \(entity.name) has no value for required attribute '\(attribute.name)'; nothing was inserted"
-                )
-            }
-        }
-    }
-
-    /// The stored attribute `key` names; relationships, transient and unknown keys throw.
-    func batchAttribute(_ key: String, of entity: EntityDescription, where place: String) throws -> AttributeDescription {
-        guard let slot = entity.slotByName[key] else {
-            throw ObjectGraphError(.unknownKey, "\(place): \(entity.name) has no property '\(key)'; nothing was written")
-        }
-        switch entity.allProperties[slot] {
-        case let attribute as AttributeDescription where !attribute.isTransient:
-            return attribute
-        case is RelationshipDescription:
-            throw ObjectGraphError(
-                .invalidRequest,
-                "\(place): '\(key)' is a relationship of \(entity.name), and batch requests set attributes only (as in Core Data); set relationships in a context. Nothing was written"
-            )
-        default:
-            throw ObjectGraphError(.invalidRequest, "\(place): \(entity.name).\(key) is transient, not stored; nothing was written")
-        }
-    }
-
-    /// A caller's value converted as `setValue(_:forKey:)` converts it (Foundation's bridged
-    /// `NSNumber` and `NSString` too, as a dictionary handler's values come).
-    func batchValue(_ input: Any?, for attribute: AttributeDescription, where place: String) throws -> Value {
-        let entityName = attribute.entity?.name ?? "?"
-        if let stored = attribute.storedValue(from: input) ?? bridgedValue(input, for: attribute) {
-            if stored.isNull && !attribute.isOptional {
-                throw ObjectGraphError(
-                    .validationMultipleErrors,
-                    "\(place): \(entityName).\(attribute.name) is required and cannot be set to nil; nothing was written"
-                )
-            }
-            return stored
-        }
-        let got = flattenOptional(input).map { "\(type(of: $0))" } ?? "nil"
-        throw ObjectGraphError(
-            .typeMismatch,
-            "\(place): \(entityName).\(attribute.name) expects \(attribute.expectedValueDescription), not \(got); nothing was written"
-        )
-    }
-
-    /// Converts an `NSNumber` or `NSString` the plain conversion did not take.
-    private func bridgedValue(_ input: Any?, for attribute: AttributeDescription) -> Value? {
-        guard let input = flattenOptional(input) else { return nil }
-        if let string = input as? NSString { return attribute.storedValue(from: String(describing: string)) }
-        guard let number = input as? NSNumber else { return nil }
-        switch attribute.attributeType {
-        case .boolean, .integer16, .integer32, .integer64, .decimal:
-            let int = number.int64Value
-            return NSNumber(value: int) == number ? attribute.storedValue(from: int) : attribute.storedValue(from: number.doubleValue)
-        case .double, .float:
-            return attribute.storedValue(from: number.doubleValue)
-        default:
-            return nil
-        }
     }
 
     /// Reserves `count` primary keys of the tree rooted at `root` inside the transaction; returns

@@ -17,8 +17,8 @@ extension SQLiteStore {
         // Values each row keeps in a file of its own, written row by row.
         var fileValues: [(column: String, value: Value)] = []
         for (key, input) in values.sorted(by: { $0.key < $1.key }) {
-            let attribute = try batchAttribute(key, of: entity, where: "the batch update of \(entity.name)")
-            let value = try batchValue(input, for: attribute, where: "the batch update of \(entity.name)")
+            let attribute = try entity.batchAttribute(key, where: "the batch update of \(entity.name)")
+            let value = try attribute.batchValue(input, where: "the batch update of \(entity.name)")
             guard let column = entityPlan.updateColumns[attribute.slot] else { continue }
             slots.append(attribute.slot)
             let external = entityPlan.externalSlots.contains(attribute.slot)

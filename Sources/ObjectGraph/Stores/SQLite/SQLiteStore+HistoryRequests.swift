@@ -25,7 +25,7 @@ extension SQLiteStore {
                 try writer.read { db in try fetchTransactions(request, in: db) }
             }
             let (narrowedTransactions, narrowedChanges) = try request.narrowed(transactions, changes, changesOnly: request.resultType == .changesOnly)
-            return result(of: request, narrowedTransactions, narrowedChanges)
+            return request.result(narrowedTransactions, narrowedChanges)
         case .delete:
             let deleted = try storeOperation(.write, "delete persistent history") {
                 try writer.write { db in try deleteTransactions(request, in: db) }
@@ -193,25 +193,6 @@ extension SQLiteStore {
         case .token(let token): return (fetch ? "Z_PK > ?" : "Z_PK < ?", [token.transactionNumber])
         case .date(let date): return (fetch ? "ZTIMESTAMP > ?" : "ZTIMESTAMP < ?", [date.timeIntervalSinceReferenceDate])
         }
-    }
-
-    /// `transactions` shaped as `request.resultType` asks.
-    private func result(
-        of request: PersistentHistoryChangeRequest,
-        _ transactions: [PersistentHistoryTransaction],
-        _ changes: [PersistentHistoryChange]
-    ) -> PersistentHistoryResult {
-        let value: Any
-        switch request.resultType {
-        case .statusOnly: value = true
-        case .count: value = transactions.count
-        case .transactionsOnly, .transactionsAndChanges: value = transactions
-        case .changesOnly: value = changes
-        case .objectIDs:
-            var seen = Set<ManagedObjectID>()
-            value = changes.map(\.changedObjectID).filter { seen.insert($0).inserted }
-        }
-        return PersistentHistoryResult(resultType: request.resultType, result: value, transactions: transactions)
     }
 
     // MARK: Deleting

@@ -1,0 +1,284 @@
+import Foundation
+
+// Batch requests for a store in another module (the PostgreSQL store): the model's side of
+// them — checking and converting the input, the uniqueness lookups of an upsert, the rows a
+// predicate matches, the delete rules — as SQL and values, so the store only runs statements.
+// Keys of many rows go as one array parameter (`= ANY($n)`), which PostgreSQL's dialect has.
+extension SQLStoreLayout {
+    /// A batch insert, checked and converted, ready to run.
+    package struct BatchInsert: Sendable {
+        /// One object to insert.
+        package struct Row: Sendable {
+            /// The INSERT's arguments after `Z_PK` (see ``SQLStoreLayout/Entity/insertSQL``).
+            package let insertArguments: [SQLValue]
+            /// The lookups of a stored row with this object's constrained values, in order
+            /// (constraints with a `nil` value left out: they never conflict):
+            /// `SELECT "Z_PK", "Z_ENT" … LIMIT 1`.
+            package let lookups: [(sql: String, arguments: [SQLValue])]
+            /// The UPDATE writing the values the caller gave (and a new version) into the row of
+            /// the key bound last, for an upsert; its arguments before the key.
+            package let updateSQL: String
+            package let updateArguments: [SQLValue]
+        }
+
+        /// The entity inserted into, as the layout stores it.
+        package let entity: Entity
+        package let rows: [Row]
+    }
+
+    /// The batch insert of `objects` into the entity named `entityName`.
+    ///
+    /// - Throws: ``ObjectGraphError`` for an unknown or abstract entity, an unknown key, a
+    ///   relationship or transient key, a value of the wrong type, a missing required value.
+    package func batchInsert(entityName: String, objects: [[String: Any]], model: ManagedObjectModel) throws -> BatchInsert {
+        let entity = try batchEntity(entityName, model: model, for: "batch insert into")
+        try entity.checkBatchInsertable()
+        let rows = try objects.enumerated().map { index, object in try entity.batchRow(object, index: index) }
+        return try batchInsert(rows, into: entity)
+    }
+
+    /// The batch insert of the objects `handler` sets up, one per call, until it returns `true`.
+    package func batchInsert(entityName: String, objectsFrom handler: (ManagedObject) -> Bool, model: ManagedObjectModel) throws -> BatchInsert {
+        let entity = try batchEntity(entityName, model: model, for: "batch insert into")
+        try entity.checkBatchInsertable()
+        return try batchInsert(try entity.batchRows(objectsFrom: handler), into: entity)
+    }
+
+    private func batchInsert(_ rows: [(values: ContiguousArray<Value>, given: [Int])], into entity: EntityDescription) throws -> BatchInsert {
+        guard let stored = self.entity(named: entity.name), let entityPlan = plan.entity(named: entity.name) else {
+            throw ObjectGraphError(.entityNotFound, "cannot batch insert into '\(entity.name)': the store has no table for it")
+        }
+        let constraints = uniquenessLookups(for: entity, table: stored.table)
+        let q = dialect.quoted
+        return BatchInsert(
+            entity: stored,
+            rows: rows.map { row in
+                var arguments: [SQLValue] = [.integer(Int64(entityPlan.code)), .integer(1)]
+                for (slot, count) in entityPlan.insertColumns.enumerated() where count > 0 {
+                    arguments.append(row.values[slot].sqlValue)
+                    if count == 2 { arguments.append(.null) }
+                }
+                let lookups = constraints.compactMap { lookup -> (sql: String, arguments: [SQLValue])? in
+                    let values = lookup.slots.map { row.values[$0] }
+                    return values.contains(where: \.isNull) ? nil : (lookup.sql, values.map(\.sqlValue))
+                }
+                var assignments: [String] = []
+                var updateArguments: [SQLValue] = []
+                for slot in row.given.sorted() {
+                    guard let column = stored.updateColumns[slot]?.column else { continue }
+                    updateArguments.append(row.values[slot].sqlValue)
+                    assignments.append("\(column) = \(dialect.placeholder(updateArguments.count))")
+                }
+                assignments.append("\(q("Z_OPT")) = \(q("Z_OPT")) + 1")
+                let key = dialect.placeholder(updateArguments.count + 1)
+                return BatchInsert.Row(
+                    insertArguments: arguments,
+                    lookups: lookups,
+                    updateSQL: "UPDATE \(stored.table) SET \(assignments.joined(separator: ", ")) WHERE \(q("Z_PK")) = \(key)",
+                    updateArguments: updateArguments
+                )
+            }
+        )
+    }
+
+    /// The lookups of `entity`'s uniqueness constraints and its super-entities', each over the
+    /// entity codes its constraint covers.
+    private func uniquenessLookups(for entity: EntityDescription, table: String) -> [(slots: [Int], sql: String)] {
+        guard let mapping = schema.mappings[entity.name] else { return [] }
+        let q = dialect.quoted
+        var lookups: [(slots: [Int], sql: String)] = []
+        var current: EntityDescription? = entity
+        while let owner = current {
+            for constraint in owner.uniquenessConstraints {
+                let slots = constraint.compactMap { owner.slotByName[$0] }
+                let columns = slots.compactMap { mapping.columns[$0] }
+                guard !slots.isEmpty, columns.count == constraint.count else { continue }
+                let codes = owner.fetchableEntityCodes.map(String.init).joined(separator: ", ")
+                let conditions = columns.enumerated().map { "\(q($1)) = \(dialect.placeholder($0 + 1))" }.joined(separator: " AND ")
+                lookups.append((slots, "SELECT \(q("Z_PK")), \(q("Z_ENT")) FROM \(table) WHERE \(q("Z_ENT")) IN (\(codes)) AND \(conditions) LIMIT 1"))
+            }
+            current = owner.superentity
+        }
+        return lookups
+    }
+
+    // MARK: Batch update
+
+    /// A batch update: the rows it changes and the UPDATE that changes them.
+    package struct BatchUpdate: Sendable {
+        /// `SELECT t0."Z_PK", t0."Z_ENT"` of the matching rows, and its arguments.
+        package let select: (sql: String, arguments: [SQLValue])
+        /// `UPDATE … SET columns, "Z_OPT" = "Z_OPT" + 1 WHERE "Z_PK" = ANY(…)`: the keys are
+        /// bound, as one `bigint[]`, after ``arguments``.
+        package let updateSQL: String
+        package let arguments: [SQLValue]
+        /// The slots it sets, for persistent history.
+        package let slots: [Int]
+    }
+
+    /// The batch update setting `values` (attribute names to caller values) on the rows of
+    /// `entityName` that `predicate` matches.
+    ///
+    /// - Throws: ``ObjectGraphError`` for an unknown entity, a bad key or value, or a predicate
+    ///   the dialect cannot express (the update is refused rather than run in memory).
+    package func batchUpdate(
+        entityName: String,
+        predicate: PredicateNode?,
+        includesSubentities: Bool,
+        values: [String: Any],
+        model: ManagedObjectModel,
+        storeIdentifier: String
+    ) throws -> BatchUpdate {
+        let entity = try batchEntity(entityName, model: model, for: "batch update of")
+        guard let stored = self.entity(named: entity.name) else {
+            throw ObjectGraphError(.entityNotFound, "cannot batch update '\(entity.name)': the store has no table for it")
+        }
+        let q = dialect.quoted
+        var assignments: [String] = []
+        var arguments: [SQLValue] = []
+        var slots: [Int] = []
+        for (key, input) in values.sorted(by: { $0.key < $1.key }) {
+            let attribute = try entity.batchAttribute(key, where: "the batch update of \(entity.name)")
+            let value = try attribute.batchValue(input, where: "the batch update of \(entity.name)")
+            guard let column = stored.updateColumns[attribute.slot]?.column else { continue }
+            slots.append(attribute.slot)
+            arguments.append(value.sqlValue)
+            assignments.append("\(column) = \(dialect.placeholder(arguments.count))")
+        }
+        assignments.append("\(q("Z_OPT")) = \(q("Z_OPT")) + 1")
+        let descriptor = FetchDescriptor(
+            entity: entity.name,
+            predicate: predicate,
+            sortDescriptors: [],
+            fetchLimit: 0,
+            fetchOffset: 0,
+            includesSubentities: includesSubentities
+        )
+        return BatchUpdate(
+            select: try matchingQuery(descriptor, model: model, storeIdentifier: storeIdentifier, refusing: "batch update"),
+            updateSQL:
+                "UPDATE \(stored.table) SET \(assignments.joined(separator: ", ")) WHERE \(q("Z_PK")) = ANY(\(dialect.placeholder(arguments.count + 1)))",
+            arguments: arguments,
+            slots: slots
+        )
+    }
+
+    // MARK: Batch delete
+
+    /// `SELECT t0."Z_PK", t0."Z_ENT"` of the rows `descriptor` matches (in its order when it
+    /// has a limit or offset), and its arguments.
+    ///
+    /// - Throws: ``ObjectGraphError`` for an unknown entity, or a predicate the dialect cannot
+    ///   express: `request` ("batch delete") is refused rather than run in memory.
+    package func matchingQuery(
+        _ descriptor: FetchDescriptor,
+        model: ManagedObjectModel,
+        storeIdentifier: String,
+        refusing request: String
+    ) throws -> (sql: String, arguments: [SQLValue]) {
+        let compiled = try fetchPlan(for: descriptor, model: model, storeIdentifier: storeIdentifier)
+        do {
+            return try query(descriptor, plan: compiled, ordered: descriptor.fetchLimit > 0 || descriptor.fetchOffset > 0) { _ in
+                "\(dialect.column("t0", "Z_PK")), \(dialect.column("t0", "Z_ENT"))"
+            }
+        } catch let error as NeedsInMemoryEvaluation {
+            throw ObjectGraphError(
+                .invalidRequest,
+                "a \(request) of \(descriptor.entity) runs its predicate in the database, which cannot express it (\(error.reason)); fetch the objects and change them in a context instead. Nothing was written"
+            )
+        }
+    }
+
+    /// A delete rule a batch delete applies to the rows of one entity.
+    package struct BatchDeleteRule: Sendable {
+        /// What the rule does with the rows the relationship reaches.
+        package enum Kind: Sendable {
+            case cascade, deny, nullify
+        }
+        package let kind: Kind
+        /// "Entity" and "relationship", for a refusal.
+        package let entityName: String
+        package let relationshipName: String
+        /// `SELECT "Z_PK", "Z_ENT"` of the rows the relationship of the rows whose keys are
+        /// bound as `$1` (a `bigint[]`) points at.
+        package let destinationsSQL: String
+        /// For `nullify`: the UPDATE clearing the reference back (and giving a new version) on
+        /// the rows whose keys are bound as `$1`.
+        package let nullifySQL: String?
+    }
+
+    /// The delete rules (cascade, deny, nullify) of the entity named `entityName`, in slot order.
+    package func batchDeleteRules(ofEntity entityName: String, model: ManagedObjectModel) -> [BatchDeleteRule] {
+        guard let entity = model.entity(named: entityName), let source = plan.entity(named: entityName) else { return [] }
+        let q = dialect.quoted
+        let keys = dialect.placeholder(1)
+        var rules: [BatchDeleteRule] = []
+        for slot in entity.relationshipSlots {
+            guard let relationship = entity.allProperties[slot] as? RelationshipDescription, !relationship.isTransient,
+                let destination = relationship.destinationEntity, let destinationPlan = plan.entity(named: destination.name)
+            else { continue }
+            let kind: BatchDeleteRule.Kind
+            switch relationship.deleteRule {
+            case .cascade: kind = .cascade
+            case .deny: kind = .deny
+            case .nullify: kind = .nullify
+            case .noAction: continue
+            }
+            let destinationTable = q(destinationPlan.mapping.table)
+            let destinationsSQL: String
+            if !relationship.isToMany {
+                guard let column = source.mapping.columns[relationship.slot] else { continue }
+                destinationsSQL =
+                    "SELECT \(q("Z_PK")), \(q("Z_ENT")) FROM \(destinationTable) WHERE \(q("Z_PK")) IN (SELECT \(q(column)) FROM \(q(source.mapping.table)) WHERE \(q("Z_PK")) = ANY(\(keys)))"
+            } else {
+                switch schema.storage(of: relationship) {
+                case .foreignKey(let table, let column, _):
+                    destinationsSQL = "SELECT \(q("Z_PK")), \(q("Z_ENT")) FROM \(q(table)) WHERE \(q(column)) = ANY(\(keys))"
+                case .joinTable(let joinTable, let isOwner):
+                    let (mine, theirs, _) = joinTable.columns(isOwner: isOwner)
+                    destinationsSQL =
+                        "SELECT d.\(q("Z_PK")), d.\(q("Z_ENT")) FROM \(destinationTable) d JOIN \(q(joinTable.name)) j ON j.\(q(theirs)) = d.\(q("Z_PK")) WHERE j.\(q(mine)) = ANY(\(keys))"
+                case nil:
+                    continue
+                }
+            }
+            var nullifySQL: String?
+            if kind == .nullify {
+                // A to-one inverse is a foreign key in the destination's row (with its entity
+                // column, and the order column of an ordered to-many side): cleared. A to-many
+                // inverse loses its member when the source row or its join rows go.
+                var assignments = ["\(q("Z_OPT")) = \(q("Z_OPT")) + 1"]
+                if let inverse = relationship.inverseRelationship, !inverse.isToMany,
+                    let column = destinationPlan.mapping.columns[inverse.slot]
+                {
+                    assignments.append("\(q(column)) = NULL")
+                    if let entityColumn = destinationPlan.mapping.entityColumns[inverse.slot] { assignments.append("\(q(entityColumn)) = NULL") }
+                    if relationship.isToMany, case .foreignKey(_, _, let orderColumn?) = schema.storage(of: relationship) {
+                        assignments.append("\(q(orderColumn)) = NULL")
+                    }
+                }
+                nullifySQL = "UPDATE \(destinationTable) SET \(assignments.joined(separator: ", ")) WHERE \(q("Z_PK")) = ANY(\(keys))"
+            }
+            rules.append(
+                BatchDeleteRule(
+                    kind: kind,
+                    entityName: entity.name,
+                    relationshipName: relationship.name,
+                    destinationsSQL: destinationsSQL,
+                    nullifySQL: nullifySQL
+                )
+            )
+        }
+        return rules
+    }
+
+    // MARK: Shared
+
+    /// The entity named `name`, or an error naming `request` ("batch delete").
+    package func batchEntity(_ name: String, model: ManagedObjectModel, for request: String) throws -> EntityDescription {
+        guard let entity = model.entity(named: name), plan.entity(named: name) != nil else {
+            throw ObjectGraphError(.entityNotFound, "cannot \(request) '\(name)': the model has no such entity")
+        }
+        return entity
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import ObjectGraph
+import ObjectGraphPostgres
+import Testing
+
+/// Batch requests on PostgreSQL beyond what the store-level suites check on every store kind:
+/// another instance on the same schema follows them, and one the server refuses halfway
+/// leaves nothing behind.
+@Suite("PostgreSQL: batch requests")
+struct PostgreSQLBatchRequestTests {
+    @Test(
+        "another instance's batch update, insert and delete reach an auto-merging context's fetched results controller",
+        .timeLimit(.minutes(1))
+    )
+    func otherInstanceFollowsBatches() async throws {
+        let url = try StoreKind.newPostgresSchemaURL()
+        let observer = try PostgreSQLRemoteChangeTests.open(url, listening: true)
+        let other = try PostgreSQLRemoteChangeTests.open(url, listening: false)
+        var changes = observer.persistentStoreCoordinator.remoteChanges.makeAsyncIterator()
+        let context = observer.newBackgroundContext()
+        context.automaticallyMergesChangesFromParent = true
+        let controller = try context.performAndWait {
+            let request = Photo.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            try controller.performFetch()
+            return controller
+        }
+        // The controller changes only through merged changes: it shows what was announced.
+        func titles() -> [String] {
+            context.performAndWait { (controller.fetchedObjects ?? []).compactMap(\.title) }
+        }
+        let id = try PostgreSQLRemoteChangeTests.insertPhoto("a", title: "Arch", in: other)
+        _ = try #require(await changes.next())
+        #expect(titles() == ["Arch"])
+
+        let writer = other.newBackgroundContext()
+        try writer.performAndWait {
+            let update = BatchUpdateRequest(entityName: "Photo")
+            update.propertiesToUpdate = ["title": "Bell"]
+            _ = try writer.execute(update)
+        }
+        let updated = try #require(await changes.next())
+        #expect(updated.historyToken == other.persistentStoreCoordinator.currentPersistentHistoryToken())
+        #expect(titles() == ["Bell"])
+
+        try writer.performAndWait {
+            _ = try writer.execute(BatchInsertRequest(entityName: "Photo", objects: [["unique": "b", "title": "Cove"]]))
+        }
+        _ = try #require(await changes.next())
+        #expect(titles() == ["Bell", "Cove"])
+
+        try writer.performAndWait { _ = try writer.execute(BatchDeleteRequest(objectIDs: [id])) }
+        _ = try #require(await changes.next())
+        #expect(titles() == ["Cove"])
+    }
+
+    @Test("a batch the server refuses halfway leaves nothing — no row, no update, no history — and the error names the server")
+    func failedBatchLeavesNothing() throws {
+        let url = try StoreKind.newPostgresSchemaURL()
+        let container = try PostgreSQLRemoteChangeTests.open(url, listening: false)
+        _ = try PostgreSQLRemoteChangeTests.insertPhoto("a", title: "Arch", in: container)
+        let before = container.persistentStoreCoordinator.currentPersistentHistoryToken()
+        // The first object upserts photo "a" (its UPDATE runs); the server then refuses the
+        // second's title: PostgreSQL's text cannot hold a NUL character.
+        let request = BatchInsertRequest(
+            entityName: "Photo",
+            objects: [["unique": "a", "title": "Changed"], ["unique": "b", "title": "nul\u{0}byte"]]
+        )
+        let context = container.newBackgroundContext()
+        let error = try #require(throws: ObjectGraphError.self) { try context.performAndWait { try context.execute(request) } }
+        #expect(error.message.contains("batch insert") && error.message.contains("PostgreSQL store at postgres://"), "\(error)")
+        #expect(error.message.contains("nothing was written"))
+
+        let fresh = container.newBackgroundContext()
+        let titles = try fresh.performAndWait { try fresh.fetch(Photo.fetchRequest()).compactMap(\.title) }
+        #expect(titles == ["Arch"])
+        #expect(container.persistentStoreCoordinator.currentPersistentHistoryToken() == before)
+    }
+}

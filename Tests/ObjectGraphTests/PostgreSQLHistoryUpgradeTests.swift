@@ -1,0 +1,70 @@
+import Foundation
+import ObjectGraph
+import ObjectGraphPostgres
+import TestSupport
+import Testing
+
+/// Stores created before PostgreSQL history kept an update's changed properties and a delete's
+/// tombstone gain the two columns when opened, and still read what they recorded before.
+@Suite("PostgreSQL: history of stores created before changed properties and tombstones")
+struct PostgreSQLHistoryUpgradeTests {
+    /// Runs `sql` on the test server with `psql` from the server's bin directory (which
+    /// Scripts/test exports): the store offers no way to take a column away.
+    private static func psql(_ sql: String) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let bin = try #require(environment["OBJECTGRAPH_TEST_POSTGRES_BIN"], "Scripts/test exports the server's bin directory")
+        let url = try #require(environment[TestPostgres.urlVariable])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("psql")
+        process.arguments = [url, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try #require(process.terminationStatus == 0, "psql: \(message)")
+    }
+
+    /// A container on the store at `url`, with the history test model (Photo.unique kept in
+    /// tombstones).
+    private static func open(_ url: URL) throws -> PersistentContainer {
+        let container = PersistentContainer(name: "History", managedObjectModel: try HistoryStack.model())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(postgreSQLURL: url)]
+        var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        if let loadError { throw loadError }
+        return container
+    }
+
+    @Test("opening an older store adds the columns; later saves record changed properties and tombstones")
+    func olderStoreGainsColumns() throws {
+        let url = try StoreKind.newPostgresSchemaURL()
+        let schema = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value)
+        let older = try Self.open(url)
+        let writer = older.newBackgroundContext()
+        let id = try writer.performAndWait {
+            let photo = Photo(context: writer)
+            photo.unique = "quad"
+            try writer.save()
+            return photo.objectID
+        }
+        // What a store created before the two columns looks like.
+        try Self.psql(#"ALTER TABLE "\#(schema)"."Z_HISTORYCHANGE" DROP COLUMN "ZCOLUMNS", DROP COLUMN "ZTOMBSTONE""#)
+
+        let newer = try Self.open(url)
+        let context = newer.newBackgroundContext()
+        try context.performAndWait {
+            let photo = try #require(try context.existingObject(with: id) as? Photo)
+            photo.title = "Quad"
+            try context.save()
+            context.delete(photo)
+            try context.save()
+        }
+        let transactions = try HistoryStack.transactions(after: nil, in: context)
+        try #require(transactions.count == 3)
+        #expect(transactions[0].changes?.map(\.changeType) == [.insert])
+        #expect(transactions[1].changes?.first?.updatedProperties?.map(\.name) == ["title"])
+        #expect(transactions[2].changes?.first?.tombstone?["unique"] as? String == "quad")
+    }
+}
