@@ -62,6 +62,27 @@ struct NeighbourFaultTests {
         }
     }
 
+    @Test("fetched faults whose rows went stale with a save elsewhere fill 100 at a time, with the saved values")
+    func staleFetchedRows() throws {
+        let stack = try SQLRecordingStack()
+        try Self.seed(stack.container.newBackgroundContext(), photos: 150)
+        let context = stack.container.newBackgroundContext()
+        let other = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let photos = try context.fetch(Self.request())
+            #expect(photos.allSatisfy { $0.isFault }, "fetched as faults holding their rows")
+            try other.performAndWait {
+                let renamed = try other.existingObject(with: photos[120].objectID) as! Photo
+                renamed.title = "Renamed"
+                try other.save()
+            }
+            var titles: [String?] = []
+            let reads = stack.recording { titles = photos.map(\.title) }.touchingData
+            #expect(reads.selects(from: "ZPHOTO").count == 2, "\(reads.map { $0.prefix(60) })")
+            #expect(titles[120] == "Renamed" && titles[0] == "Photo 0" && titles[149] == "Photo 149")
+        }
+    }
+
     @Test("a neighbour's unsaved relationship changes stay on top of the members read for it", arguments: StoreKind.allCases)
     func unsavedChangesStay(kind: StoreKind) throws {
         let stack = try TestStack(kind)

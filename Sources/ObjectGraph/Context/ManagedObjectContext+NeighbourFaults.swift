@@ -31,19 +31,29 @@ extension ManagedObjectContext {
     }
 
     /// Whether `object` is a fault that only a store read fills: not one a batched fetch
-    /// fills, not one holding the row its fetch read, and neither deleted nor gone.
-    func isUnreadFault(_ object: ManagedObject) -> Bool {
-        object.isFault && object.storage.faultSource == nil && !object.isDeleted && !object.storage.flags.contains(.gone)
+    /// fills, not one holding a row its fetch read while the store is still at that row's
+    /// `generation`, and neither deleted nor gone.
+    private func isUnreadFault(_ object: ManagedObject, generation: UInt64?) -> Bool {
+        guard object.isFault, !object.isDeleted, !object.storage.flags.contains(.gone) else { return false }
+        switch object.storage.faultSource {
+        case nil: return true
+        case .batch: return false
+        case .fetchedRow(_, let fetched): return fetched != generation
+        }
     }
 
     /// Reads `object`'s row together with the rows of its registered neighbours that are
     /// unread faults (one query per entity), and fills them all.
     func loadFaultWithNeighbours(_ object: ManagedObject, from store: any ObjectStore) throws {
-        let neighbours = registeredNeighbours(of: object, where: isUnreadFault)
+        let generation = store.snapshotGeneration
+        let neighbours = registeredNeighbours(of: object) { isUnreadFault($0, generation: generation) }
         if neighbours.isEmpty { return fill(object, with: try store.row(for: object.objectID)) }
         let rows = try store.rows(for: [object.objectID] + neighbours.map(\.objectID))
         fill(object, with: rows[object.objectID])
-        for neighbour in neighbours where isUnreadFault(neighbour) { fill(neighbour, with: rows[neighbour.objectID]) }
+        for neighbour in neighbours where isUnreadFault(neighbour, generation: generation) {
+            neighbour.storage.dropFetchedRow()
+            fill(neighbour, with: rows[neighbour.objectID])
+        }
     }
 
     /// The stored members of `object`'s to-many `relationship`, read together with those of
