@@ -18,10 +18,30 @@ public struct ManagedMacro: AccessorMacro, PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
         let (name, _) = try property(of: node, declaration)
-        return [
-            "get { _managedValue(Self.\(raw: slotName(name))) }",
-            "set { _setManagedValue(newValue, Self.\(raw: slotName(name))) }",
-        ]
+        // A `Set<Element>` property names its element type, so that a to-many relationship's
+        // getter builds the set of its destination's class directly (see `_managedSet`).
+        let getter: AccessorDeclSyntax =
+            if let element = setElementType(of: declaration) {
+                "get { _managedSet(Self.\(raw: slotName(name)), of: \(raw: element).self) }"
+            } else {
+                "get { _managedValue(Self.\(raw: slotName(name))) }"
+            }
+        return [getter, "set { _setManagedValue(newValue, Self.\(raw: slotName(name))) }"]
+    }
+
+    /// The element type of a property declared `Set<Element>` (or `Swift.Set<Element>`).
+    private static func setElementType(of declaration: some DeclSyntaxProtocol) -> String? {
+        guard let type = declaration.as(VariableDeclSyntax.self)?.bindings.first?.typeAnnotation?.type else { return nil }
+        let clause: GenericArgumentClauseSyntax?
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Set" {
+            clause = identifier.genericArgumentClause
+        } else if let member = type.as(MemberTypeSyntax.self), member.name.text == "Set", member.baseType.trimmedDescription == "Swift" {
+            clause = member.genericArgumentClause
+        } else {
+            return nil
+        }
+        guard let arguments = clause?.arguments, arguments.count == 1, let element = arguments.first else { return nil }
+        return element.argument.trimmedDescription
     }
 
     public static func expansion(

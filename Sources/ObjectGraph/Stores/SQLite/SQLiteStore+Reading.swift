@@ -162,7 +162,7 @@ extension SQLiteStore {
             let order = orderColumn.map { "j.\($0), " } ?? ""
             let table = isOwner ? joinTable.destinationTable : joinTable.sourceTable
             sql =
-                "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)d.Z_PK"
+                "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)j.\(theirs)"
         case nil:
             throw ObjectGraphError(
                 .persistentStoreOperation,
@@ -196,8 +196,10 @@ extension SQLiteStore {
             let (mine, theirs, orderColumn) = joinTable.columns(isOwner: isOwner)
             let order = orderColumn.map { "j.\($0), " } ?? ""
             let table = isOwner ? joinTable.destinationTable : joinTable.sourceTable
+            // Ordered by the join table's own columns (equal to d.Z_PK), which its key and
+            // index already hold in order: ordering by d.Z_PK made SQLite sort every member.
             select = { count in
-                "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(Self.placeholders(count))) ORDER BY j.\(mine), \(order)d.Z_PK"
+                "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(Self.placeholders(count))) ORDER BY j.\(mine), \(order)j.\(theirs)"
             }
         case nil:
             throw ObjectGraphError(
@@ -239,7 +241,7 @@ extension SQLiteStore {
 
     /// `?, ?, …`, `count` times.
     static func placeholders(_ count: Int) -> String {
-        repeatElement("?", count: count).joined(separator: ", ")
+        count > 0 ? String(repeating: "?, ", count: count - 1) + "?" : ""
     }
 
     // MARK: Helpers
