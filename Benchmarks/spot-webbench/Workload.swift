@@ -14,6 +14,12 @@ let listPages = [
 let latencyPages = [listPages[0], listPages[2]]
 
 /// Photos shaped like the sandbox's, with unique ids; `tags` replaces their tags when given.
+///
+/// Each title ends with the photo's index, zero-padded to six digits, so that PostgreSQL's
+/// order for `localizedStandardCompare` (`lower(title) COLLATE "und-x-icu"`, digit by digit)
+/// and the live lists' own (numeric: "… 58" before "… 409") agree. Unpadded, they disagree,
+/// and a list merging a save of such photos on PostgreSQL stops at ObjectGraph's
+/// "… is not where the controller filed it" precondition.
 func photos(_ range: Range<Int>, tags: [String]?) -> [FlickrPhoto] {
     let catalogue = SandboxCatalogue.stanford.photos(atEpoch: SandboxCatalogue.stanford.maxEpoch)
     return range.map { index in
@@ -24,7 +30,7 @@ func photos(_ range: Range<Int>, tags: [String]?) -> [FlickrPhoto] {
             secret: source.secret,
             server: source.server,
             farm: source.farm,
-            title: "\(source.title) \(index)",
+            title: "\(source.title) \(String(format: "%06d", index))",
             descriptionHTML: source.descriptionHTML,
             ownerName: source.owner.name,
             tags: tags ?? source.tags,
