@@ -235,12 +235,14 @@ let package = Package(
             ],
             path: "Benchmarks/spot-bench"
         ),
-        // The web server under wrk (`swift run -c release spot-webbench`).
+        // The web server under wrk (`swift run -c release spot-webbench [--postgres URL]`).
         .executableTarget(
             name: "spot-webbench",
             dependencies: [
                 "SPoTWeb", "SPoTKit", "Flickr", "FlickrSandbox",
                 .product(name: "Logging", package: "swift-log"),
+                // `--postgres URL` drops its schema afterwards.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Benchmarks/spot-webbench"
         ),
