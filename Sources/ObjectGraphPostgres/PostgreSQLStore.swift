@@ -125,6 +125,27 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
             let connection = try await PostgresConnection.connect(configuration: connectionConfiguration, id: 0, logger: logger)
             do {
                 try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(Self.quoted(schema))"), logger: logger)
+                // `localizedStandardCompare:` orders digits as numbers ("Photo 58" before
+                // "Photo 409"), as Foundation and the SQLite store do; ICU's `kn` does that.
+                // Two stores opening at once may both create it: the loser's error is harmless.
+                do {
+                    try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL:
+                                "CREATE COLLATION IF NOT EXISTS \(Self.quoted(schema)).\(Self.quoted(SQLDialect.postgreSQLNumericCollation)) (provider = icu, locale = 'und-u-kn-true')"
+                        ),
+                        logger: logger
+                    )
+                } catch {
+                    let rows = try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: "SELECT 1 FROM pg_collation c JOIN pg_namespace n ON n.oid = c.collnamespace WHERE n.nspname = $1 AND c.collname = $2",
+                            binds: Self.binds([.text(schema), .text(SQLDialect.postgreSQLNumericCollation)])
+                        ),
+                        logger: logger
+                    ).collect()
+                    if rows.isEmpty { throw error }
+                }
                 // In `public`, so that every schema's store finds it on its search path.
                 do {
                     try await connection.query("CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public", logger: logger)

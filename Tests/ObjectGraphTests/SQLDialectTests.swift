@@ -69,7 +69,7 @@ struct SQLDialectTests {
         SortRow(
             sort: FetchSortDescriptor(key: "photographer.name", ascending: true, selector: .localizedStandardCompare),
             sqlite: "t1.ZNAME COLLATE OG_LOCALIZED_STANDARD ASC",
-            postgreSQL: #"lower(t1."ZNAME") COLLATE "und-x-icu" ASC NULLS FIRST"#,
+            postgreSQL: #"lower(t1."ZNAME") COLLATE "objectgraph_numeric" ASC NULLS FIRST"#,
             joins: ["LEFT JOIN ZPHOTOGRAPHER t1 ON t1.Z_PK = t0.ZPHOTOGRAPHER"]
         ),
         SortRow(sort: FetchSortDescriptor(key: "views", ascending: true), sqlite: "t0.ZVIEWS ASC", postgreSQL: #"t0."ZVIEWS" ASC NULLS FIRST"#),

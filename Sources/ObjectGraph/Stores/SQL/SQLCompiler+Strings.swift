@@ -147,7 +147,8 @@ extension SQLCompiler {
             switch selector {
             case .caseInsensitiveCompare: return "lower(\(sql)) COLLATE \"C\""
             case .localizedCompare: return "\(sql) COLLATE \"und-x-icu\""
-            case .localizedCaseInsensitiveCompare, .localizedStandardCompare: return "lower(\(sql)) COLLATE \"und-x-icu\""
+            case .localizedCaseInsensitiveCompare: return "lower(\(sql)) COLLATE \"und-x-icu\""
+            case .localizedStandardCompare: return "lower(\(sql)) COLLATE \"\(SQLDialect.postgreSQLNumericCollation)\""
             default: return "\(sql) COLLATE \"C\""
             }
         }

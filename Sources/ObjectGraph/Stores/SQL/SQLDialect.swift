@@ -31,6 +31,10 @@ import Foundation
 /// `MATCHES` runs PostgreSQL's regular expressions, not ICU's; localized sorts use ICU's root
 /// collation (`und-x-icu`).
 package struct SQLDialect: Sendable, Hashable {
+    /// The ICU collation a PostgreSQL store creates in its schema for `localizedStandardCompare:`
+    /// sorts: digits compare as numbers.
+    package static let postgreSQLNumericCollation = "objectgraph_numeric"
+
     /// The database a dialect is for.
     package enum Database: Sendable, Hashable {
         case sqlite
