@@ -8,24 +8,6 @@ import Testing
 /// tombstone gain the two columns when opened, and still read what they recorded before.
 @Suite("PostgreSQL: history of stores created before changed properties and tombstones")
 struct PostgreSQLHistoryUpgradeTests {
-    /// Runs `sql` on the test server with `psql` from the server's bin directory (which
-    /// Scripts/test exports): the store offers no way to take a column away.
-    private static func psql(_ sql: String) throws {
-        let environment = ProcessInfo.processInfo.environment
-        let bin = try #require(environment["OBJECTGRAPH_TEST_POSTGRES_BIN"], "Scripts/test exports the server's bin directory")
-        let url = try #require(environment[TestPostgres.urlVariable])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("psql")
-        process.arguments = [url, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        try #require(process.terminationStatus == 0, "psql: \(message)")
-    }
-
     /// A container on the store at `url`, with the history test model (Photo.unique kept in
     /// tombstones).
     private static func open(_ url: URL) throws -> PersistentContainer {
@@ -50,7 +32,7 @@ struct PostgreSQLHistoryUpgradeTests {
             return photo.objectID
         }
         // What a store created before the two columns looks like.
-        try Self.psql(#"ALTER TABLE "\#(schema)"."Z_HISTORYCHANGE" DROP COLUMN "ZCOLUMNS", DROP COLUMN "ZTOMBSTONE""#)
+        _ = try PostgresShell.run(#"ALTER TABLE "\#(schema)"."Z_HISTORYCHANGE" DROP COLUMN "ZCOLUMNS", DROP COLUMN "ZTOMBSTONE""#, in: url)
 
         let newer = try Self.open(url)
         let context = newer.newBackgroundContext()

@@ -12,9 +12,8 @@ enum PostgresShell {
         let schema = components.queryItems?.first { $0.name == "schema" }?.value ?? "public"
         components.query = nil
         let server = try #require(components.string)
-        let bin = ProcessInfo.processInfo.environment["OBJECTGRAPH_TEST_POSTGRES_BIN"].flatMap { $0.isEmpty ? nil : $0 }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: bin.map { $0 + "/psql" } ?? "/usr/bin/psql")
+        process.executableURL = URL(fileURLWithPath: try psqlPath())
         process.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", server, "-c", "SET search_path TO \"\(schema)\"; \(sql)"]
         let output = Pipe()
         let errors = Pipe()
@@ -33,6 +32,22 @@ enum PostgresShell {
     /// The tables of the schema of `url`, sorted.
     static func tables(in url: URL) throws -> [String] {
         try run("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name", in: url)
+    }
+
+    /// `psql` beside the test server's programs (`OBJECTGRAPH_TEST_POSTGRES_BIN`, which may hold
+    /// only links to `initdb`, `pg_ctl` and `postgres`), in Debian's versioned folders, or on PATH.
+    private static func psqlPath() throws -> String {
+        let environment = ProcessInfo.processInfo.environment
+        var candidates: [String] = []
+        if let bin = environment["OBJECTGRAPH_TEST_POSTGRES_BIN"], !bin.isEmpty {
+            candidates.append(bin + "/psql")
+            let resolved = URL(fileURLWithPath: bin + "/postgres").resolvingSymlinksInPath().deletingLastPathComponent()
+            candidates.append(resolved.appendingPathComponent("psql").path)
+        }
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        candidates += versions.sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin/psql" }
+        candidates += (environment["PATH"] ?? "/usr/bin").split(separator: ":").map { "\($0)/psql" }
+        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "no psql among \(candidates)")
     }
 
     /// psql failed; its error output.
