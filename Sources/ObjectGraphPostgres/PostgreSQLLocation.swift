@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import PostgresNIO
 
 /// Where a PostgreSQL store is, parsed from its URL:
 /// `postgres://user[:password]@host[:port]/database[?schema=name]`.
@@ -43,5 +44,22 @@ struct PostgreSQLLocation: Sendable, CustomStringConvertible {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "the URL" }
         if components.password != nil { components.password = "***" }
         return components.string ?? "the URL"
+    }
+}
+
+extension PostgreSQLLocation {
+    /// A single connection's configuration for this server (no TLS, a 10-second connect
+    /// timeout), for work that must not wait on the pool: preparing the schema, migrating.
+    var connectionConfiguration: PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(
+            host: host,
+            port: port,
+            username: user,
+            password: password,
+            database: database,
+            tls: .disable
+        )
+        configuration.options.connectTimeout = .seconds(10)
+        return configuration
     }
 }

@@ -70,7 +70,8 @@ extension PostgreSQLStore {
                 guard let entity = layout.entity(named: id.entityName) else { continue }
                 // A batch update's rows changed the properties it set; nullified rows record none.
                 let columns =
-                    type == .update ? layout.changedPropertyNames(entityCode: entity.code, slots: changes.updatedSlots, model: managedObjectModel) : nil
+                    type == .update
+                    ? layout.changedPropertyNames(entityCode: entity.code, slots: changes.updatedSlots, model: managedObjectModel) : nil
                 rows.append(.init(entity: entity.code, key: id.primaryKey, type: type, columns: columns))
             }
         }

@@ -49,7 +49,8 @@ extension PostgreSQLStore {
 
     package func historyTransactions(after token: PersistentHistoryToken?) throws -> [PersistentHistoryTransaction] {
         let after = token?.transactionNumber ?? 0
-        return try fetchHistory(where: #""Z_PK" > $1"#, [.integer(after)], checking: token?.transactionNumber, withChanges: true, changesOnly: false).0
+        return try fetchHistory(where: #""Z_PK" > $1"#, [.integer(after)], checking: token?.transactionNumber, withChanges: true, changesOnly: false)
+            .0
     }
 
     package func currentHistoryToken() throws -> PersistentHistoryToken? {
@@ -151,7 +152,8 @@ extension PostgreSQLStore {
                 changeID: row.id,
                 changedObjectID: ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: row.key),
                 changeType: type,
-                tombstone: type == .delete ? row.tombstone.map { layout.decodeTombstone($0, entityName: entity.name, model: managedObjectModel) } : nil,
+                tombstone: type == .delete
+                    ? row.tombstone.map { layout.decodeTombstone($0, entityName: entity.name, model: managedObjectModel) } : nil,
                 updatedProperties: type == .update ? layout.changedProperties(row.columns, entityName: entity.name, model: managedObjectModel) : nil,
                 transaction: transaction,
                 // Changes returned alone hold their transactions, which then do not hold them.

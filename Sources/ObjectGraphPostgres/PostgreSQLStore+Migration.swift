@@ -64,15 +64,7 @@ extension PostgreSQLStore {
     ///   difference, or every change that cannot be migrated), or naming what a schema from
     ///   before stores kept their model lacks; the schema is then as it was.
     func migrate(options: [String: Any]) throws -> StoredMetadata {
-        var configuration = PostgresConnection.Configuration(
-            host: location.host,
-            port: location.port,
-            username: location.user,
-            password: location.password,
-            database: location.database,
-            tls: .disable
-        )
-        configuration.options.connectTimeout = .seconds(10)
+        var configuration = location.connectionConfiguration
         configuration.options.additionalStartupParameters = [("search_path", "\(Self.quoted(schemaName)), public")]
         let connectionConfiguration = configuration
         let logger = logger

@@ -110,16 +110,7 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     /// On a connection of its own rather than the pool's: a server that is not there fails at
     /// once with the reason (the pool would keep retrying for a minute).
     private static func prepareDatabase(_ location: PostgreSQLLocation, bridge: BlockingBridge, logger: Logger) throws -> Bool {
-        var configuration = PostgresConnection.Configuration(
-            host: location.host,
-            port: location.port,
-            username: location.user,
-            password: location.password,
-            database: location.database,
-            tls: .disable
-        )
-        configuration.options.connectTimeout = .seconds(10)
-        let connectionConfiguration = configuration
+        let connectionConfiguration = location.connectionConfiguration
         let schema = location.schema
         return try run("connect to prepare schema \(schema)", server: location.description, bridge: bridge, timeout: .seconds(30)) {
             let connection = try await PostgresConnection.connect(configuration: connectionConfiguration, id: 0, logger: logger)
@@ -139,7 +130,8 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
                 } catch {
                     let rows = try await connection.query(
                         PostgresQuery(
-                            unsafeSQL: "SELECT 1 FROM pg_collation c JOIN pg_namespace n ON n.oid = c.collnamespace WHERE n.nspname = $1 AND c.collname = $2",
+                            unsafeSQL:
+                                "SELECT 1 FROM pg_collation c JOIN pg_namespace n ON n.oid = c.collnamespace WHERE n.nspname = $1 AND c.collname = $2",
                             binds: Self.binds([.text(schema), .text(SQLDialect.postgreSQLNumericCollation)])
                         ),
                         logger: logger

@@ -74,7 +74,10 @@ struct PersistentHistoryTests {
         #expect(changeIDs == changeIDs.sorted() && Set(changeIDs).count == changeIDs.count)
     }
 
-    @Test("fetching after a token, a transaction or a date returns only later transactions; result types shape the result", arguments: StoreKind.allCases)
+    @Test(
+        "fetching after a token, a transaction or a date returns only later transactions; result types shape the result",
+        arguments: StoreKind.allCases
+    )
     func fetchAfter(store: StoreKind) throws {
         let container = try HistoryStack.container(store)
         let context = container.newBackgroundContext()
@@ -115,7 +118,10 @@ struct PersistentHistoryTests {
         #expect(Set(objectIDs) == [ids.hoover, ids.tag, ids.quad] && objectIDs.count == 3)
     }
 
-    @Test("deleting history before a token keeps the token's transaction; a reader behind the deleted history is told its token expired", arguments: StoreKind.allCases)
+    @Test(
+        "deleting history before a token keeps the token's transaction; a reader behind the deleted history is told its token expired",
+        arguments: StoreKind.allCases
+    )
     func deleteBefore(store: StoreKind) throws {
         let container = try HistoryStack.container(store)
         let context = container.newBackgroundContext()
@@ -159,7 +165,10 @@ struct PersistentHistoryTests {
         #expect(try HistoryStack.run(byDate, in: context) as? Int == 1)
     }
 
-    @Test("a save that fails — validation, a uniqueness conflict, an optimistic-locking conflict under .error — records nothing", arguments: StoreKind.allCases)
+    @Test(
+        "a save that fails — validation, a uniqueness conflict, an optimistic-locking conflict under .error — records nothing",
+        arguments: StoreKind.allCases
+    )
     func failedSavesRecordNothing(store: StoreKind) throws {
         let container = try HistoryStack.container(store)
         let context = container.newBackgroundContext()

@@ -95,7 +95,9 @@ extension SQLStoreLayout {
                 guard !slots.isEmpty, columns.count == constraint.count else { continue }
                 let codes = owner.fetchableEntityCodes.map(String.init).joined(separator: ", ")
                 let conditions = columns.enumerated().map { "\(q($1)) = \(dialect.placeholder($0 + 1))" }.joined(separator: " AND ")
-                lookups.append((slots, "SELECT \(q("Z_PK")), \(q("Z_ENT")) FROM \(table) WHERE \(q("Z_ENT")) IN (\(codes)) AND \(conditions) LIMIT 1"))
+                lookups.append(
+                    (slots, "SELECT \(q("Z_PK")), \(q("Z_ENT")) FROM \(table) WHERE \(q("Z_ENT")) IN (\(codes)) AND \(conditions) LIMIT 1")
+                )
             }
             current = owner.superentity
         }

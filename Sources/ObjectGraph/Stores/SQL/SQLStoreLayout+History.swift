@@ -66,7 +66,8 @@ extension SQLStoreLayout {
             case .integer16, .integer32, .integer64: value = number.map { .int($0.int64Value) }
             case .double, .float: value = number.map { .double($0.doubleValue) }
             case .date: value = number.map { .date(Date(timeIntervalSinceReferenceDate: $0.doubleValue)) }
-            case .decimal: value = (number.map { Decimal(string: $0.stringValue) } ?? text.map { Decimal(string: $0) }).flatMap { $0 }.map { .decimal($0) }
+            case .decimal:
+                value = (number.map { Decimal(string: $0.stringValue) } ?? text.map { Decimal(string: $0) }).flatMap { $0 }.map { .decimal($0) }
             case .binaryData, .transformable: value = text.flatMap(Self.bytes(hex:)).map { .data($0) }
             case .uuid:
                 value = text.flatMap(Self.bytes(hex:)).flatMap { data in
