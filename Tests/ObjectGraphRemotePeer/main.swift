@@ -17,9 +17,10 @@
 //   bump GROUP                  batch update: rank + 1 for every item of GROUP
 //   purge GROUP                 batch delete: every item of GROUP
 //   random SEED                 one of the above, picked and filled in from SEED
-//   flood SIZE                  saves forever, SIZE items per save in group "F", each save's
-//                               items named "fN-i", 10 ms apart; prints "saved N" after each
-//                               (until killed)
+//   flood SIZE [SAVES]          saves SIZE items at a time in group "F", each save's items
+//                               named "fN-i", 10 ms apart; prints "saved N" after each; after
+//                               SAVES saves (default: no limit) it waits, saving nothing, until
+//                               killed
 //   quit                        exits 0
 import Foundation
 import ObjectGraph
@@ -139,9 +140,13 @@ func randomStep(seed: UInt64) throws -> [String] {
     }
 }
 
-func flood(size: Int) throws -> Never {
+func flood(size: Int, saves: Int) throws -> Never {
     var number = 0
     while true {
+        if number == saves {
+            // A reader slower than the saves (a loaded machine) is not buried under them.
+            while true { sleep(60) }
+        }
         number += 1
         try context.performAndWait {
             for index in 0..<size {
@@ -161,7 +166,9 @@ func flood(size: Int) throws -> Never {
 while let line = readLine() {
     let words = line.split(separator: " ").map(String.init)
     if words == ["quit"] { exit(0) }
-    if words.first == "flood", words.count == 2, let size = Int(words[1]) { try flood(size: size) }
+    if words.first == "flood", words.count >= 2, let size = Int(words[1]) {
+        try flood(size: size, saves: words.count > 2 ? Int(words[2]) ?? Int.max : Int.max)
+    }
     do {
         let reply = try context.performAndWait { try run(words) }
         print(reply)

@@ -92,6 +92,46 @@ struct ObjectRegistryTests {
         }
     }
 
+    @Test("objects of two entities with the same primary key are told apart, registered and released")
+    func sameKeyOtherEntity() throws {
+        let stack = try SQLRecordingStack()
+        let seeding = stack.container.newBackgroundContext()
+        let (photoIDs, tagIDs) = try seeding.performAndWait {
+            let photos = (0..<200).map { number in
+                let photo = Photo(context: seeding)
+                photo.unique = "\(number)"
+                return photo
+            }
+            let tags = (0..<200).map { number in
+                let tag = Tag(context: seeding)
+                tag.name = "tag \(number)"
+                return tag
+            }
+            try seeding.save()
+            return (photos.map(\.objectID), tags.map(\.objectID))
+        }
+        // Each entity numbers its own rows: the keys are the same, only the entities differ.
+        #expect(Set(photoIDs.map(\.primaryKey)) == Set(tagIDs.map(\.primaryKey)))
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            var photos = try context.fetch(Photo.fetchRequest())
+            let tags = try context.fetch(Tag.fetchRequest())
+            for (photoID, tagID) in zip(photoIDs, tagIDs) {
+                let photo = try #require(context.registeredObject(for: photoID) as? Photo)
+                let tag = try #require(context.registeredObject(for: tagID) as? Tag)
+                #expect(photo.objectID == photoID && tag.objectID == tagID)
+                #expect(context.object(with: tagID) === tag)
+            }
+            #expect(context.registeredObjectsByID.entryCount == 400)
+            photos.removeAll()
+            // The photos' entries left; each tag is still found under its key, shared with a
+            // released photo.
+            #expect(context.registeredObjectsByID.entryCount == 200)
+            #expect(photoIDs.allSatisfy { context.registeredObject(for: $0) == nil })
+            #expect(tagIDs.allSatisfy { id in tags.contains { $0 === context.registeredObject(for: id) } })
+        }
+    }
+
     @Test("a released object leaves the table, so it holds only what is alive")
     func releasedEntriesAreSwept() throws {
         let stack = try SQLRecordingStack()

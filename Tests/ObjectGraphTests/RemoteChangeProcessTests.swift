@@ -107,8 +107,10 @@ struct RemoteChangeProcessTests {
         let coordinator = observer.container.persistentStoreCoordinator
         // Each of the peer's saves inserts 25 items into group F; it prints "saved N" after
         // each. Reading its output (not counting notifications, which a loaded machine
-        // coalesces) ends the loop when the peer stops, whatever the reason.
-        peer.write("flood 25")
+        // coalesces) ends the loop when the peer stops, whatever the reason. At most 120
+        // saves: on a loaded machine this process reads slowly, and an unbounded flood (once
+        // 260,000 items) left the final check more changes than it could merge in the time limit.
+        peer.write("flood 25 120")
         var seen = 0
         while seen < 8, let line = await peer.nextLine() {
             guard line.hasPrefix("saved ") else { continue }

@@ -57,6 +57,8 @@ extension ManagedObjectContext {
         let fetch = batchSize > 0 ? BatchedFetch(ids: ids, batchSize: batchSize) : nil
         var objects: [ManagedObject] = []
         objects.reserveCapacity(ids.count)
+        // Grown once: growing as it fills would hold the old and the new table at once.
+        registeredObjectsByID.reserveCapacity(forAdditional: ids.count)
         for (index, id) in ids.enumerated() {
             let object = self.object(with: id)
             if let fetch, object.isFault { object.storage.joinFaultBatch(fetch, number: index / batchSize) }

@@ -101,7 +101,8 @@ public final class EntityDescription: CustomStringConvertible {
     // Set once when the model is frozen (under its lock) and only read afterwards, on every
     // property access: exclusivity is not checked dynamically on the hot ones.
 
-    weak var superentityStorage: EntityDescription?
+    /// Unowned, not weak, for the reason given at `PropertyDescription.entity`.
+    unowned var superentityStorage: EntityDescription?
     var superentityName: String?
     @exclusivity(unchecked) var isFrozen = false
     /// Inherited properties first, then the entity's own; a property's `slot` is its index.

@@ -38,7 +38,9 @@ public final class RelationshipDescription: PropertyDescription {
     // Names let the builder refer to entities before they exist; resolved at freeze.
     var destinationEntityName: String?
     var inverseName: String?
-    private weak var destinationStorage: EntityDescription?
+    /// Unowned, not weak, for the reason given at `PropertyDescription.entity`: the model owns
+    /// both ends.
+    private unowned var destinationStorage: EntityDescription?
     private weak var inverseStorage: RelationshipDescription?
 
     /// Creates an empty relationship description; set its name, destination and counts.

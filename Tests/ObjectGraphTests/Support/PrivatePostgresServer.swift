@@ -27,10 +27,30 @@ final class PrivatePostgresServer: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if let user { try run("/usr/bin/chown", [user, directory.path]) }
-        let server = PrivatePostgresServer(directory: directory, port: try freePort(), bin: bin, user: user)
-        try server.postgres("initdb", ["-D", server.dataDirectory, "-U", "objectgraph", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"])
-        try server.startServer()
-        return server
+        let cluster = PrivatePostgresServer(directory: directory, port: 0, bin: bin, user: user)
+        try cluster.postgres("initdb", ["-D", cluster.dataDirectory, "-U", "objectgraph", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"])
+        // A free port can be taken by another process (a parallel test, another server) between
+        // asking for it and the server binding it: a failed start tries another port, as
+        // Scripts/test does for its own server.
+        var failures: [String] = []
+        for _ in 0..<5 {
+            let server = PrivatePostgresServer(directory: directory, port: try freePort(), bin: bin, user: user)
+            do {
+                try server.startServer()
+                return server
+            } catch {
+                failures.append("port \(server.port): \(error)\n\(server.serverLog())")
+                try? server.postgres("pg_ctl", ["-D", server.dataDirectory, "-m", "immediate", "stop"])
+            }
+        }
+        cluster.remove()
+        throw ServerError("the private PostgreSQL server did not start on any of 5 ports:\n" + failures.joined(separator: "\n"))
+    }
+
+    /// The end of the server's log, for an error that says why it did not start.
+    private func serverLog() -> String {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+        return String(text.suffix(2_000))
     }
 
     private init(directory: URL, port: Int, bin: String, user: String?) {
