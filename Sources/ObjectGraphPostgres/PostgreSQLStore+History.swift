@@ -74,6 +74,9 @@ extension PostgreSQLStore {
     /// taken under a transaction-scoped advisory lock held until commit, so numbers grow in
     /// commit order and a reader past number *n* never misses a later commit numbered below it.
     ///
+    /// Every few transactions it also deletes what the retention options no longer keep
+    /// (``pruneHistoryIfNeeded(after:connection:logger:)``).
+    ///
     /// - Returns: The transaction's number, `nil` when there was nothing to record.
     func recordHistory(_ changes: PostgreSQLHistoryChanges, connection: PostgresConnection, logger: Logger) async throws -> Int64? {
         guard !changes.rows.isEmpty else { return nil }
@@ -110,6 +113,7 @@ extension PostgreSQLStore {
             ),
             logger: logger
         )
+        try await pruneHistoryIfNeeded(after: number, connection: connection, logger: logger)
         return number
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 package import ObjectGraph
 import PostgresNIO
 
@@ -171,41 +172,46 @@ extension PostgreSQLStore {
     // MARK: Deleting
 
     /// Deletes the transactions matching `condition` with their changes, in one transaction;
-    /// returns how many transactions it deleted. The last number recorded is kept first, so
-    /// numbers are not reused once the newest transactions are gone.
+    /// returns how many transactions it deleted.
     private func deleteHistory(where condition: String, _ arguments: [SQLValue]) throws -> Int {
         let logger = logger
-        let schema = schemaName
         return try run("delete persistent history") { client in
             try await Self.inTransaction(client, logger: logger) { connection in
-                // The lock saves record history under: no transaction is numbered meanwhile.
-                try await connection.query(
-                    Self.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("ObjectGraph.history.\(schema)")]),
-                    logger: logger
-                )
-                try await connection.query(
-                    PostgresQuery(
-                        unsafeSQL: #"""
-                            INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") \#
-                            VALUES (\#(Self.historyKeyEntity), 'Z_HISTORYTRANSACTION', 0, (\#(Self.nextHistoryNumberSQL)) - 1) \#
-                            ON CONFLICT ("Z_ENT") DO UPDATE SET "Z_MAX" = EXCLUDED."Z_MAX"
-                            """#
-                    ),
-                    logger: logger
-                )
-                try await connection.query(
-                    Self.query(
-                        #"DELETE FROM "Z_HISTORYCHANGE" WHERE "ZTRANSACTION" IN (SELECT "Z_PK" FROM "Z_HISTORYTRANSACTION" WHERE \#(condition))"#,
-                        arguments
-                    ),
-                    logger: logger
-                )
-                let rows = try await connection.query(
-                    Self.query(#"DELETE FROM "Z_HISTORYTRANSACTION" WHERE \#(condition) RETURNING "Z_PK""#, arguments),
-                    logger: logger
-                ).collect()
-                return rows.count
+                try await self.deleteHistory(where: condition, arguments, connection: connection, logger: logger)
             }
         }
+    }
+
+    /// Deletes the transactions matching `condition` with their changes, in the transaction
+    /// open on `connection`; returns how many transactions it deleted. The last number recorded
+    /// is kept first, so numbers are not reused once the newest transactions are gone.
+    func deleteHistory(where condition: String, _ arguments: [SQLValue], connection: PostgresConnection, logger: Logger) async throws -> Int {
+        // The lock saves record history under: no transaction is numbered meanwhile.
+        try await connection.query(
+            Self.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("ObjectGraph.history.\(schemaName)")]),
+            logger: logger
+        )
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: #"""
+                    INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") \#
+                    VALUES (\#(Self.historyKeyEntity), 'Z_HISTORYTRANSACTION', 0, (\#(Self.nextHistoryNumberSQL)) - 1) \#
+                    ON CONFLICT ("Z_ENT") DO UPDATE SET "Z_MAX" = EXCLUDED."Z_MAX"
+                    """#
+            ),
+            logger: logger
+        )
+        try await connection.query(
+            Self.query(
+                #"DELETE FROM "Z_HISTORYCHANGE" WHERE "ZTRANSACTION" IN (SELECT "Z_PK" FROM "Z_HISTORYTRANSACTION" WHERE \#(condition))"#,
+                arguments
+            ),
+            logger: logger
+        )
+        let rows = try await connection.query(
+            Self.query(#"DELETE FROM "Z_HISTORYTRANSACTION" WHERE \#(condition) RETURNING "Z_PK""#, arguments),
+            logger: logger
+        ).collect()
+        return rows.count
     }
 }

@@ -49,6 +49,8 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     let listener = Mutex<Task<Void, Never>?>(nil)
     /// How many saves this store wrote (rows fetched before one may be stale).
     private let savesWritten = Atomic<UInt64>(0)
+    /// How much persistent history saves keep (the retention options), `nil` for all of it.
+    let historyRetention: PersistentHistoryRetention?
 
     /// Opens the store at `url` (`postgres://user[:password]@host[:port]/database[?schema=name]`),
     /// creating its tables when the schema has none, and migrating them when another version
@@ -59,6 +61,7 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     ///   migrated (the reason, and every difference).
     package init(model: ManagedObjectModel, url: URL, options: [String: Any] = [:]) throws {
         managedObjectModel = model
+        historyRetention = try PersistentHistoryRetention.requested(in: options)
         let location = try PostgreSQLLocation(url)
         self.location = location
         serverDescription = location.description
