@@ -15,7 +15,8 @@ enum PostcardPath {
         end: Float = 2 * .pi
     ) -> [PostcardPoint] {
         let sweep = end - start
-        let full = Int(min(max(max(abs(rx), abs(ry)) * 0.9 + 10, 12), 220))
+        let radius: Float = max(abs(rx), abs(ry))
+        let full = Int(min(max(radius * 0.9 + 10, 12), 220))
         let segments = max(3, Int((Float(full) * abs(sweep) / (2 * .pi)).rounded(.up)))
         let closed = abs(sweep) >= 2 * .pi - 0.0001
         let count = closed ? segments : segments + 1
