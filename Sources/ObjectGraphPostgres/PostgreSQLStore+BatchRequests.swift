@@ -117,9 +117,7 @@ extension PostgreSQLStore {
             // must see them.
             var pending: [SaveStatement] = []
             func flush() async throws {
-                for statement in Self.mergingInserts(pending) {
-                    try await connection.query(Self.query(statement.sql, statement.arguments), logger: logger)
-                }
+                _ = try await Self.run(Self.saveSteps(pending), connection: connection, logger: logger)
                 pending.removeAll()
             }
             rowLoop: for row in rows {

@@ -97,6 +97,10 @@ extension PostgreSQLStore {
             ),
             logger: logger
         )
+        if changes.rows.count >= Self.copyMinimumRows {
+            try await Self.copy(historyCopy(changes, transaction: number), connection: connection, logger: logger)
+            return number
+        }
         var bindings = PostgresBindings()
         bindings.append(number)
         bindings.append(changes.rows.map { Int64($0.entity) })
@@ -115,6 +119,29 @@ extension PostgreSQLStore {
         )
         try await pruneHistoryIfNeeded(after: number, connection: connection, logger: logger)
         return number
+    }
+
+    /// The change rows of transaction `number` for COPY: a large save's are streamed rather
+    /// than bound as six arrays the server must decode and unnest.
+    private func historyCopy(_ changes: PostgreSQLHistoryChanges, transaction number: Int64) -> CopyRows {
+        var values: [SQLValue] = []
+        values.reserveCapacity(changes.rows.count * 6)
+        for row in changes.rows {
+            values.append(.integer(number))
+            values.append(.integer(Int64(row.entity)))
+            values.append(.integer(row.key))
+            values.append(.integer(Int64(row.type.rawValue)))
+            // NULL for none, as the unnest INSERT's NULLIF writes it.
+            values.append(row.columns.flatMap { $0.isEmpty ? nil : SQLValue.text($0) } ?? .null)
+            values.append(
+                changes.tombstones[TombstoneKey(entity: row.entity, key: row.key)].flatMap { $0.isEmpty ? nil : SQLValue.text($0) } ?? .null
+            )
+        }
+        return CopyRows(
+            table: "Z_HISTORYCHANGE",
+            columns: ["ZTRANSACTION", "ZENTITY", "ZOBJECT", "ZTYPE", "ZCOLUMNS", "ZTOMBSTONE"],
+            values: values
+        )
     }
 
     /// The tombstones of the rows `deleted` (entity code and key), read in the transaction about

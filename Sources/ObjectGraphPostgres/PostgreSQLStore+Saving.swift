@@ -11,9 +11,9 @@ extension PostgreSQLStore {
     /// read (`… AND "Z_OPT" = $n`, inside the transaction, so no other save slips in between);
     /// rows that were not are reported as ``OptimisticLockingFailure`` and nothing is written.
     package func save(_ changes: SaveChanges) throws {
-        // New rows and join rows in multi-row INSERTs: a round trip per row made an import's
-        // save wait for the network once per object.
-        let statements = Self.mergingInserts(try saveStatements(changes))
+        // New rows and join rows streamed with COPY (long runs) or in multi-row INSERTs: a
+        // round trip per row made an import's save wait for the network once per object.
+        let steps = Self.saveSteps(try saveStatements(changes))
         let logger = logger
         let history = tracksHistory ? historyStatements(changes) : nil
         // Deleted rows whose tombstones are read before the statements delete them.
@@ -27,11 +27,7 @@ extension PostgreSQLStore {
                 try await Self.inTransaction(client, logger: logger) { connection in
                     var history = history
                     if !deleted.isEmpty { history?.tombstones = try await self.readTombstones(deleted, connection: connection, logger: logger) }
-                    var missed: [SaveChanges.VersionCheck] = []
-                    for statement in statements {
-                        let rows = try await connection.query(Self.query(statement.sql, statement.arguments), logger: logger).collect()
-                        if let check = statement.versionCheck, rows.isEmpty { missed.append(check) }
-                    }
+                    let missed = try await Self.run(steps, connection: connection, logger: logger)
                     if !missed.isEmpty { throw try await Self.conflicts(missed, layout: self.layout, connection: connection, logger: logger) }
                     if let history, let number = try await self.recordHistory(history, connection: connection, logger: logger) {
                         recorded.number.withLock { $0 = number }

@@ -1,0 +1,262 @@
+import Foundation
+import Logging
+import NIOCore
+import ObjectGraph
+import PostgresNIO
+
+extension PostgreSQLStore {
+    /// Rows of one table from which a save streams them with `COPY … FROM STDIN` instead of
+    /// multi-row INSERTs. Below it a COPY's extra round trip (the server's CopyInResponse before
+    /// any data) costs more than the INSERT's parse and binds save; above it the INSERT's 13,000
+    /// placeholders per 1,000 rows (parsed, planned and decoded one by one by the server, and
+    /// formatted into the statement by the client) cost several times the COPY.
+    static let copyMinimumRows = 64
+
+    /// One write of a save, in order.
+    enum SaveStep: Sendable {
+        /// A statement; a version check on its `RETURNING` row when it has one.
+        case statement(SaveStatement)
+        /// New rows streamed with COPY.
+        case copy(CopyRows)
+        /// Rows of integers only (join rows), in one `INSERT … SELECT FROM unnest(…)` that keeps
+        /// the statement's `ON CONFLICT` clause, which COPY has not.
+        case unnest(sql: String, columns: [[Int64]])
+    }
+
+    /// New rows of one table for `COPY table (columns) FROM STDIN`.
+    struct CopyRows: Sendable {
+        /// Unquoted: postgres-nio quotes the table and column names itself.
+        let table: String
+        let columns: [String]
+        /// Row after row, `columns.count` values each.
+        var values: [SQLValue]
+    }
+
+    /// `statements` with each run of the same single-row `INSERT … VALUES ($1, …, $n)`
+    /// written as one COPY (runs of ``copyMinimumRows`` or more into a table without a conflict
+    /// clause), one unnest INSERT (long runs of integer rows with one, such as join rows), or
+    /// multi-row INSERTs (shorter runs, see ``mergingInserts(_:)``). Order is kept, and every
+    /// other statement (those with a version check among them) is unchanged.
+    static func saveSteps(_ statements: [SaveStatement]) -> [SaveStep] {
+        var steps: [SaveStep] = []
+        var short: [SaveStatement] = []
+        func flushShort() {
+            guard !short.isEmpty else { return }
+            steps.append(contentsOf: mergingInserts(short).map { .statement($0) })
+            short.removeAll()
+        }
+        var index = 0
+        while index < statements.count {
+            let first = statements[index]
+            let width = first.arguments.count
+            var end = index + 1
+            if first.versionCheck == nil, width > 0 {
+                while end < statements.count, statements[end].versionCheck == nil, statements[end].arguments.count == width,
+                    statements[end].sql == first.sql
+                {
+                    end += 1
+                }
+            }
+            if end - index >= copyMinimumRows, let target = InsertTarget(first.sql, width: width) {
+                flushShort()
+                if target.suffix.isEmpty {
+                    var values: [SQLValue] = []
+                    values.reserveCapacity((end - index) * width)
+                    for row in index..<end { values.append(contentsOf: statements[row].arguments) }
+                    steps.append(.copy(CopyRows(table: target.table, columns: target.columns, values: values)))
+                    index = end
+                    continue
+                }
+                if let columns = integerColumns(statements[index..<end], width: width) {
+                    let names = target.columns.map(quoted).joined(separator: ", ")
+                    let arrays = (1...width).map { "$\($0)::bigint[]" }.joined(separator: ", ")
+                    let sql = "INSERT INTO \(quoted(target.table)) (\(names)) SELECT * FROM unnest(\(arrays))\(target.suffix)"
+                    steps.append(.unnest(sql: sql, columns: columns))
+                    index = end
+                    continue
+                }
+            }
+            short.append(contentsOf: statements[index..<end])
+            index = end
+        }
+        flushShort()
+        return steps
+    }
+
+    /// The arguments of `rows` by column when every one is an integer, else `nil`.
+    private static func integerColumns(_ rows: ArraySlice<SaveStatement>, width: Int) -> [[Int64]]? {
+        var columns = Array(repeating: [Int64](), count: width)
+        for column in columns.indices { columns[column].reserveCapacity(rows.count) }
+        for row in rows {
+            for (column, argument) in row.arguments.enumerated() {
+                guard case .integer(let value) = argument else { return nil }
+                columns[column].append(value)
+            }
+        }
+        return columns
+    }
+
+    /// Runs `steps` on the transaction's `connection`.
+    ///
+    /// - Returns: The version checks whose rows were not at the version their context read.
+    static func run(_ steps: [SaveStep], connection: PostgresConnection, logger: Logger) async throws -> [SaveChanges.VersionCheck] {
+        var missed: [SaveChanges.VersionCheck] = []
+        for step in steps {
+            switch step {
+            case .statement(let statement):
+                let rows = try await connection.query(query(statement.sql, statement.arguments), logger: logger).collect()
+                if let check = statement.versionCheck, rows.isEmpty { missed.append(check) }
+            case .copy(let rows):
+                try await copy(rows, connection: connection, logger: logger)
+            case .unnest(let sql, let columns):
+                var bindings = PostgresBindings(capacity: columns.count)
+                for column in columns { bindings.append(column) }
+                try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+            }
+        }
+        return missed
+    }
+
+    /// Streams `rows` to the server in COPY's text format, a megabyte at a time. A row the
+    /// server refuses (a unique index's 23505 among them) fails the COPY, and the transaction
+    /// with it, as the INSERT would have.
+    static func copy(_ rows: CopyRows, connection: PostgresConnection, logger: Logger) async throws {
+        let width = rows.columns.count
+        guard width > 0, !rows.values.isEmpty else { return }
+        try await connection.copyFrom(table: rows.table, columns: rows.columns, logger: logger) { writer in
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(copyChunkBytes + 4_096)
+            for (index, value) in rows.values.enumerated() {
+                buffer.writeCopyField(value)
+                if (index + 1) % width == 0 {
+                    buffer.writeInteger(UInt8(ascii: "\n"))
+                    if buffer.readableBytes >= copyChunkBytes {
+                        try await writer.write(buffer)
+                        buffer.clear()
+                    }
+                } else {
+                    buffer.writeInteger(UInt8(ascii: "\t"))
+                }
+            }
+            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+        }
+    }
+
+    /// Bytes of COPY data sent to the server at a time.
+    static let copyChunkBytes = 1 << 20
+
+    /// The table and columns of a single-row `INSERT INTO "table" ("column", …) VALUES ($1, …,
+    /// $n) [suffix]`, unquoted for COPY.
+    struct InsertTarget {
+        let table: String
+        let columns: [String]
+        /// What follows the tuple (`ON CONFLICT DO NOTHING`), with its leading space.
+        let suffix: String
+
+        /// `nil` unless `sql` is such an INSERT of `width` columns, each a plain quoted name.
+        init?(_ sql: String, width: Int) {
+            guard let shape = InsertShape(sql, width: width), shape.prefix.hasPrefix("INSERT INTO ") else { return nil }
+            // `INSERT INTO "T" ("a", "b") VALUES`
+            let head = shape.prefix.dropFirst("INSERT INTO ".count)
+            guard let open = head.firstIndex(of: "("), let close = head.lastIndex(of: ")"), open < close else { return nil }
+            guard let table = Self.unquoted(head[..<open].trimmingCharacters(in: .whitespaces)) else { return nil }
+            var columns: [String] = []
+            for name in head[head.index(after: open)..<close].split(separator: ",") {
+                guard let column = Self.unquoted(name.trimmingCharacters(in: .whitespaces)) else { return nil }
+                columns.append(column)
+            }
+            guard columns.count == width else { return nil }
+            self.table = table
+            self.columns = columns
+            suffix = shape.suffix
+        }
+
+        /// `"name"` without its quotes; `nil` for anything else (a name holding a quote, which
+        /// postgres-nio's COPY would not quote back).
+        private static func unquoted(_ name: String) -> String? {
+            guard name.count >= 2, name.first == "\"", name.last == "\"" else { return nil }
+            let inner = name.dropFirst().dropLast()
+            guard !inner.isEmpty, !inner.contains("\"") else { return nil }
+            return String(inner)
+        }
+    }
+}
+
+extension ByteBuffer {
+    /// Writes `value` as one field of COPY's text format: `\N` for NULL; text with backslash,
+    /// tab, newline and carriage return escaped; bytes as `\\x` and hex (bytea's hex input, its
+    /// backslash escaped); doubles in Swift's shortest form that reads back to the same bits.
+    mutating func writeCopyField(_ value: SQLValue) {
+        switch value {
+        case .null:
+            writeStaticString(#"\N"#)
+        case .integer(let integer):
+            writeCopyInteger(integer)
+        case .real(let double):
+            // As the bound value: NaN is stored as NULL.
+            if double.isNaN {
+                writeStaticString(#"\N"#)
+            } else if double.isInfinite {
+                writeStaticString(double < 0 ? "-Infinity" : "Infinity")
+            } else {
+                writeString(double.description)
+            }
+        case .text(let text):
+            writeCopyText(text)
+        case .blob(let data):
+            writeStaticString(#"\\x"#)
+            writeCopyHex(data)
+        case .decimal(let decimal):
+            if decimal.isNaN { writeStaticString(#"\N"#) } else { writeString(decimal.description) }
+        }
+    }
+
+    /// Writes `text` with COPY's four special bytes escaped; text without them (nearly all) in
+    /// one copy.
+    mutating func writeCopyText(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
+                writeBytes(bytes)
+                return
+            }
+            for byte in bytes {
+                switch byte {
+                case 0x5C: writeStaticString(#"\\"#)
+                case 0x09: writeStaticString(#"\t"#)
+                case 0x0A: writeStaticString(#"\n"#)
+                case 0x0D: writeStaticString(#"\r"#)
+                default: writeInteger(byte)
+                }
+            }
+        }
+    }
+
+    /// Writes `value` in decimal digits, without the String `String(value)` would make (a
+    /// large save writes a dozen integers per row).
+    mutating func writeCopyInteger(_ value: Int64) {
+        if value < 0 { writeInteger(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+            var position = scratch.count
+            repeat {
+                position -= 1
+                scratch[position] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
+                magnitude /= 10
+            } while magnitude > 0
+            writeBytes(UnsafeBufferPointer(rebasing: scratch[position...]))
+        }
+    }
+
+    /// Writes `data` as lowercase hex digits.
+    mutating func writeCopyHex(_ data: Data) {
+        let digits: StaticString = "0123456789abcdef"
+        reserveCapacity(minimumWritableBytes: data.count * 2)
+        digits.withUTF8Buffer { digits in
+            for byte in data {
+                writeInteger(digits[Int(byte >> 4)])
+                writeInteger(digits[Int(byte & 0x0F)])
+            }
+        }
+    }
+}
