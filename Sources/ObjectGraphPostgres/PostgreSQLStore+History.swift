@@ -99,8 +99,20 @@ extension PostgreSQLStore {
         )
         if changes.rows.count >= Self.copyMinimumRows {
             try await Self.copy(historyCopy(changes, transaction: number), connection: connection, logger: logger)
-            return number
+        } else {
+            try await insertHistoryChanges(changes, transaction: number, connection: connection, logger: logger)
         }
+        try await pruneHistoryIfNeeded(after: number, connection: connection, logger: logger)
+        return number
+    }
+
+    /// Inserts the change rows of transaction `number` as six bound arrays (a small save's).
+    private func insertHistoryChanges(
+        _ changes: PostgreSQLHistoryChanges,
+        transaction number: Int64,
+        connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
         var bindings = PostgresBindings()
         bindings.append(number)
         bindings.append(changes.rows.map { Int64($0.entity) })
@@ -117,8 +129,6 @@ extension PostgreSQLStore {
             ),
             logger: logger
         )
-        try await pruneHistoryIfNeeded(after: number, connection: connection, logger: logger)
-        return number
     }
 
     /// The change rows of transaction `number` for COPY: a large save's are streamed rather
