@@ -67,6 +67,21 @@ struct PersistentHistoryRetentionTests {
         #expect(try Self.allHistory(in: container).count <= 2)
     }
 
+    @Test("large saves (history rows streamed in bulk) are pruned as well", arguments: StoreKind.migrating)
+    func largeSaves(_ kind: StoreKind) throws {
+        let container = try Self.container(kind, options: [PersistentStore.persistentHistoryMaximumCountOption: 2])
+        for save in 0..<20 {
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                for index in 0..<70 { Photo(context: context).unique = "\(save)-\(index)" }
+                try context.save()
+            }
+        }
+        let kept = try Self.allHistory(in: container)
+        #expect(kept.count >= 2 && kept.count < 2 + 16, "\(kept.count) transactions kept")
+        #expect(kept.allSatisfy { ($0.changes ?? []).count == 70 })
+    }
+
     @Test("without retention options every transaction is kept", arguments: StoreKind.migrating)
     func keepsAll(_ kind: StoreKind) throws {
         let container = try Self.container(kind, options: [:])
