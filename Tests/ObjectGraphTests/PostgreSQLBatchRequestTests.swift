@@ -13,19 +13,9 @@ struct PostgreSQLBatchRequestTests {
         .timeLimit(.minutes(1))
     )
     func otherInstanceFollowsBatches() async throws {
-        let url = try StoreKind.newPostgresSchemaURL()
-        let observer = try PostgreSQLRemoteChangeTests.open(url, listening: true)
-        let other = try PostgreSQLRemoteChangeTests.open(url, listening: false)
+        let follower = try PostgreSQLRemoteChangeTests.follower(sortedBy: "title")
+        let (observer, other, context, controller) = (follower.observer, follower.other, follower.context, follower.controller)
         var changes = observer.persistentStoreCoordinator.remoteChanges.makeAsyncIterator()
-        let context = observer.newBackgroundContext()
-        context.automaticallyMergesChangesFromParent = true
-        let controller = try context.performAndWait {
-            let request = Photo.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
-            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
-            try controller.performFetch()
-            return controller
-        }
         // The controller changes only through merged changes: it shows what was announced.
         func titles() -> [String] {
             context.performAndWait { (controller.fetchedObjects ?? []).compactMap(\.title) }

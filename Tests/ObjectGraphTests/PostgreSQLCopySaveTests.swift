@@ -176,19 +176,9 @@ struct PostgreSQLCopySaveTests {
 
     @Test("another instance merges the history of a large save with join rows", .timeLimit(.minutes(10)))
     func largeSaveFollowed() async throws {
-        let url = try StoreKind.newPostgresSchemaURL()
-        let observer = try PostgreSQLRemoteChangeTests.open(url, listening: true)
-        let other = try PostgreSQLRemoteChangeTests.open(url, listening: false)
+        let follower = try PostgreSQLRemoteChangeTests.follower(sortedBy: "unique")
+        let (observer, other, context, controller) = (follower.observer, follower.other, follower.context, follower.controller)
         var changes = observer.persistentStoreCoordinator.remoteChanges.makeAsyncIterator()
-        let context = observer.newBackgroundContext()
-        context.automaticallyMergesChangesFromParent = true
-        let controller = try context.performAndWait {
-            let request = Photo.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(key: "unique", ascending: true)]
-            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
-            try controller.performFetch()
-            return controller
-        }
         let writer = other.newBackgroundContext()
         try writer.performAndWait {
             let tags = (0..<10).map { index in

@@ -9,6 +9,31 @@ import Testing
 @Suite("PostgreSQL: other instances' commits")
 struct PostgreSQLRemoteChangeTests {
     /// Opens the store at `url` in a new container; with `listening`, it posts remote changes.
+    /// Two instances on a new schema and, on the listening one, an auto-merging context's live
+    /// controller of every photo sorted by `key`: what another instance's saves reach.
+    struct Follower {
+        let observer: PersistentContainer
+        let other: PersistentContainer
+        let context: ManagedObjectContext
+        let controller: FetchedResultsController<Photo>
+    }
+
+    static func follower(sortedBy key: String) throws -> Follower {
+        let url = try StoreKind.newPostgresSchemaURL()
+        let observer = try open(url, listening: true)
+        let other = try open(url, listening: false)
+        let context = observer.newBackgroundContext()
+        context.automaticallyMergesChangesFromParent = true
+        let controller = try context.performAndWait {
+            let request = Photo.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: key, ascending: true)]
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            try controller.performFetch()
+            return controller
+        }
+        return Follower(observer: observer, other: other, context: context, controller: controller)
+    }
+
     static func open(_ url: URL, listening: Bool) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Test", managedObjectModel: SPoTModel.make())
         let description = PersistentStoreDescription(postgreSQLURL: url)
