@@ -48,6 +48,21 @@ struct PostgreSQLLocation: Sendable, CustomStringConvertible {
 }
 
 extension PostgreSQLLocation {
+    /// The pool's configuration for this server (no TLS), with the store's schema first on
+    /// the search path, so that unqualified table names are the store's.
+    var clientConfiguration: PostgresClient.Configuration {
+        var configuration = PostgresClient.Configuration(
+            host: host,
+            port: port,
+            username: user,
+            password: password,
+            database: database,
+            tls: .disable
+        )
+        configuration.options.additionalStartupParameters = [("search_path", "\"\(schema)\", public")]
+        return configuration
+    }
+
     /// A single connection's configuration for this server (no TLS, a 10-second connect
     /// timeout), for work that must not wait on the pool: preparing the schema, migrating.
     var connectionConfiguration: PostgresConnection.Configuration {

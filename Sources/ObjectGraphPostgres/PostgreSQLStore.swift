@@ -72,15 +72,7 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         self.logger = logger
         let hasUnaccent = try Self.prepareDatabase(location, bridge: bridge, logger: logger)
         layout = SQLStoreLayout(model: model, dialect: .postgreSQL(unaccent: hasUnaccent))
-        var configuration = PostgresClient.Configuration(
-            host: location.host,
-            port: location.port,
-            username: location.user,
-            password: location.password,
-            database: location.database,
-            tls: .disable
-        )
-        configuration.options.additionalStartupParameters = [("search_path", "\"\(location.schema)\", public")]
+        var configuration = location.clientConfiguration
         configuration.options.maximumConnections = 4
         let client = PostgresClient(configuration: configuration)
         self.client = client
