@@ -18,18 +18,69 @@ extension PostgreSQLStore {
         case statement(SaveStatement)
         /// New rows streamed with COPY.
         case copy(CopyRows)
+        /// New objects of one entity streamed with COPY straight from the save's rows.
+        case copyInserts(CopyInserts)
         /// Rows of integers only (join rows), in one `INSERT … SELECT FROM unnest(…)` that keeps
         /// the statement's `ON CONFLICT` clause, which COPY has not.
         case unnest(sql: String, columns: [[Int64]])
     }
 
-    /// New rows of one table for `COPY table (columns) FROM STDIN`.
-    struct CopyRows: Sendable {
+    /// Rows for `COPY table (columns) FROM STDIN`, each written on demand.
+    protocol CopySource: Sendable {
         /// Unquoted: postgres-nio quotes the table and column names itself.
+        var table: String { get }
+        var columns: [String] { get }
+        var rowCount: Int { get }
+        /// Writes row `index`'s fields, tab-separated, without the newline.
+        func writeRow(_ index: Int, into buffer: inout ByteBuffer)
+    }
+
+    /// New rows of one table for `COPY table (columns) FROM STDIN`.
+    struct CopyRows: CopySource {
         let table: String
         let columns: [String]
         /// Row after row, `columns.count` values each.
         var values: [SQLValue]
+
+        var rowCount: Int { columns.isEmpty ? 0 : values.count / columns.count }
+
+        func writeRow(_ index: Int, into buffer: inout ByteBuffer) {
+            let start = index * columns.count
+            for column in columns.indices {
+                if column > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
+                buffer.writeCopyField(values[start + column])
+            }
+        }
+    }
+
+    /// A run of a save's new objects of one entity, written to COPY as the entity's INSERT
+    /// would bind them (`Z_PK`, `Z_ENT`, `Z_OPT` 1, then each stored slot), with no
+    /// statement or argument array per row in between.
+    struct CopyInserts: CopySource {
+        let table: String
+        let columns: [String]
+        let entity: SQLStoreLayout.Entity
+        let rows: ArraySlice<SaveChanges.RowWrite>
+        let layout: SQLStoreLayout
+
+        var rowCount: Int { rows.count }
+
+        func writeRow(_ index: Int, into buffer: inout ByteBuffer) {
+            let row = rows[rows.startIndex + index]
+            buffer.writeCopyInteger(row.id.primaryKey)
+            buffer.writeInteger(UInt8(ascii: "\t"))
+            buffer.writeCopyInteger(Int64(entity.code))
+            buffer.writeStaticString("\t1")
+            for (slot, count) in entity.insertColumns.enumerated() where count > 0 {
+                let value = row.values[slot]
+                buffer.writeInteger(UInt8(ascii: "\t"))
+                buffer.writeCopyField(value.sqlValue)
+                if count == 2 {
+                    buffer.writeInteger(UInt8(ascii: "\t"))
+                    buffer.writeCopyField(layout.entityCode(of: value))
+                }
+            }
+        }
     }
 
     /// `statements` with each run of the same single-row `INSERT … VALUES ($1, …, $n)`
@@ -108,6 +159,8 @@ extension PostgreSQLStore {
                 if let check = statement.versionCheck, rows.isEmpty { missed.append(check) }
             case .copy(let rows):
                 try await copy(rows, connection: connection, logger: logger)
+            case .copyInserts(let rows):
+                try await copy(rows, connection: connection, logger: logger)
             case .unnest(let sql, let columns):
                 var bindings = PostgresBindings(capacity: columns.count)
                 for column in columns { bindings.append(column) }
@@ -120,22 +173,18 @@ extension PostgreSQLStore {
     /// Streams `rows` to the server in COPY's text format, a megabyte at a time. A row the
     /// server refuses (a unique index's 23505 among them) fails the COPY, and the transaction
     /// with it, as the INSERT would have.
-    static func copy(_ rows: CopyRows, connection: PostgresConnection, logger: Logger) async throws {
-        let width = rows.columns.count
-        guard width > 0, !rows.values.isEmpty else { return }
+    static func copy(_ rows: some CopySource, connection: PostgresConnection, logger: Logger) async throws {
+        let count = rows.rowCount
+        guard !rows.columns.isEmpty, count > 0 else { return }
         try await connection.copyFrom(table: rows.table, columns: rows.columns, logger: logger) { writer in
             var buffer = ByteBuffer()
             buffer.reserveCapacity(copyChunkBytes + 4_096)
-            for (index, value) in rows.values.enumerated() {
-                buffer.writeCopyField(value)
-                if (index + 1) % width == 0 {
-                    buffer.writeInteger(UInt8(ascii: "\n"))
-                    if buffer.readableBytes >= copyChunkBytes {
-                        try await writer.write(buffer)
-                        buffer.clear()
-                    }
-                } else {
-                    buffer.writeInteger(UInt8(ascii: "\t"))
+            for index in 0..<count {
+                rows.writeRow(index, into: &buffer)
+                buffer.writeInteger(UInt8(ascii: "\n"))
+                if buffer.readableBytes >= copyChunkBytes {
+                    try await writer.write(buffer)
+                    buffer.clear()
                 }
             }
             if buffer.readableBytes > 0 { try await writer.write(buffer) }
@@ -232,19 +281,26 @@ extension ByteBuffer {
         }
     }
 
-    /// Writes `value` in decimal digits, without the String `String(value)` would make (a
-    /// large save writes a dozen integers per row).
+    /// Writes `value` in decimal digits straight into the buffer's storage, without the
+    /// String `String(value)` would make (a large save writes a dozen integers per row).
     mutating func writeCopyInteger(_ value: Int64) {
-        if value < 0 { writeInteger(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            var position = scratch.count
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let width = digits + (value < 0 ? 1 : 0)
+        writeWithUnsafeMutableBytes(minimumWritableBytes: width) { bytes in
+            if value < 0 { bytes[0] = UInt8(ascii: "-") }
+            var position = width
             repeat {
                 position -= 1
-                scratch[position] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
+                bytes[position] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
                 magnitude /= 10
             } while magnitude > 0
-            writeBytes(UnsafeBufferPointer(rebasing: scratch[position...]))
+            return width
         }
     }
 

@@ -6,7 +6,7 @@ import Synchronization
 
 /// One save's or batch request's changes as persistent history records them.
 struct PostgreSQLHistoryChanges: Sendable {
-    /// One changed object.
+    /// One changed object, or new objects of one entity with consecutive keys.
     struct Row: Sendable {
         let entity: Int
         let key: Int64
@@ -14,12 +14,29 @@ struct PostgreSQLHistoryChanges: Sendable {
         /// An update's changed properties, comma-separated (see
         /// ``SQLStoreLayout/changedPropertyNames(entityCode:slots:model:)``).
         var columns: String? = nil
+        /// The last key of a run of inserted objects `key...lastKey`; `nil` for one object.
+        var lastKey: Int64? = nil
+
+        /// How many objects the row stands for.
+        var objectCount: Int64 { (lastKey ?? key) - key + 1 }
     }
     var rows: [Row]
     let author: String?
     let contextName: String?
     /// The deleted rows' tombstones (JSON), read before they went.
     var tombstones: [TombstoneKey: String] = [:]
+}
+
+extension [PostgreSQLHistoryChanges.Row] {
+    /// Appends the insert of one object, extending the last row when it holds the object of
+    /// the same entity with the key just before.
+    mutating func appendInsert(entity: Int, key: Int64) {
+        if let last, last.type == .insert, last.entity == entity, (last.lastKey ?? last.key) &+ 1 == key {
+            self[count - 1].lastKey = key
+        } else {
+            append(.init(entity: entity, key: key, type: .insert))
+        }
+    }
 }
 
 /// A row by entity code and primary key (keys are unique per inheritance tree only).
@@ -33,15 +50,17 @@ extension PostgreSQLStore {
     /// changed object.
     static let historyTableSQL = [
         #"CREATE TABLE IF NOT EXISTS "Z_HISTORYTRANSACTION" ("Z_PK" BIGINT PRIMARY KEY, "ZTIMESTAMP" DOUBLE PRECISION NOT NULL, "ZAUTHOR" TEXT, "ZCONTEXTNAME" TEXT, "ZPROCESSID" TEXT NOT NULL, "ZBUNDLEID" TEXT NOT NULL)"#,
-        #"CREATE TABLE IF NOT EXISTS "Z_HISTORYCHANGE" ("Z_PK" BIGSERIAL PRIMARY KEY, "ZTRANSACTION" BIGINT NOT NULL, "ZENTITY" INTEGER NOT NULL, "ZOBJECT" BIGINT NOT NULL, "ZTYPE" INTEGER NOT NULL, "ZCOLUMNS" TEXT, "ZTOMBSTONE" TEXT)"#,
+        #"CREATE TABLE IF NOT EXISTS "Z_HISTORYCHANGE" ("Z_PK" BIGSERIAL PRIMARY KEY, "ZTRANSACTION" BIGINT NOT NULL, "ZENTITY" INTEGER NOT NULL, "ZOBJECT" BIGINT NOT NULL, "ZTYPE" INTEGER NOT NULL, "ZCOLUMNS" TEXT, "ZTOMBSTONE" TEXT, "ZLASTOBJECT" BIGINT)"#,
         #"CREATE INDEX IF NOT EXISTS "Z_HISTORYCHANGE_TRANSACTION" ON "Z_HISTORYCHANGE" ("ZTRANSACTION")"#,
     ]
 
-    /// Adds what stores created before it lacked: an update's changed properties and a delete's
-    /// tombstone (both optional, so older instances keep reading and writing).
+    /// Adds what stores created before it lacked: an update's changed properties, a delete's
+    /// tombstone and the last key of a run of inserts (all optional, so older instances keep
+    /// writing; one reading a run sees its first object only).
     static let historyUpgradeSQL = [
         #"ALTER TABLE "Z_HISTORYCHANGE" ADD COLUMN IF NOT EXISTS "ZCOLUMNS" TEXT"#,
         #"ALTER TABLE "Z_HISTORYCHANGE" ADD COLUMN IF NOT EXISTS "ZTOMBSTONE" TEXT"#,
+        #"ALTER TABLE "Z_HISTORYCHANGE" ADD COLUMN IF NOT EXISTS "ZLASTOBJECT" BIGINT"#,
     ]
 
     /// The channel every save of this store announces itself on: the schema's, so stores of
@@ -51,18 +70,25 @@ extension PostgreSQLStore {
     /// Whether saves record persistent history: always, as other instances read it to follow.
     package var tracksHistory: Bool { true }
 
-    /// The history rows of a save.
+    /// The history rows of a save. New objects of one entity with consecutive keys (an
+    /// import's, whose keys were reserved in one range) share one row: the server writes one
+    /// row where it wrote thousands, and readers expand it.
     func historyStatements(_ changes: SaveChanges) -> PostgreSQLHistoryChanges {
         var rows: [PostgreSQLHistoryChanges.Row] = []
-        for write in changes.inserts { rows.append(.init(entity: write.entity, key: write.id.primaryKey, type: .insert)) }
+        for write in changes.inserts { rows.appendInsert(entity: write.entity, key: write.id.primaryKey) }
         for write in changes.updates {
             let columns = layout.changedPropertyNames(entityCode: write.entity, slots: write.changedSlots ?? [], model: managedObjectModel)
             rows.append(.init(entity: write.entity, key: write.id.primaryKey, type: .update, columns: columns))
         }
         for delete in changes.deletes { rows.append(.init(entity: delete.entity, key: delete.id.primaryKey, type: .delete)) }
         // Objects whose to-many relationships alone changed are updated too.
-        let written = Set(rows.map(\.key))
-        for change in changes.relationshipChanges where !written.contains(change.source.primaryKey) {
+        guard !changes.relationshipChanges.isEmpty else {
+            return PostgreSQLHistoryChanges(rows: rows, author: changes.transactionAuthor, contextName: changes.contextName)
+        }
+        var written = Set(changes.inserts.map(\.id))
+        written.formUnion(changes.updates.map(\.id))
+        written.formUnion(changes.deletes.map(\.id))
+        for change in changes.relationshipChanges where written.insert(change.source).inserted {
             if let entity = layout.entity(named: change.source.entityName) {
                 rows.append(.init(entity: entity.code, key: change.source.primaryKey, type: .update))
             }
@@ -84,8 +110,15 @@ extension PostgreSQLStore {
             Self.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("ObjectGraph.history.\(schemaName)")]),
             logger: logger
         )
-        let rows = try await connection.query(Self.query(Self.nextHistoryNumberSQL), logger: logger).collect()
-        let number = try rows.first?.decode(Int64.self) ?? 1
+        // The transaction's number, and one key per changed object for the change rows (a
+        // run's objects get consecutive ones), reserved from the table's sequence at once.
+        let changeCount = changes.rows.reduce(Int64(0)) { $0 + $1.objectCount }
+        let rows = try await connection.query(
+            Self.query("SELECT (\(Self.nextHistoryNumberSQL)), \(Self.reserveChangeKeysSQL)", [.integer(changeCount)]),
+            logger: logger
+        ).collect()
+        let (number, lastChangeKey) = try rows.first?.decode((Int64, Int64).self) ?? (Int64(1), changeCount)
+        let firstChangeKey = lastChangeKey - changeCount + 1
         let process = ProcessInfo.processInfo
         try await connection.query(
             Self.query(
@@ -98,33 +131,55 @@ extension PostgreSQLStore {
             logger: logger
         )
         if changes.rows.count >= Self.copyMinimumRows {
-            try await Self.copy(historyCopy(changes, transaction: number), connection: connection, logger: logger)
+            try await Self.copy(historyCopy(changes, transaction: number, firstKey: firstChangeKey), connection: connection, logger: logger)
         } else {
-            try await insertHistoryChanges(changes, transaction: number, connection: connection, logger: logger)
+            try await insertHistoryChanges(changes, transaction: number, firstKey: firstChangeKey, connection: connection, logger: logger)
         }
         try await pruneHistoryIfNeeded(after: number, connection: connection, logger: logger)
         return number
     }
 
-    /// Inserts the change rows of transaction `number` as six bound arrays (a small save's).
+    /// Reserves `$1` keys of the change table's sequence and returns the last: the history
+    /// lock keeps every other writer of change rows out meanwhile.
+    static let reserveChangeKeysSQL =
+        #"setval(pg_get_serial_sequence('"Z_HISTORYCHANGE"', 'Z_PK'), nextval(pg_get_serial_sequence('"Z_HISTORYCHANGE"', 'Z_PK')) + $1 - 1)"#
+
+    /// The change table's columns as a save writes them.
+    static let historyChangeColumns = ["Z_PK", "ZTRANSACTION", "ZENTITY", "ZOBJECT", "ZLASTOBJECT", "ZTYPE", "ZCOLUMNS", "ZTOMBSTONE"]
+
+    /// Each row's key: from `firstKey` on, a run taking one per object.
+    private static func changeKeys(_ rows: [PostgreSQLHistoryChanges.Row], firstKey: Int64) -> [Int64] {
+        var next = firstKey
+        return rows.map { row in
+            defer { next += row.objectCount }
+            return next
+        }
+    }
+
+    /// Inserts the change rows of transaction `number` as bound arrays (a small save's).
     private func insertHistoryChanges(
         _ changes: PostgreSQLHistoryChanges,
         transaction number: Int64,
+        firstKey: Int64,
         connection: PostgresConnection,
         logger: Logger
     ) async throws {
         var bindings = PostgresBindings()
         bindings.append(number)
+        bindings.append(Self.changeKeys(changes.rows, firstKey: firstKey))
         bindings.append(changes.rows.map { Int64($0.entity) })
         bindings.append(changes.rows.map(\.key))
+        // 0 for none (keys start at 1): NULLIF stores NULL.
+        bindings.append(changes.rows.map { $0.lastKey ?? 0 })
         bindings.append(changes.rows.map { Int64($0.type.rawValue) })
         // Empty for none: NULLIF stores NULL.
         bindings.append(changes.rows.map { $0.columns ?? "" })
         bindings.append(changes.rows.map { changes.tombstones[TombstoneKey(entity: $0.entity, key: $0.key)] ?? "" })
+        let columns = Self.historyChangeColumns.map(Self.quoted).joined(separator: ", ")
         try await connection.query(
             PostgresQuery(
                 unsafeSQL:
-                    #"INSERT INTO "Z_HISTORYCHANGE" ("ZTRANSACTION", "ZENTITY", "ZOBJECT", "ZTYPE", "ZCOLUMNS", "ZTOMBSTONE") SELECT $1, e, o, t, NULLIF(n, ''), NULLIF(v, '') FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[]) AS c(e, o, t, n, v)"#,
+                    #"INSERT INTO "Z_HISTORYCHANGE" (\#(columns)) SELECT k, $1, e, o, NULLIF(l, 0), t, NULLIF(n, ''), NULLIF(v, '') FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::text[]) AS c(k, e, o, l, t, n, v)"#,
                 binds: bindings
             ),
             logger: logger
@@ -132,14 +187,16 @@ extension PostgreSQLStore {
     }
 
     /// The change rows of transaction `number` for COPY: a large save's are streamed rather
-    /// than bound as six arrays the server must decode and unnest.
-    private func historyCopy(_ changes: PostgreSQLHistoryChanges, transaction number: Int64) -> CopyRows {
+    /// than bound as arrays the server must decode and unnest.
+    private func historyCopy(_ changes: PostgreSQLHistoryChanges, transaction number: Int64, firstKey: Int64) -> CopyRows {
         var values: [SQLValue] = []
-        values.reserveCapacity(changes.rows.count * 6)
-        for row in changes.rows {
+        values.reserveCapacity(changes.rows.count * Self.historyChangeColumns.count)
+        for (row, key) in zip(changes.rows, Self.changeKeys(changes.rows, firstKey: firstKey)) {
+            values.append(.integer(key))
             values.append(.integer(number))
             values.append(.integer(Int64(row.entity)))
             values.append(.integer(row.key))
+            values.append(row.lastKey.map { .integer($0) } ?? .null)
             values.append(.integer(Int64(row.type.rawValue)))
             // NULL for none, as the unnest INSERT's NULLIF writes it.
             values.append(row.columns.flatMap { $0.isEmpty ? nil : SQLValue.text($0) } ?? .null)
@@ -147,11 +204,7 @@ extension PostgreSQLStore {
                 changes.tombstones[TombstoneKey(entity: row.entity, key: row.key)].flatMap { $0.isEmpty ? nil : SQLValue.text($0) } ?? .null
             )
         }
-        return CopyRows(
-            table: "Z_HISTORYCHANGE",
-            columns: ["ZTRANSACTION", "ZENTITY", "ZOBJECT", "ZTYPE", "ZCOLUMNS", "ZTOMBSTONE"],
-            values: values
-        )
+        return CopyRows(table: "Z_HISTORYCHANGE", columns: Self.historyChangeColumns, values: values)
     }
 
     /// The tombstones of the rows `deleted` (entity code and key), read in the transaction about

@@ -88,7 +88,9 @@ extension PostgreSQLStore {
         changesOnly: Bool
     ) throws -> ([PersistentHistoryTransaction], [PersistentHistoryChange]) {
         typealias TransactionRow = (number: Int64, timestamp: Double, author: String?, context: String?, process: String, bundle: String)
-        typealias ChangeRow = (id: Int64, transaction: Int64, entity: Int64, key: Int64, type: Int64, columns: String?, tombstone: String?)
+        typealias ChangeRow = (
+            id: Int64, transaction: Int64, entity: Int64, key: Int64, lastKey: Int64?, type: Int64, columns: String?, tombstone: String?
+        )
         let (expired, transactionRows, changeRows): (Bool, [TransactionRow], [ChangeRow]) = try run("read persistent history") { client in
             // One snapshot: the transactions and their changes agree, and with the expiry check.
             try await Self.inTransaction(client, logger: self.logger) { connection in
@@ -114,9 +116,9 @@ extension PostgreSQLStore {
                 var changes: [ChangeRow] = []
                 if withChanges, !transactions.isEmpty {
                     let changeSQL =
-                        #"SELECT "Z_PK", "ZTRANSACTION", "ZENTITY"::bigint, "ZOBJECT", "ZTYPE"::bigint, "ZCOLUMNS", "ZTOMBSTONE" FROM "Z_HISTORYCHANGE" WHERE "ZTRANSACTION" IN (SELECT "Z_PK" FROM "Z_HISTORYTRANSACTION" WHERE \#(condition)) ORDER BY "Z_PK""#
+                        #"SELECT "Z_PK", "ZTRANSACTION", "ZENTITY"::bigint, "ZOBJECT", "ZLASTOBJECT", "ZTYPE"::bigint, "ZCOLUMNS", "ZTOMBSTONE" FROM "Z_HISTORYCHANGE" WHERE "ZTRANSACTION" IN (SELECT "Z_PK" FROM "Z_HISTORYTRANSACTION" WHERE \#(condition)) ORDER BY "Z_PK""#
                     for try await row in try await connection.query(Self.query(changeSQL, arguments), logger: self.logger) {
-                        changes.append(try row.decode((Int64, Int64, Int64, Int64, Int64, String?, String?).self))
+                        changes.append(try row.decode((Int64, Int64, Int64, Int64, Int64?, Int64, String?, String?).self))
                     }
                 }
                 return (false, transactions, changes)
@@ -149,19 +151,23 @@ extension PostgreSQLStore {
             guard let transaction = byNumber[row.transaction], let entity = layout.entity(code: Int(row.entity)),
                 let type = PersistentHistoryChangeType(rawValue: Int(row.type))
             else { continue }
-            let change = PersistentHistoryChange(
-                changeID: row.id,
-                changedObjectID: ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: row.key),
-                changeType: type,
-                tombstone: type == .delete
-                    ? row.tombstone.map { layout.decodeTombstone($0, entityName: entity.name, model: managedObjectModel) } : nil,
-                updatedProperties: type == .update ? layout.changedProperties(row.columns, entityName: entity.name, model: managedObjectModel) : nil,
-                transaction: transaction,
-                // Changes returned alone hold their transactions, which then do not hold them.
-                holdsTransaction: changesOnly
-            )
-            changes[row.transaction, default: []].append(change)
-            all.append(change)
+            let tombstone = type == .delete ? row.tombstone.map { layout.decodeTombstone($0, entityName: entity.name, model: managedObjectModel) } : nil
+            let updated = type == .update ? layout.changedProperties(row.columns, entityName: entity.name, model: managedObjectModel) : nil
+            // A run of inserted objects: one change each, numbered on from the row's key.
+            for key in row.key...max(row.key, row.lastKey ?? row.key) {
+                let change = PersistentHistoryChange(
+                    changeID: row.id + (key - row.key),
+                    changedObjectID: ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: key),
+                    changeType: type,
+                    tombstone: tombstone,
+                    updatedProperties: updated,
+                    transaction: transaction,
+                    // Changes returned alone hold their transactions, which then do not hold them.
+                    holdsTransaction: changesOnly
+                )
+                changes[row.transaction, default: []].append(change)
+                all.append(change)
+            }
         }
         if withChanges, !changesOnly {
             for transaction in transactions { transaction.changes = changes[transaction.transactionNumber] ?? [] }

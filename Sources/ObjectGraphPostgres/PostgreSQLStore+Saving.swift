@@ -13,7 +13,7 @@ extension PostgreSQLStore {
     package func save(_ changes: SaveChanges) throws {
         // New rows and join rows streamed with COPY (long runs) or in multi-row INSERTs: a
         // round trip per row made an import's save wait for the network once per object.
-        let steps = Self.saveSteps(try saveStatements(changes))
+        let steps = try saveSteps(for: changes)
         let logger = logger
         let history = tracksHistory ? historyStatements(changes) : nil
         // Deleted rows whose tombstones are read before the statements delete them.
@@ -90,8 +90,50 @@ extension PostgreSQLStore {
         var versionCheck: SaveChanges.VersionCheck? = nil
     }
 
-    /// The statements of a save, in order: deletes, updates, inserts, join rows, orders.
-    func saveStatements(_ changes: SaveChanges) throws -> [SaveStatement] {
+    /// The writes of a save, in order: deletes, updates, inserts, join rows, orders. A run of
+    /// ``copyMinimumRows`` or more new objects of one entity is streamed with COPY straight
+    /// from `changes`; other statements go through ``saveSteps(_:)``, which merges short runs
+    /// of inserts into multi-row INSERTs.
+    func saveSteps(for changes: SaveChanges) throws -> [SaveStep] {
+        var steps: [SaveStep] = []
+        var statements = try rowStatements(changes)
+        let inserts = changes.inserts
+        var index = inserts.startIndex
+        while index < inserts.endIndex {
+            let code = inserts[index].entity
+            var end = index + 1
+            while end < inserts.endIndex, inserts[end].entity == code { end += 1 }
+            let entity = try entity(code: code, of: inserts[index].id)
+            let width = 3 + entity.insertColumns.reduce(0) { $0 + Int($1) }
+            if end - index >= Self.copyMinimumRows, let target = InsertTarget(entity.insertSQL, width: width), target.suffix.isEmpty {
+                steps.append(contentsOf: Self.saveSteps(statements))
+                statements.removeAll()
+                steps.append(
+                    .copyInserts(CopyInserts(table: target.table, columns: target.columns, entity: entity, rows: inserts[index..<end], layout: layout))
+                )
+            } else {
+                for write in inserts[index..<end] { statements.append(insertStatement(write, entity: entity)) }
+            }
+            index = end
+        }
+        statements.append(contentsOf: try relationshipStatements(changes))
+        steps.append(contentsOf: Self.saveSteps(statements))
+        return steps
+    }
+
+    /// The INSERT of one new object of `entity`.
+    private func insertStatement(_ write: SaveChanges.RowWrite, entity: SQLStoreLayout.Entity) -> SaveStatement {
+        var arguments: [SQLValue] = [.integer(write.id.primaryKey), .integer(Int64(entity.code)), .integer(1)]
+        for (slot, count) in entity.insertColumns.enumerated() where count > 0 {
+            let value = write.values[slot]
+            arguments.append(value.sqlValue)
+            if count == 2 { arguments.append(layout.entityCode(of: value)) }
+        }
+        return SaveStatement(sql: entity.insertSQL, arguments: arguments)
+    }
+
+    /// The DELETEs and UPDATEs of a save's rows, in order, with their version checks.
+    private func rowStatements(_ changes: SaveChanges) throws -> [SaveStatement] {
         var expected: [ManagedObjectID: Int64] = [:]
         for check in changes.versionChecks { expected[check.id] = check.version }
         var statements: [SaveStatement] = []
@@ -138,17 +180,13 @@ extension PostgreSQLStore {
             }
             statements.append(SaveStatement(sql: sql, arguments: arguments, versionCheck: check))
         }
-        for write in changes.inserts {
-            let entity = try entity(code: write.entity, of: write.id)
-            var arguments: [SQLValue] = [.integer(write.id.primaryKey), .integer(Int64(entity.code)), .integer(1)]
-            for (slot, count) in entity.insertColumns.enumerated() where count > 0 {
-                let value = write.values[slot]
-                arguments.append(value.sqlValue)
-                if count == 2 { arguments.append(layout.entityCode(of: value)) }
-            }
-            statements.append(SaveStatement(sql: entity.insertSQL, arguments: arguments))
-        }
-        // Members before orders: an order is written on join rows that must exist.
+        return statements
+    }
+
+    /// The join rows and orders of a save's changed to-many relationships: members before
+    /// orders, as an order is written on join rows that must exist.
+    private func relationshipStatements(_ changes: SaveChanges) throws -> [SaveStatement] {
+        var statements: [SaveStatement] = []
         for change in changes.relationshipChanges {
             guard case .joinTable(let table, let mine, let theirs, _, _, isOwner: true) = try storage(of: change) else { continue }
             let source = SQLValue.integer(change.source.primaryKey)

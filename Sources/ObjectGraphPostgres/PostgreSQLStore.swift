@@ -174,16 +174,17 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
                     logger: self.logger
                 ).collect()
                 if !existing.isEmpty {
-                    // A store created before history kept changed properties and tombstones.
+                    // A store created before history kept changed properties, tombstones
+                    // and runs of inserts.
                     let upgraded = try await connection.query(
                         PostgresQuery(
                             unsafeSQL:
-                                "SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'Z_HISTORYCHANGE' AND column_name = 'ZTOMBSTONE'",
+                                "SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'Z_HISTORYCHANGE' AND column_name IN ('ZCOLUMNS', 'ZTOMBSTONE', 'ZLASTOBJECT')",
                             binds: Self.binds([.text(schema)])
                         ),
                         logger: self.logger
                     ).collect()
-                    if upgraded.isEmpty {
+                    if upgraded.count < PostgreSQLStore.historyUpgradeSQL.count {
                         for statement in PostgreSQLStore.historyUpgradeSQL {
                             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                         }

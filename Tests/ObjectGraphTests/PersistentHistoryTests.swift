@@ -75,6 +75,70 @@ struct PersistentHistoryTests {
     }
 
     @Test(
+        "a large save lists every new object once, in key order, with unique growing change IDs; new objects in relationships are inserts only",
+        arguments: StoreKind.allCases
+    )
+    func largeSave(store: StoreKind) throws {
+        let container = try HistoryStack.container(store)
+        let context = container.newBackgroundContext()
+        let (photos, tags, updated) = try context.performAndWait {
+            let first = Photo(context: context)
+            first.unique = "first"
+            try context.save()
+            // Runs of keys on PostgreSQL (one history row each there): photos, tags, then
+            // photos again after a gap of other entities' keys.
+            var photos = (0..<150).map { index in
+                let photo = Photo(context: context)
+                photo.unique = "p\(index)"
+                return photo
+            }
+            let tags = (0..<80).map { index in
+                let tag = Tag(context: context)
+                tag.name = "t\(index)"
+                return tag
+            }
+            photos += (150..<220).map { index in
+                let photo = Photo(context: context)
+                photo.unique = "p\(index)"
+                return photo
+            }
+            photos[3].tags = [tags[0], tags[1]]
+            first.title = "First"
+            try context.save()
+            return (photos.map(\.objectID), tags.map(\.objectID), first.objectID)
+        }
+        let transactions = try HistoryStack.transactions(after: nil, in: context)
+        try #require(transactions.count == 2)
+        let changes = try #require(transactions[1].changes)
+        let inserted = changes.filter { $0.changeType == .insert }.map(\.changedObjectID)
+        #expect(inserted.count == photos.count + tags.count)
+        #expect(Set(inserted) == Set(photos + tags))
+        #expect(changes.filter { $0.changeType == .update }.map(\.changedObjectID) == [updated], "new objects with members are inserts only")
+        #expect(changes.allSatisfy { $0.transaction === transactions[1] })
+        let ids = changes.map(\.changeID)
+        #expect(Set(ids).count == ids.count, "one change ID per object")
+        #expect(ids == ids.sorted())
+        #expect(transactions[0].changes?.allSatisfy { $0.changeID < ids[0] } == true)
+
+        // Narrowed to one entity and to single objects, the runs still answer object by object.
+        let fetchRequest = try #require(PersistentHistoryChange.fetchRequest)
+        fetchRequest.predicate = FetchPredicate(format: "changedObjectID IN %@", [photos[0], photos[149], tags[79]])
+        let request = PersistentHistoryChangeRequest.fetchHistory(withFetch: fetchRequest)
+        request.resultType = .changesOnly
+        let narrowed = try #require(try HistoryStack.run(request, in: context) as? [PersistentHistoryChange])
+        #expect(Set(narrowed.map(\.changedObjectID)) == [photos[0], photos[149], tags[79]] && narrowed.count == 3)
+
+        // The next save's changes come after all of them.
+        try context.performAndWait {
+            let last = Photo(context: context)
+            last.unique = "last"
+            try context.save()
+        }
+        let next = try #require(try HistoryStack.transactions(after: transactions[1].token, in: context).first?.changes)
+        #expect(next.count == 1 && next[0].changeID > ids.max() ?? 0)
+    }
+
+    @Test(
         "fetching after a token, a transaction or a date returns only later transactions; result types shape the result",
         arguments: StoreKind.allCases
     )

@@ -31,8 +31,11 @@ struct PostgreSQLHistoryUpgradeTests {
             try writer.save()
             return photo.objectID
         }
-        // What a store created before the two columns looks like.
-        _ = try PostgresShell.run(#"ALTER TABLE "\#(schema)"."Z_HISTORYCHANGE" DROP COLUMN "ZCOLUMNS", DROP COLUMN "ZTOMBSTONE""#, in: url)
+        // What a store created before the three columns looks like.
+        _ = try PostgresShell.run(
+            #"ALTER TABLE "\#(schema)"."Z_HISTORYCHANGE" DROP COLUMN "ZCOLUMNS", DROP COLUMN "ZTOMBSTONE", DROP COLUMN "ZLASTOBJECT""#,
+            in: url
+        )
 
         let newer = try Self.open(url)
         let context = newer.newBackgroundContext()
@@ -48,5 +51,37 @@ struct PostgreSQLHistoryUpgradeTests {
         #expect(transactions[0].changes?.map(\.changeType) == [.insert])
         #expect(transactions[1].changes?.first?.updatedProperties?.map(\.name) == ["title"])
         #expect(transactions[2].changes?.first?.tombstone?["unique"] as? String == "quad")
+    }
+
+    @Test("a store created before runs of inserts: opened, its old rows read, a large save's objects each listed")
+    func olderStoreGainsRuns() throws {
+        let url = try StoreKind.newPostgresSchemaURL()
+        let schema = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value)
+        let older = try Self.open(url)
+        let writer = older.newBackgroundContext()
+        let first = try writer.performAndWait {
+            let photo = Photo(context: writer)
+            photo.unique = "quad"
+            try writer.save()
+            return photo.objectID
+        }
+        _ = try PostgresShell.run(#"ALTER TABLE "\#(schema)"."Z_HISTORYCHANGE" DROP COLUMN "ZLASTOBJECT""#, in: url)
+
+        let newer = try Self.open(url)
+        let context = newer.newBackgroundContext()
+        let added = try context.performAndWait {
+            let photos = (0..<100).map { index in
+                let photo = Photo(context: context)
+                photo.unique = "p\(index)"
+                return photo
+            }
+            try context.save()
+            return photos.map(\.objectID)
+        }
+        let transactions = try HistoryStack.transactions(after: nil, in: context)
+        try #require(transactions.count == 2)
+        #expect(transactions[0].changes?.map(\.changedObjectID) == [first])
+        #expect(transactions[1].changes?.map(\.changedObjectID).sorted { $0.primaryKey < $1.primaryKey } == added)
+        #expect(transactions[1].changes?.allSatisfy { $0.changeType == .insert } == true)
     }
 }
