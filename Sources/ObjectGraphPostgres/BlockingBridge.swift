@@ -23,30 +23,61 @@ final class BlockingBridge: Sendable {
 
     /// Runs `body` on ``executor`` and blocks the calling thread until it finishes.
     ///
-    /// - Throws: What `body` throws; ``Timeout`` (and cancels `body`) when it has not finished
-    ///   after `timeout` — a server that went away is not waited for without end.
+    /// `timeout` bounds the time without progress, not the whole operation: a save streaming
+    /// a hundred thousand rows goes on while the server keeps taking them (each step it
+    /// finishes calls ``noteProgress()``), and a server that went away or stopped answering is
+    /// given up on after `timeout`.
+    ///
+    /// - Throws: What `body` throws; ``Timeout`` (and cancels `body`) when it made no progress
+    ///   for `timeout`.
     func wait<T: Sendable>(timeout: Duration, _ body: @escaping @Sendable () async throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<T, any Error>?>(nil)
+        let progress = Progress()
         let task = Task(executorPreference: executor) {
             let outcome: Result<T, any Error>
-            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+            do { outcome = .success(try await Self.$progress.withValue(progress) { try await body() }) } catch { outcome = .failure(error) }
             result.withLock { $0 = outcome }
             done.signal()
         }
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        if done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
-            task.cancel()
-            throw Timeout(duration: timeout)
+        var seen: UInt64 = 0
+        while done.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
+            let steps = progress.steps.load(ordering: .relaxed)
+            if steps == seen {
+                task.cancel()
+                throw Timeout(duration: timeout)
+            }
+            seen = steps
         }
         return try result.withLock { $0! }.get()
     }
 
-    /// A bridged call that did not finish in time.
+    /// Steps of work a bridged operation finished, counted while it runs.
+    final class Progress: Sendable {
+        let steps = Atomic<UInt64>(0)
+    }
+
+    /// The progress of the bridged operation the current task belongs to.
+    @TaskLocal static var progress: Progress?
+
+    /// Notes that the current bridged operation moved on (a statement answered, a megabyte of
+    /// COPY data taken by the server), so ``wait(timeout:_:)`` keeps waiting for it.
+    static func noteProgress() {
+        progress?.steps.add(1, ordering: .relaxed)
+    }
+
+    /// A bridged call that made no progress in time.
     struct Timeout: Error, CustomStringConvertible {
         let duration: Duration
         var description: String { "no answer within \(duration)" }
+    }
+}
+
+extension Duration {
+    /// The duration for Dispatch's waits, in nanoseconds.
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }
 

@@ -153,6 +153,7 @@ extension PostgreSQLStore {
     static func run(_ steps: [SaveStep], connection: PostgresConnection, logger: Logger) async throws -> [SaveChanges.VersionCheck] {
         var missed: [SaveChanges.VersionCheck] = []
         for step in steps {
+            defer { BlockingBridge.noteProgress() }
             switch step {
             case .statement(let statement):
                 let rows = try await connection.query(query(statement.sql, statement.arguments), logger: logger).collect()
@@ -185,6 +186,7 @@ extension PostgreSQLStore {
                 if buffer.readableBytes >= copyChunkBytes {
                     try await writer.write(buffer)
                     buffer.clear()
+                    BlockingBridge.noteProgress()
                 }
             }
             if buffer.readableBytes > 0 { try await writer.write(buffer) }

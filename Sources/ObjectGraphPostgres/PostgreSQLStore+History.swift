@@ -107,17 +107,22 @@ extension PostgreSQLStore {
     func recordHistory(_ changes: PostgreSQLHistoryChanges, connection: PostgresConnection, logger: Logger) async throws -> Int64? {
         guard !changes.rows.isEmpty else { return nil }
         try await connection.query(
-            Self.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("ObjectGraph.history.\(schemaName)")]),
+            Self.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text(Self.historyLockName(schemaName))]),
             logger: logger
         )
         // The transaction's number, and one key per changed object for the change rows (a
-        // run's objects get consecutive ones), reserved from the table's sequence at once.
+        // run's objects get consecutive ones), reserved from the table's sequence at once;
+        // and the model the schema holds now, read after the lock (a migration holds it).
         let changeCount = changes.rows.reduce(Int64(0)) { $0 + $1.objectCount }
         let rows = try await connection.query(
-            Self.query("SELECT (\(Self.nextHistoryNumberSQL)), \(Self.reserveChangeKeysSQL)", [.integer(changeCount)]),
+            Self.query(
+                #"SELECT (\#(Self.nextHistoryNumberSQL)), \#(Self.reserveChangeKeysSQL), (SELECT "Z_MODELHASH" FROM "Z_METADATA" WHERE "Z_VERSION" = \#(Self.formatVersion))"#,
+                [.integer(changeCount)]
+            ),
             logger: logger
         ).collect()
-        let (number, lastChangeKey) = try rows.first?.decode((Int64, Int64).self) ?? (Int64(1), changeCount)
+        let (number, lastChangeKey, modelHash) = try rows.first?.decode((Int64, Int64, String?).self) ?? (Int64(1), changeCount, nil)
+        if let modelHash { try checkModelHash(modelHash) }
         let firstChangeKey = lastChangeKey - changeCount + 1
         let process = ProcessInfo.processInfo
         try await connection.query(

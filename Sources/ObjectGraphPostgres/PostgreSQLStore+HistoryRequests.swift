@@ -194,7 +194,7 @@ extension PostgreSQLStore {
     func deleteHistory(where condition: String, _ arguments: [SQLValue], connection: PostgresConnection, logger: Logger) async throws -> Int {
         // The lock saves record history under: no transaction is numbered meanwhile.
         try await connection.query(
-            Self.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("ObjectGraph.history.\(schemaName)")]),
+            Self.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text(Self.historyLockName(schemaName))]),
             logger: logger
         )
         try await connection.query(

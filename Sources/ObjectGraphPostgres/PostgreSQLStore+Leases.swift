@@ -40,7 +40,7 @@ extension PostgreSQLStore {
                 if first { answered.signal() }
             }
         }
-        if answered.wait(timeout: .now() + .seconds(Int(operationTimeout.components.seconds))) == .timedOut {
+        if answered.wait(timeout: .now() + operationTimeout.dispatchInterval) == .timedOut {
             holder.cancel()
             release.finish()
             throw ObjectGraphError(
@@ -52,10 +52,10 @@ extension PostgreSQLStore {
         case .success(true):
             // Given back when release returns: the next taker, here or elsewhere, gets it. A
             // server gone meanwhile ends the session, and the lock with it.
-            let timeout = operationTimeout.components.seconds
+            let timeout = operationTimeout.dispatchInterval
             return StoreLease {
                 release.finish()
-                _ = unlocked.wait(timeout: .now() + .seconds(Int(timeout)))
+                _ = unlocked.wait(timeout: .now() + timeout)
             }
         case .success(false):
             return nil

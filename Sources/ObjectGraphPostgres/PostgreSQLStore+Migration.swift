@@ -83,6 +83,13 @@ extension PostgreSQLStore {
                     PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1))", binds: Self.binds([.text("ObjectGraph.\(schema)")])),
                     logger: logger
                 )
+                // The lock every save numbers its history under: instances still running the
+                // old model finish the saves they are in before the tables change, and the
+                // next finds the new model's hash (``checkModelHash(_:)``) and is refused.
+                _ = try await connection.query(
+                    PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1))", binds: Self.binds([.text(Self.historyLockName(schema))])),
+                    logger: logger
+                )
             }
             let stored = try executor.wait { try await Self.readMetadata(connection, schema: schema, logger: logger) }
             if stored.hash == hash {
@@ -107,7 +114,16 @@ extension PostgreSQLStore {
             )
             let dialect = layout.dialect
             let migrated = try migration.run(on: executor) { SQLStoreLayout(model: $0, dialect: dialect).creationSQL(model: $0) }
-            try executor.wait { try await Self.writeMetadata(connection, hash: hash, json: migrated, logger: logger) }
+            let channel = notificationChannel
+            try executor.wait {
+                try await Self.writeMetadata(connection, hash: hash, json: migrated, logger: logger)
+                // Delivered at commit: listening instances of the old model stop at once,
+                // not at their next save.
+                _ = try await connection.query(
+                    PostgresQuery(unsafeSQL: "SELECT pg_notify($1, $2)", binds: Self.binds([.text(channel), .text(Self.migratedNotice + hash)])),
+                    logger: logger
+                )
+            }
             try executor.execute("COMMIT")
             return StoredMetadata(uuid: stored.uuid, hash: hash, json: migrated)
         } catch {
@@ -123,6 +139,12 @@ extension PostgreSQLStore {
             )
         }
     }
+
+    /// The start of the notification a migration sends, followed by the new model's hash.
+    static let migratedNotice = "migrated "
+
+    /// The advisory lock saves number their history under, and migrations change tables under.
+    static func historyLockName(_ schema: String) -> String { "ObjectGraph.history.\(schema)" }
 
     /// How long one statement of a migration may take: it copies whole tables.
     var migrationTimeout: Duration { .seconds(600) }

@@ -17,6 +17,8 @@ extension PostgreSQLStore {
         let client = client
         let channel = notificationChannel
         let counter = NotificationCounter(store: self)
+        let ownHash = managedObjectModel.versionHash
+        let superseding = SupersedingHash(store: self)
         let task = bridge.start {
             while !Task.isCancelled {
                 do {
@@ -26,7 +28,11 @@ extension PostgreSQLStore {
                             // monitor reads next, whatever commits later is announced.
                             counter.increment()
                             handler()
-                            for try await _ in notifications {
+                            for try await notification in notifications {
+                                if notification.payload.hasPrefix(Self.migratedNotice) {
+                                    let hash = String(notification.payload.dropFirst(Self.migratedNotice.count))
+                                    if hash != ownHash { superseding.note(hash) }
+                                }
                                 counter.increment()
                                 handler()
                             }
@@ -56,5 +62,18 @@ private final class NotificationCounter: Sendable {
 
     func increment() {
         store?.notificationsReceived.add(1, ordering: .releasing)
+    }
+}
+
+/// Notes, from the `LISTEN` task, that another instance migrated the store's schema.
+private final class SupersedingHash: Sendable {
+    weak let store: PostgreSQLStore?
+
+    init(store: PostgreSQLStore) {
+        self.store = store
+    }
+
+    func note(_ hash: String) {
+        store?.supersedingModelHash.withLock { $0 = hash }
     }
 }

@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgreSQLStore {
     /// Runs `body` in a transaction on a connection leased from `client`: committed when it
-    /// returns, rolled back when it throws — and its error rethrown as it was (postgres-nio's
+    /// returns (and its task was not cancelled meanwhile), rolled back when it throws — and its error rethrown as it was (postgres-nio's
     /// own `withTransaction` wraps it), so an ``OptimisticLockingFailure`` or the server's
     /// unique violation reaches the caller unchanged.
     static func inTransaction<T: Sendable>(
@@ -16,6 +16,9 @@ extension PostgreSQLStore {
             let value: T
             do {
                 value = try await body(connection)
+                // Given up on by its caller (``BlockingBridge``'s timeout), which reported it
+                // failed: it must not commit after all.
+                try Task.checkCancellation()
             } catch {
                 // A dropped connection cannot roll back: the server does so when it notices.
                 _ = try? await connection.query("ROLLBACK", logger: logger)

@@ -35,8 +35,11 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     let logger: Logger
     private let runTask: Task<Void, Never>
     private let saveLock = NSLock()
-    /// How long one operation waits for the server (a connection from the pool included).
-    let operationTimeout = Duration.seconds(30)
+    /// How long one operation waits for the server without progress (a connection from the
+    /// pool included): `NSPersistentStoreTimeoutOption`, else ``defaultOperationTimeout``.
+    let operationTimeout: Duration
+    /// The operation timeout when the options give none.
+    static let defaultOperationTimeout = Duration.seconds(30)
     /// Primary keys reserved per root entity: the next key and the end of the range, and the
     /// size of the last range.
     private let keys = Mutex<[Int: (next: Int64, end: Int64, size: Int64)]>([:])
@@ -51,6 +54,9 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     private let savesWritten = Atomic<UInt64>(0)
     /// How much persistent history saves keep (the retention options), `nil` for all of it.
     let historyRetention: PersistentHistoryRetention?
+    /// The model version hash another instance migrated the schema to while this store was
+    /// open: from then on every operation is refused (see ``checkNotSuperseded()``).
+    let supersedingModelHash = Mutex<String?>(nil)
 
     /// Opens the store at `url` (`postgres://user[:password]@host[:port]/database[?schema=name]`),
     /// creating its tables when the schema has none, and migrating them when another version
@@ -62,6 +68,9 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     package init(model: ManagedObjectModel, url: URL, options: [String: Any] = [:]) throws {
         managedObjectModel = model
         historyRetention = try PersistentHistoryRetention.requested(in: options)
+        operationTimeout =
+            try PersistentStoreCoordinator.number(options[PersistentStore.timeoutOption], option: PersistentStore.timeoutOption, allowingZero: false)
+            .map { Duration.milliseconds(Int64(($0 * 1_000).rounded(.up))) } ?? Self.defaultOperationTimeout
         let location = try PostgreSQLLocation(url)
         self.location = location
         serverDescription = location.description
@@ -110,7 +119,12 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         return try run("connect to prepare schema \(schema)", server: location.description, bridge: bridge, timeout: .seconds(30)) {
             let connection = try await PostgresConnection.connect(configuration: connectionConfiguration, id: 0, logger: logger)
             do {
-                try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(Self.quoted(schema))"), logger: logger)
+                do {
+                    try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(Self.quoted(schema))"), logger: logger)
+                } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+                    // `IF NOT EXISTS` is not safe against another instance creating it at
+                    // the same moment: the loser is told the name is taken, and that is fine.
+                }
                 // `localizedStandardCompare:` orders digits as numbers ("Photo 58" before
                 // "Photo 409"), as Foundation and the SQLite store do; ICU's `kn` does that.
                 // Two stores opening at once may both create it: the loser's error is harmless.
@@ -301,8 +315,16 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     /// ``ObjectGraphError`` that says what the store was doing, with the server's SQLSTATE,
     /// message and statement, and the server.
     func run<T: Sendable>(_ what: @autoclosure () -> String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) throws -> T {
+        try checkNotSuperseded()
         let client = client
-        return try Self.run(what(), server: serverDescription, bridge: bridge, timeout: operationTimeout) { try await body(client) }
+        do {
+            return try Self.run(what(), server: serverDescription, bridge: bridge, timeout: operationTimeout) { try await body(client) }
+        } catch let error as ObjectGraphError where error.cause?.sqlState.map({ $0 != "23505" }) == true {
+            // A statement the server refused (a table or column gone): another instance may
+            // have migrated the schema under this one, which is then what to report.
+            try checkSchemaModel()
+            throw error
+        }
     }
 
     /// Runs `body` through `bridge`, its failure as an ``ObjectGraphError`` naming `what` and

@@ -138,6 +138,40 @@ struct PostgreSQLMigrationTests {
         #expect(error.message.contains("written with model version 'Company 3', and the model is version 'Company'"), "\(error.message)")
     }
 
+    @Test("an instance still open with the old model when another migrates: its next save is refused with nothing written, and so is every later read")
+    func oldModelInstanceRefused() throws {
+        let url = try CompanyStore.temporaryURL(.postgreSQL)
+        try CompanyStore.writeVersion1(at: url)
+        let old = try CompanyStore.open("Company", of: try CompanyStore.bundle(), at: url)
+        #expect(try CompanyStore.all("Company", in: old) { $0.value(forKey: "name") as? String ?? "?" } == ["Acme", "Globex", "Initech"])
+
+        // Version 3 renames Company to Organization and adds Address: entity codes move.
+        let migrated = try CompanyStore.open("Company 3", of: try CompanyStore.bundle(), at: url)
+        let context = old.newBackgroundContext()
+        let error = try #require(throws: ObjectGraphError.self) {
+            try context.performAndWait {
+                let company = try context.insertObject(entityName: "Company")
+                company.setValue("Hooli", forKey: "name")
+                try context.save()
+            }
+        }
+        #expect(error.code == .persistentStoreIncompatibleVersionHash)
+        #expect(error.message.contains("another instance migrated the store"), "\(error.message)")
+        #expect(error.message.contains("nothing was read or saved"), "\(error.message)")
+        #expect(try CompanyStore.all("Organization", in: migrated) { $0.value(forKey: "name") as? String ?? "?" } == ["Acme", "Globex", "Initech"])
+
+        let readError = try #require(throws: ObjectGraphError.self) { try CompanyStore.all("Company", in: old) { _ in "" } }
+        #expect(readError.code == .persistentStoreIncompatibleVersionHash)
+        // The migrated instance goes on.
+        let organizations = migrated.newBackgroundContext()
+        try organizations.performAndWait {
+            let organization = try organizations.insertObject(entityName: "Organization")
+            organization.setValue("Hooli", forKey: "name")
+            try organizations.save()
+        }
+        #expect(try CompanyStore.all("Organization", in: migrated) { $0.value(forKey: "name") as? String ?? "?" } == ["Acme", "Globex", "Hooli", "Initech"])
+    }
+
     @Test("a schema from before the store kept its model: its version records it, then newer ones migrate")
     func hashOnlySchema() throws {
         let url = try CompanyStore.temporaryURL(.postgreSQL)

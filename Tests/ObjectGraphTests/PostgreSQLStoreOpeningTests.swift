@@ -1,6 +1,8 @@
+import Dispatch
 import Foundation
 import ObjectGraph
 import ObjectGraphPostgres
+import Synchronization
 import Testing
 
 /// Opening PostgreSQL stores: the description names type and location, as in Core Data; errors
@@ -20,6 +22,31 @@ struct PostgreSQLStoreOpeningTests {
         #expect(error.message.contains("postgres://someone@127.0.0.1:1/nowhere"), "\(error.message)")
         #expect(!"\(error)".contains("secret-password"))
         #expect(error.cause?.file == "postgres://someone@127.0.0.1:1/nowhere")
+    }
+
+    @Test("instances opening one new schema at the same moment all open it, with one set of tables")
+    func concurrentFirstOpens() throws {
+        let url = try StoreKind.newPostgresSchemaURL()
+        let opened = Mutex<[Result<Int, any Error>]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            let result = Result {
+                let container = PersistentContainer(name: "Test", managedObjectModel: SPoTModel.make())
+                container.persistentStoreDescriptions = [PersistentStoreDescription(postgreSQLURL: url)]
+                var loadError: (any Error)?
+                container.loadPersistentStores { _, error in loadError = error }
+                if let loadError { throw loadError }
+                let context = container.newBackgroundContext()
+                return try context.performAndWait {
+                    Photo(context: context).unique = "photo \(index)"
+                    try context.save()
+                    return try context.count(for: FetchRequest<Photo>(entityName: "Photo"))
+                }
+            }
+            opened.withLock { $0.append(result) }
+        }
+        let counts = try opened.withLock { try $0.map { try $0.get() } }
+        #expect(counts.count == 4 && counts.allSatisfy { (1...4).contains($0) })
+        #expect(try PostgresShell.run(#"SELECT count(*) FROM "ZPHOTO""#, in: url) == ["4"])
     }
 
     @Test("a schema holding another model's store is refused, and left as it was")

@@ -161,7 +161,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The number given as option `option` (seconds, or a count), checked; `nil` when absent.
     /// - Throws: ``ObjectGraphError`` naming the option when the value is not a finite number
     ///   above 0 (or 0 too, `allowingZero`).
-    static func number(_ value: Any?, option: String, allowingZero: Bool) throws -> Double? {
+    package static func number(_ value: Any?, option: String, allowingZero: Bool) throws -> Double? {
         guard let value else { return nil }
         let number: Double? =
             switch value {

@@ -8,25 +8,78 @@ enum PostgresShell {
     /// path; returns the rows psql prints, unaligned, one line each.
     @discardableResult
     static func run(_ sql: String, in url: URL) throws -> [String] {
-        var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
-        let schema = components.queryItems?.first { $0.name == "schema" }?.value ?? "public"
-        components.query = nil
-        let server = try #require(components.string)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try psqlPath())
-        process.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", server, "-c", "SET search_path TO \"\(schema)\"; \(sql)"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let (process, output, errors) = try psql(["SET search_path TO \"\(try schema(of: url))\"; \(sql)"], in: url)
         // psql exits when done, so reading to the end cannot hang (no server process holds the pipes).
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw PsqlFailed(message: failure) }
         return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Runs `sql` in a psql session that stays open, idle, holding what `sql` took (a lock),
+    /// until ``HeldSession/end()``. Returns once `sql` has run.
+    static func hold(_ sql: String, in url: URL) throws -> HeldSession {
+        let input = Pipe()
+        let (process, output, errors) = try psql([], input: input.fileHandleForReading, in: url)
+        // psql reads its standard input a statement at a time, and writes each result as it
+        // comes: the marker line means `sql` has run. The session then waits for more input.
+        input.fileHandleForWriting.write(Data("SET search_path TO \"\(try schema(of: url))\"; \(sql);\nSELECT 'held';\n".utf8))
+        var printed = ""
+        while !printed.contains("held\n") {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else {
+                process.waitUntilExit()
+                throw PsqlFailed(message: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            }
+            printed += String(decoding: data, as: UTF8.self)
+        }
+        return HeldSession(process: process, input: input.fileHandleForWriting)
+    }
+
+    /// A psql session holding a lock; ``end()`` closes it, and the server gives the lock back.
+    final class HeldSession {
+        private let process: Process
+        private let input: FileHandle
+
+        fileprivate init(process: Process, input: FileHandle) {
+            self.process = process
+            self.input = input
+        }
+
+        /// Ends psql's input: it disconnects, and its session's locks are released, before
+        /// this returns.
+        func end() {
+            guard process.isRunning else { return }
+            try? input.close()
+            process.waitUntilExit()
+        }
+
+        deinit { end() }
+    }
+
+    /// A psql process on the server of `url` running each of `commands` (one `-c` each; with
+    /// none, what it reads from `input`), started, with its output and error pipes.
+    private static func psql(_ commands: [String], input: FileHandle = .nullDevice, in url: URL) throws -> (Process, Pipe, Pipe) {
+        var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+        components.query = nil
+        let server = try #require(components.string)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try psqlPath())
+        process.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", server] + commands.flatMap { ["-c", $0] }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        return (process, output, errors)
+    }
+
+    /// The schema named by `url`'s `?schema=`, `public` without one.
+    static func schema(of url: URL) throws -> String {
+        let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+        return components.queryItems?.first { $0.name == "schema" }?.value ?? "public"
     }
 
     /// The tables of the schema of `url`, sorted.

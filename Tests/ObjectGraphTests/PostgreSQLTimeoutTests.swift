@@ -1,0 +1,92 @@
+import Foundation
+import ObjectGraph
+import ObjectGraphPostgres
+import TestSupport
+import Testing
+
+/// `NSPersistentStoreTimeoutOption` on PostgreSQL: how long an operation waits for a server
+/// that does not answer, not how long a save that the server keeps answering may take.
+@Suite("PostgreSQL: the operation timeout")
+struct PostgreSQLTimeoutTests {
+    /// A container on the store at `url` waiting `timeout` seconds for the server.
+    private static func open(_ url: URL, timeout: Double) throws -> PersistentContainer {
+        let container = PersistentContainer(name: "Timeout", managedObjectModel: try HistoryStack.model())
+        let description = PersistentStoreDescription(postgreSQLURL: url)
+        description.setOption(timeout, forKey: PersistentStore.timeoutOption)
+        container.persistentStoreDescriptions = [description]
+        var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        if let loadError { throw loadError }
+        return container
+    }
+
+    @Test("a save kept waiting past the timeout fails, naming the server and the wait, with nothing saved; it saves once the lock is free")
+    func waitingSaveTimesOut() throws {
+        let url = try StoreKind.newPostgresSchemaURL()
+        let schema = try PostgresShell.schema(of: url)
+        let container = try Self.open(url, timeout: 1)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            Photo(context: context).unique = "before"
+            try context.save()
+        }
+        // Another session holds the lock every save takes to number its history.
+        let session = try PostgresShell.hold("SELECT pg_advisory_lock(hashtext('ObjectGraph.history.\(schema)'))", in: url)
+        let clock = ContinuousClock()
+        let started = clock.now
+        try context.performAndWait {
+            Photo(context: context).unique = "blocked"
+            let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+            let text = String(describing: error)
+            #expect(text.contains("127.0.0.1") || text.contains("localhost"), "names the server: \(text)")
+            #expect(text.contains("no answer within"), "says it waited: \(text)")
+        }
+        #expect(clock.now - started < .seconds(30), "the option's second, not the default 30 s")
+        #expect(try PostgresShell.run(#"SELECT count(*) FROM "ZPHOTO" WHERE "ZUNIQUE" = 'blocked'"#, in: url) == ["0"])
+
+        session.end()
+        try context.performAndWait { try context.save() }
+        #expect(try PostgresShell.run(#"SELECT count(*) FROM "ZPHOTO""#, in: url) == ["2"])
+    }
+
+    @Test("a save the server keeps answering goes on past the timeout: 3,000 updates of a millisecond each, with a 2-second timeout")
+    func busySaveGoesOn() throws {
+        let url = try StoreKind.newPostgresSchemaURL()
+        let container = try Self.open(url, timeout: 2)
+        let context = container.newBackgroundContext()
+        let count = 3_000
+        let photos = try context.performAndWait {
+            let photos = (0..<count).map { index in
+                let photo = Photo(context: context)
+                photo.unique = "p\(index)"
+                return photo
+            }
+            try context.save()
+            return photos
+        }
+        // Each updated row costs the server at least a millisecond: the save takes 3 s or
+        // more, and answers every statement within the timeout.
+        try PostgresShell.run(
+            #"""
+            CREATE FUNCTION slow_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.001); RETURN NEW; END $$;
+            CREATE TRIGGER slow_update BEFORE UPDATE ON "ZPHOTO" FOR EACH ROW EXECUTE FUNCTION slow_update();
+            """#,
+            in: url
+        )
+        let clock = ContinuousClock()
+        let started = clock.now
+        try context.performAndWait {
+            for photo in photos { photo.title = "Title of \(photo.unique ?? "")" }
+            try context.save()
+        }
+        #expect(clock.now - started > .seconds(2), "the save outlasted the timeout")
+        #expect(try PostgresShell.run(#"SELECT count(*) FROM "ZPHOTO" WHERE "ZTITLE" LIKE 'Title of %'"#, in: url) == ["\(count)"])
+    }
+
+    @Test("a timeout that is not a positive number is refused, naming the option", arguments: [0.0, -1.0, Double.nan])
+    func badTimeoutRefused(_ timeout: Double) throws {
+        let url = try StoreKind.newPostgresSchemaURL()
+        let error = try #require(throws: ObjectGraphError.self) { _ = try Self.open(url, timeout: timeout) }
+        #expect(String(describing: error).contains(PersistentStore.timeoutOption))
+    }
+}
