@@ -7,14 +7,14 @@ import Testing
 enum DialectCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     case postgreSQL
-    /// PostgreSQL without the `unaccent` extension: `[d]` falls back to memory.
-    case postgreSQLWithoutUnaccent
+    /// PostgreSQL without its diacritic folding function: `[d]` falls back to memory.
+    case postgreSQLWithoutDiacriticFolding
 
     var dialect: SQLDialect {
         switch self {
         case .sqlite: .sqlite
         case .postgreSQL: .postgreSQL()
-        case .postgreSQLWithoutUnaccent: .postgreSQL(unaccent: false)
+        case .postgreSQLWithoutDiacriticFolding: .postgreSQL(diacriticFolding: false)
         }
     }
 
