@@ -247,6 +247,45 @@ struct PredicateSQLEdgeCaseTests {
         }
     }
 
+    /// Whether the store answers `format` on Photo with SQL (it throws for what it leaves to
+    /// the context to evaluate in memory).
+    static func compilesToSQL(_ context: ManagedObjectContext, _ format: String) throws -> Bool {
+        let predicate = try FetchPredicate(parsing: format, argumentArray: [])
+        let descriptor = FetchDescriptor(
+            entity: "Photo",
+            predicate: predicate.node,
+            sortDescriptors: [],
+            fetchLimit: 0,
+            fetchOffset: 0,
+            includesSubentities: true
+        )
+        do {
+            _ = try context.store().count(matching: descriptor)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    @Test("PostgreSQL answers folding, numbers and MATCHES it reads as ICU in SQL, the rest in memory")
+    func postgreSQLRunsOnTheServer() throws {
+        let stack = try Self.stack(.postgreSQL, Self.words)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            for format in [
+                "title ==[c] 'STRASSE'", "title BEGINSWITH[cd] 'İ'", "title LIKE[c] 'ﬁ*'", "views == 9007199254740992.0",
+                "views < 0.5", "rating > 9007199254740993", "views < rating", "title MATCHES 'h.llo'", "title MATCHES '[^a-z]+|x'",
+            ] {
+                let compiled = try Self.compilesToSQL(context, format)
+                #expect(compiled, "\(format) runs on the server")
+            }
+            for format in ["title MATCHES '(?i)h.*'", "title MATCHES '\\\\w+'", "title MATCHES[c] 'h.*'", "title MATCHES unique", "title MATCHES 'a$'"] {
+                let compiled = try Self.compilesToSQL(context, format)
+                #expect(!compiled, "\(format) is evaluated in memory")
+            }
+        }
+    }
+
     @Test(
         "MATCHES patterns PostgreSQL reads as ICU does are translated; others are not",
         arguments: [
