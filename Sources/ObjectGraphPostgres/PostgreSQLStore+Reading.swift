@@ -43,36 +43,41 @@ extension PostgreSQLStore {
 
     package func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
         let layout = layout
-        let (sql, arguments) = try query(request) { layout.aliasedSelectList($0) }
+        let (sql, arguments, sort) = try query(request) { layout.aliasedSelectList($0) }
         let identifier = identifier
-        return try run("fetch \(request.entity) objects") { client in
-            var rows: [StoredRow] = []
+        let rows: [(row: StoredRow, keys: [Value])] = try run("fetch \(request.entity) objects") { client in
+            var rows: [(row: StoredRow, keys: [Value])] = []
             for try await row in try await client.query(Self.query(sql, arguments)) {
-                if let decoded = Self.decode(row, layout: layout, storeIdentifier: identifier) { rows.append(decoded) }
+                guard let decoded = Self.decode(row, layout: layout, storeIdentifier: identifier) else { continue }
+                rows.append((decoded, sort.map { Self.sortKeys(row.makeRandomAccess(), $0, distinct: false) } ?? []))
             }
             return rows
         }
+        guard let sort else { return rows.map(\.row) }
+        return sort.arrange(rows, keys: \.keys, primaryKey: \.row.id.primaryKey, offset: request.fetchOffset, limit: request.fetchLimit).map(\.row)
     }
 
     package func objectIDs(matching request: FetchDescriptor) throws -> [ManagedObjectID] {
-        let (sql, arguments) = try query(request) { _ in #"t0."Z_PK", t0."Z_ENT""# }
+        let (sql, arguments, sort) = try query(request) { _ in #"t0."Z_PK", t0."Z_ENT""# }
         let layout = layout
         let identifier = identifier
-        return try run("fetch \(request.entity) object IDs") { client in
-            var ids: [ManagedObjectID] = []
+        let ids: [(id: ManagedObjectID, keys: [Value])] = try run("fetch \(request.entity) object IDs") { client in
+            var ids: [(id: ManagedObjectID, keys: [Value])] = []
             for try await row in try await client.query(Self.query(sql, arguments)) {
                 let cells = row.makeRandomAccess()
                 guard let pk = Self.integer(cells, 0), let code = Self.integer(cells, 1),
                     let id = layout.objectID(storeIdentifier: identifier, code: code, primaryKey: pk)
                 else { continue }
-                ids.append(id)
+                ids.append((id, sort.map { Self.sortKeys(cells, $0, distinct: false) } ?? []))
             }
             return ids
         }
+        guard let sort else { return ids.map(\.id) }
+        return sort.arrange(ids, keys: \.keys, primaryKey: \.id.primaryKey, offset: request.fetchOffset, limit: request.fetchLimit).map(\.id)
     }
 
     package func count(matching request: FetchDescriptor) throws -> Int {
-        let (inner, arguments) = try query(request, ordered: false) { _ in #"t0."Z_PK""# }
+        let (inner, arguments, _) = try query(request, ordered: false) { _ in #"t0."Z_PK""# }
         return try run("count \(request.entity) objects") { client in
             let rows = try await client.query(Self.query("SELECT COUNT(*) FROM (\(inner)) AS matching", arguments)).collect()
             return Int(try rows.first?.decode(Int64.self) ?? 0)
@@ -94,9 +99,9 @@ extension PostgreSQLStore {
             default: .none
             }
         }
-        let (sql, arguments) = try query(request, ordered: true, distinct: distinct) { _ in columns.map(\.column).joined(separator: ", ") }
+        let (sql, arguments, sort) = try query(request, ordered: true, distinct: distinct) { _ in columns.map(\.column).joined(separator: ", ") }
         let identifier = identifier
-        return try run("fetch \(request.entity) dictionaries") { client in
+        let results: [[String: Value]] = try run("fetch \(request.entity) dictionaries") { client in
             var results: [[String: Value]] = []
             for try await row in try await client.query(Self.query(sql, arguments)) {
                 let cells = row.makeRandomAccess()
@@ -113,10 +118,35 @@ extension PostgreSQLStore {
                         break
                     }
                 }
+                if let sort {
+                    // The sort keys (and primary key) follow the properties; kept under names
+                    // no property has until the rows are sorted.
+                    for (index, key) in Self.sortKeys(cells, sort, distinct: distinct).enumerated() { dictionary[Self.sortKeyName(index)] = key }
+                    if !distinct { dictionary[Self.sortKeyName(-1)] = Self.integer(cells, cells.count - 1).map { .int($0) } ?? .null }
+                }
                 results.append(dictionary)
             }
             return results
         }
+        guard let sort else { return results }
+        let names = sort.keys.indices.map(Self.sortKeyName)
+        let primaryKey = Self.sortKeyName(-1)
+        var arranged = sort.arrange(
+            results,
+            keys: { row in names.map { row[$0] ?? .null } },
+            primaryKey: { row in if case .int(let pk)? = row[primaryKey] { pk } else { nil } },
+            offset: 0,
+            limit: 0
+        )
+        arranged = arranged.map { row in row.filter { !names.contains($0.key) && $0.key != primaryKey } }
+        if distinct {
+            // Rows that differ only in their sort keys are one row: the first in order.
+            var seen = Set<[String: Value]>()
+            arranged = arranged.filter { seen.insert($0).inserted }
+        }
+        if request.fetchOffset > 0 { arranged = Array(arranged.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 { arranged = Array(arranged.prefix(request.fetchLimit)) }
+        return arranged
     }
 
     package func members(of id: ManagedObjectID, relationship: RelationshipKey) throws -> [ManagedObjectID] {
@@ -189,16 +219,33 @@ extension PostgreSQLStore {
     }
 
     /// The SQL and arguments of a fetch, from the request's plan (compiled now when it has
-    /// none from this store).
+    /// none from this store), and the sort to apply in memory when PostgreSQL cannot order
+    /// as the evaluator does (the SQL then selects the sort keys after `columns`, and has no
+    /// ORDER BY, LIMIT or OFFSET).
     func query(
         _ request: FetchDescriptor,
         ordered: Bool = true,
         distinct: Bool = false,
         columns: (String) -> String
-    ) throws -> (String, [SQLValue]) {
+    ) throws -> (String, [SQLValue], FetchPlan.InMemorySort?) {
         let plan: FetchPlan
         if let given = request.plan, canUse(given) { plan = given } else { plan = try fetchPlan(for: request) }
-        let query = try layout.query(request, plan: plan, ordered: ordered, distinct: distinct, columns: columns)
-        return (query.sql, query.arguments)
+        let query = try layout.sortableQuery(request, plan: plan, ordered: ordered, distinct: distinct, columns: columns)
+        return (query.sql, query.arguments, query.inMemory)
+    }
+
+    /// The sort keys `sort` selected: the last columns of `row`, but for the primary key after
+    /// them unless `distinct`.
+    static func sortKeys(_ row: PostgresRandomAccessRow, _ sort: FetchPlan.InMemorySort, distinct: Bool) -> [Value] {
+        let first = row.count - sort.keys.count - (distinct ? 0 : 1)
+        return sort.types.enumerated().map { index, type in
+            guard let type else { return integer(row, first + index).map { .int($0) } ?? .null }
+            return value(row, first + index, type: type)
+        }
+    }
+
+    /// The dictionary key a sort key is kept under until the rows are sorted.
+    static func sortKeyName(_ index: Int) -> String {
+        "\u{0}sortKey\(index)"
     }
 }

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Contexts call it synchronously on their queues; each call runs its queries as a task of a
 /// ``BlockingBridge`` and waits, off Swift's cooperative pool. Predicates compile with the
-/// shared compiler in PostgreSQL's dialect (with `unaccent` when the server has it), so fetches,
+/// shared compiler in PostgreSQL's dialect (with the folding functions it creates), so fetches,
 /// sorts and counts mean what they mean in memory and in SQLite.
 package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     // @unchecked Sendable: `client`, `layout` and the identity are set in init only; key
@@ -79,8 +79,8 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         self.bridge = bridge
         let logger = Logger(label: "ObjectGraphPostgres")
         self.logger = logger
-        let hasUnaccent = try Self.prepareDatabase(location, bridge: bridge, logger: logger)
-        layout = SQLStoreLayout(model: model, dialect: .postgreSQL(unaccent: hasUnaccent))
+        try Self.prepareDatabase(location, bridge: bridge, logger: logger)
+        layout = SQLStoreLayout(model: model, dialect: .postgreSQL())
         var configuration = location.clientConfiguration
         configuration.options.maximumConnections = 4
         let client = PostgresClient(configuration: configuration)
@@ -108,15 +108,15 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
 
     // MARK: Opening
 
-    /// Creates the schema when missing and the `unaccent` extension when the server ships it;
-    /// returns whether `unaccent()` can be used.
+    /// Creates the schema when missing, with the collation and the folding functions
+    /// (``PostgreSQLFolding``) the compiled SQL uses.
     ///
     /// On a connection of its own rather than the pool's: a server that is not there fails at
     /// once with the reason (the pool would keep retrying for a minute).
-    private static func prepareDatabase(_ location: PostgreSQLLocation, bridge: BlockingBridge, logger: Logger) throws -> Bool {
+    private static func prepareDatabase(_ location: PostgreSQLLocation, bridge: BlockingBridge, logger: Logger) throws {
         let connectionConfiguration = location.connectionConfiguration
         let schema = location.schema
-        return try run("connect to prepare schema \(schema)", server: location.description, bridge: bridge, timeout: .seconds(30)) {
+        try run("connect to prepare schema \(schema)", server: location.description, bridge: bridge, timeout: .seconds(30)) {
             let connection = try await PostgresConnection.connect(configuration: connectionConfiguration, id: 0, logger: logger)
             do {
                 do {
@@ -147,15 +147,28 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
                     ).collect()
                     if rows.isEmpty { throw error }
                 }
-                // In `public`, so that every schema's store finds it on its search path.
-                do {
-                    try await connection.query("CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public", logger: logger)
-                } catch {
-                    // Not installed on the server, or not ours to create: `[d]` is evaluated in memory.
+                // `[c]`, `[d]` and `caseInsensitiveCompare:` fold as the evaluator does
+                // (`lower()` maps one character at a time, `unaccent` has other tables).
+                // Replaced on every open, so a store follows the tables of the ObjectGraph that
+                // opens it; two stores opening at once may collide, and the loser finds the
+                // function there.
+                let names = [PostgreSQLFolding.caseFunctionName, PostgreSQLFolding.diacriticFunctionName]
+                for (name, sql) in zip(names, PostgreSQLFolding.creationSQL(schema: Self.quoted(schema))) {
+                    do {
+                        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+                    } catch {
+                        let rows = try await connection.query(
+                            PostgresQuery(
+                                unsafeSQL:
+                                    "SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1 AND p.proname = $2",
+                                binds: Self.binds([.text(schema), .text(name)])
+                            ),
+                            logger: logger
+                        ).collect()
+                        if rows.isEmpty { throw error }
+                    }
                 }
-                let rows = try await connection.query("SELECT 1 FROM pg_extension WHERE extname = 'unaccent'", logger: logger).collect()
                 try? await connection.close()
-                return !rows.isEmpty
             } catch {
                 try? await connection.close()
                 throw error

@@ -5,7 +5,7 @@ import Testing
 
 /// The rows of ``PredicateSQLSemanticsTests`` compiled in every ``SQLDialect``: each compiles
 /// to SQL that reads as its database's (placeholders, quoting, no SQLite function on
-/// PostgreSQL), or — on PostgreSQL without `unaccent`, for `[d]` alone — falls back to
+/// PostgreSQL), or — on PostgreSQL without diacritic folding, for `[d]` alone — falls back to
 /// evaluation in memory. The SQLite rows also run through the store there; the PostgreSQL
 /// answers are compared with memory once a server runs in the tests.
 @Suite("Predicate semantics compiled in each dialect")
@@ -27,9 +27,9 @@ struct PredicateSQLDialectSemanticsTests {
             switch compiled {
             case .sql(let sql):
                 #expect(DialectCheck.problems(sql.text, arguments: sql.arguments.count, dialect: dialect.dialect) == [], "\(sql.text)")
-                #expect(!(dialect == .postgreSQLWithoutUnaccent && foldsDiacritics), "[d] without unaccent: \(sql.text)")
+                #expect(!(dialect == .postgreSQLWithoutDiacriticFolding && foldsDiacritics), "[d] without diacritic folding: \(sql.text)")
             case .inMemory(let reason):
-                #expect(dialect == .postgreSQLWithoutUnaccent && foldsDiacritics, "falls back to memory: \(reason)")
+                #expect(dialect == .postgreSQLWithoutDiacriticFolding && foldsDiacritics, "falls back to memory: \(reason)")
             }
         }
     }

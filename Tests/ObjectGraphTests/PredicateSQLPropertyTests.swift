@@ -25,16 +25,6 @@ struct PredicateSQLPropertyTests {
     static let replay = environment["OBJECTGRAPH_PROPERTY_DATASET"].flatMap { UInt64($0) }
     static let casesPerDataset = 50
 
-    /// Why PostgreSQL's answers differ on about 1.4 % of the checks (41 of 3,000 at the default
-    /// seed): known issues until its dialect routes these to memory. The disagreements seen:
-    /// `[c]` and case-insensitive sorts with `lower()` (no full case folding: ß, ﬁ, İ/ı, final
-    /// σ), localized sorts in ICU's root collation against Foundation's, `MATCHES` with ICU-only
-    /// syntax (`\p{L}`, `(?i)`) failing on the server instead of falling back, and integers
-    /// beyond 2^53 compared with doubles as doubles. SQLite and in-memory stores must agree on
-    /// every check.
-    static let postgreSQLDifferences: Comment =
-        "PostgreSQL: case folding, collations, ICU regular expressions and integer/double comparison differ from the evaluator (issue 24)"
-
     @Test("fetch, order and count through SQL agree with evaluate(with:)", arguments: StoreKind.allCases)
     func sqlAgreesWithMemory(store: StoreKind) async throws {
         let clock = ContinuousClock()
@@ -60,12 +50,10 @@ struct PredicateSQLPropertyTests {
             let log = report.failures.joined(separator: "\n\n")
             try log.write(toFile: path + "." + store.rawValue, atomically: true, encoding: .utf8)
         }
-        withKnownIssue(Self.postgreSQLDifferences, isIntermittent: true) {
-            for failure in report.failures.prefix(12) { Issue.record(Comment(rawValue: failure)) }
-            #expect(report.failures.count == 0, "\(report.failures.count) of \(report.checks) checks disagree")
-        } when: {
-            store == .postgreSQL
-        }
+        // Every store agrees on every check, PostgreSQL included (which evaluates or sorts in
+        // memory what its SQL cannot say as the evaluator means it).
+        for failure in report.failures.prefix(12) { Issue.record(Comment(rawValue: failure)) }
+        #expect(report.failures.count == 0, "\(report.failures.count) of \(report.checks) checks disagree")
         // Not vacuous: most predicates compile to SQL, a third or more select some but not all
         // objects, a quarter or more of the fetches are sorted.
         #expect(report.compiledToSQL * 10 >= report.cases * 8, "only \(report.compiledToSQL) of \(report.cases) compiled to SQL")

@@ -210,26 +210,11 @@ struct PredicateSQLSemanticsTests {
             request.predicate = predicate
             let fetched = try context.fetch(request).map(Fixture.label)
             let counted = try context.count(for: request)
-            withKnownIssue(Comment(rawValue: Self.postgreSQLDifferences[row.rule] ?? "")) {
-                #expect(Set(fetched) == row.expected, "fetch")
-                #expect(fetched.count == row.expected.count, "fetch returns each object once")
-                #expect(counted == row.expected.count, "count(for:)")
-            } when: {
-                kind == .postgreSQL && Self.postgreSQLDifferences[row.rule] != nil
-            }
+            #expect(Set(fetched) == row.expected, "fetch")
+            #expect(fetched.count == row.expected.count, "fetch returns each object once")
+            #expect(counted == row.expected.count, "count(for:)")
         }
     }
-
-    /// The rows PostgreSQL's SQL answers differently, found by running this table on a server,
-    /// by rule, with why: known issues until the PostgreSQL dialect routes them to memory (or
-    /// writes them as the evaluator means them). `withKnownIssue` reports them each run, and
-    /// fails once a row starts agreeing.
-    static let postgreSQLDifferences: [String: String] = [
-        "[c] folds ß to ss": "PostgreSQL's lower() maps case one character at a time: ß stays ß, never ss",
-        "[c] uses full case folding": "PostgreSQL's lower() maps case one character at a time: ß stays ß, never ss",
-        "2^53 + 1 is not the double 2^53: exact comparison": "PostgreSQL compares bigint with float8 as float8: 2^53 + 1 rounds to 2^53",
-        "2^53 + 1 exceeds the double 2^53": "PostgreSQL compares bigint with float8 as float8: 2^53 + 1 rounds to 2^53",
-    ]
 
     struct SortRow: Sendable, CustomTestStringConvertible {
         let sorts: [FetchSortDescriptor]

@@ -7,14 +7,14 @@ import Testing
 enum DialectCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     case postgreSQL
-    /// PostgreSQL without the `unaccent` extension: `[d]` falls back to memory.
-    case postgreSQLWithoutUnaccent
+    /// PostgreSQL without its diacritic folding function: `[d]` falls back to memory.
+    case postgreSQLWithoutDiacriticFolding
 
     var dialect: SQLDialect {
         switch self {
         case .sqlite: .sqlite
         case .postgreSQL: .postgreSQL()
-        case .postgreSQLWithoutUnaccent: .postgreSQL(unaccent: false)
+        case .postgreSQLWithoutDiacriticFolding: .postgreSQL(diacriticFolding: false)
         }
     }
 
@@ -33,9 +33,11 @@ enum CompiledQuery: Equatable, CustomStringConvertible {
         var order: [String] = []
         /// The arguments of the WHERE clause and the sort.
         var arguments: [SQLValue] = []
+        /// The sort keys the store selects to sort in memory (`order` is then empty).
+        var inMemorySortKeys: [String] = []
 
-        /// Joins, WHERE and ORDER BY as one text, for the dialect checks.
-        var text: String { (joins + [whereClause] + order).joined(separator: " ") }
+        /// Joins, WHERE, ORDER BY and sort keys as one text, for the dialect checks.
+        var text: String { (joins + [whereClause] + order + inMemorySortKeys).joined(separator: " ") }
     }
 
     case sql(SQL)
@@ -69,7 +71,15 @@ extension SQLiteStore {
         switch plan.filtered {
         case .sql(let clauses):
             let order = try clauses.order.get()
-            return .sql(CompiledQuery.SQL(joins: order.joins, whereClause: clauses.whereClause, order: order.terms, arguments: order.arguments))
+            return .sql(
+                CompiledQuery.SQL(
+                    joins: order.joins,
+                    whereClause: clauses.whereClause,
+                    order: order.terms,
+                    arguments: order.arguments,
+                    inMemorySortKeys: order.inMemory?.keys ?? []
+                )
+            )
         case .inMemory(let reason):
             return .inMemory(reason: reason)
         case .failed(let error):

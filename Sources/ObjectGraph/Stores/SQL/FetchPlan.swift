@@ -26,6 +26,45 @@ package struct FetchPlan: Sendable {
         let joins: [String]
         let terms: [String]
         let arguments: [SQLValue]
+        /// The sort keys to order by in memory, when the dialect cannot write the order
+        /// (`terms` is then empty).
+        let inMemory: InMemorySort?
+    }
+
+    /// A sort the store applies itself, after reading each row's sort keys: the dialect has
+    /// no ORDER BY that orders as the evaluator does (PostgreSQL and localized selectors).
+    package struct InMemorySort: Sendable {
+        /// The fetch's sort descriptors.
+        package let descriptors: [FetchSortDescriptor]
+        /// One SQL expression per descriptor, its sort key (the primary key for a descriptor
+        /// without a key or a to-one relationship).
+        package let keys: [String]
+        /// The attribute type of each key, to decode it.
+        package let types: [AttributeType?]
+
+        /// `items` in the descriptors' order, then by primary key (when given), as the
+        /// evaluator's sort (``FetchSortOrder``) orders; then `offset` and `limit` applied
+        /// (`0`: none).
+        package func arrange<Item>(
+            _ items: [Item],
+            keys: (Item) -> [Value],
+            primaryKey: (Item) -> Int64?,
+            offset: Int,
+            limit: Int
+        ) -> [Item] {
+            let keyed = items.map { (item: $0, keys: keys($0), pk: primaryKey($0)) }
+            var sorted = keyed.sorted { lhs, rhs in
+                for (index, descriptor) in descriptors.enumerated() {
+                    let order = descriptor.compare(lhs.keys[index], rhs.keys[index])
+                    if order != .orderedSame { return order == .orderedAscending }
+                }
+                guard let a = lhs.pk, let b = rhs.pk else { return false }
+                return a < b
+            }.map(\.item)
+            if offset > 0 { sorted = Array(sorted.dropFirst(offset)) }
+            if limit > 0 { sorted = Array(sorted.prefix(limit)) }
+            return sorted
+        }
     }
 
     /// The predicate's outcome: SQL, evaluation in memory, or an error.
@@ -111,8 +150,8 @@ extension FetchPlan {
         let whereJoins = scope.joins
         let whereArguments = compiler.arguments
         let order = Result { () throws -> Order in
-            let terms = try compiler.orderTerms(for: request.sortDescriptors, scope: scope)
-            return Order(joins: scope.joins, terms: terms, arguments: compiler.arguments)
+            let (terms, inMemory) = try compiler.orderTerms(for: request.sortDescriptors, scope: scope)
+            return Order(joins: scope.joins, terms: terms, arguments: compiler.arguments, inMemory: inMemory)
         }
         return Clauses(whereJoins: whereJoins, whereClause: whereClause, whereArguments: whereArguments, order: order)
     }

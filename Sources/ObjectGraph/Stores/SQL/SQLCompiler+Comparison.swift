@@ -103,6 +103,7 @@ extension SQLCompiler {
                 default: return dialect.falseLiteral
                 }
             }
+            if let exact = exactConstant(value, against: type) { return exactComparison(sql, op, exact) }
             let symbol = dialect.symbol(op)
             if inexact(value) { return numericComparison(symbol, value) }
             guard let bound = coerced(value) else { return op == .notEqual ? dialect.trueLiteral : dialect.falseLiteral }
@@ -112,7 +113,14 @@ extension SQLCompiler {
                 return try stringOperator(.contains, .constant(text), .expression(sql, type), options)
             }
             guard case .array(let values) = value else { return dialect.falseLiteral }
-            let bound = values.filter { !$0.isNull && !inexact($0) }.compactMap(coerced)
+            var bound: [SQLValue] = []
+            for element in values where !element.isNull && !inexact(element) {
+                switch exactConstant(element, against: type) {
+                case .exact(let stored)?: bound.append(stored)
+                case nil: if let stored = coerced(element) { bound.append(stored) }
+                default: break  // equal to no value of the column
+                }
+            }
             var alternatives = bound.isEmpty ? [] : ["\(left) IN (\(bound.map { placeholder($0) }.joined(separator: ", ")))"]
             alternatives += values.filter(inexact).map { numericComparison("=", $0) }
             if values.contains(.null) { alternatives.append("\(sql) IS NULL") }
@@ -128,6 +136,14 @@ extension SQLCompiler {
             }
             guard let low = coerced(bounds[0]), let high = coerced(bounds[1]), !bounds[0].isNull, !bounds[1].isNull else {
                 return dialect.falseLiteral
+            }
+            if bounds.contains(where: { exactConstant($0, against: type) != nil }) {
+                func bound(_ op: ComparisonOperator, _ value: Value, _ stored: SQLValue) -> String {
+                    guard let exact = exactConstant(value, against: type) else { return "\(sql) \(op.rawValue) \(bind(stored))" }
+                    return exactComparison(sql, op, exact)
+                }
+                let lower = bound(.greaterThanOrEqual, bounds[0], low)
+                return "(\(lower) AND \(bound(.lessThanOrEqual, bounds[1], high)))"
             }
             return "\(ordered) BETWEEN \(placeholder(low)) AND \(placeholder(high))"
         case .beginsWith, .endsWith, .contains, .like, .matches:
@@ -177,6 +193,7 @@ extension SQLCompiler {
             default: return "\(compared) \(symbol) 0"
             }
         }
+        if orderings.contains(op), let exact = exactMixedComparison(left, leftType, op, right, rightType) { return exact }
         if dialect.database == .postgreSQL, let leftType, let rightType, Self.storageClass(leftType) != Self.storageClass(rightType) {
             // PostgreSQL refuses to compare text with a number (SQLite answers): the evaluator's
             // answer is that values of different kinds are never equal, and never ordered.

@@ -12,7 +12,8 @@ extension SQLCompiler {
     /// with `[c]`/`[d]`: true, false, or NULL when a side is NULL.
     ///
     /// - Throws: ``NeedsInMemoryEvaluation`` where the dialect cannot say it (PostgreSQL:
-    ///   `MATCHES[d]`, LIKE with a key-path pattern, `[d]` without `unaccent`).
+    ///   `MATCHES` it cannot write as ICU reads it, LIKE with a key-path pattern, `[d]` without
+    ///   the diacritic folding function).
     mutating func stringOperator(
         _ op: ComparisonOperator,
         _ left: StringOperand,
@@ -48,16 +49,22 @@ extension SQLCompiler {
             return dialect.falseLiteral
         }
         if op == .matches {
-            if options.contains(.diacriticInsensitive) {
+            // PostgreSQL's regular expressions are not ICU's: only a pattern written in the
+            // syntax both read alike, matched case-sensitively, runs on the server.
+            guard !options.contains(.diacriticInsensitive) else {
                 throw NeedsInMemoryEvaluation(reason: "MATCHES[d] has no PostgreSQL form")
             }
-            // MATCHES is the whole string; `~` searches, so the pattern is anchored.
-            let pattern: String
-            switch right {
-            case .constant(let regex): pattern = bind(.text("^(?:" + regex + ")$"))
-            case .expression(let sql, _): pattern = "('^(?:' || \(sql) || ')$')"
+            guard !options.contains(.caseInsensitive) else {
+                throw NeedsInMemoryEvaluation(reason: "MATCHES[c] folds case as ICU does, not as PostgreSQL does")
             }
-            return "\(plain(left)) \(options.contains(.caseInsensitive) ? "~*" : "~") \(pattern)"
+            guard case .constant(let regex) = right else {
+                throw NeedsInMemoryEvaluation(reason: "MATCHES with a key-path pattern may use ICU-only syntax")
+            }
+            guard let translated = Self.postgreSQLRegularExpression(regex) else {
+                throw NeedsInMemoryEvaluation(reason: "the MATCHES pattern uses syntax PostgreSQL reads differently from ICU")
+            }
+            // MATCHES is the whole string; `~` searches, so the pattern is anchored.
+            return "\(plain(left)) ~ \(bind(.text("^(?:" + translated + ")$")))"
         }
         try requireFolding(options)
         let subject = folded(left, options)
@@ -95,7 +102,8 @@ extension SQLCompiler {
     }
 
     /// `sql` folded by `[c]`/`[d]` `options`: `og_fold` in SQLite (the evaluator's folding),
-    /// `lower()` and `unaccent()` in PostgreSQL.
+    /// the store's diacritic and case folding functions (``PostgreSQLFolding``) in
+    /// PostgreSQL, diacritics first, as Foundation folds.
     func fold(_ sql: String, _ options: ComparisonOptions) -> String {
         let options = options.subtracting(.normalized)
         if options.isEmpty { return sql }
@@ -103,15 +111,15 @@ extension SQLCompiler {
         case .sqlite:
             return "\(SQLiteFunctions.fold)(\(sql), \(options.rawValue))"
         case .postgreSQL:
-            let unaccented = options.contains(.diacriticInsensitive) ? "unaccent(\(sql))" : sql
-            return options.contains(.caseInsensitive) ? "lower(\(unaccented))" : unaccented
+            let unmarked = options.contains(.diacriticInsensitive) ? "\(PostgreSQLFolding.diacriticFunctionName)(\(sql))" : sql
+            return options.contains(.caseInsensitive) ? "\(PostgreSQLFolding.caseFunctionName)(\(unmarked))" : unmarked
         }
     }
 
     /// - Throws: ``NeedsInMemoryEvaluation`` when the dialect cannot fold as `options` ask.
     func requireFolding(_ options: ComparisonOptions) throws {
-        if dialect.database == .postgreSQL, options.contains(.diacriticInsensitive), !dialect.hasUnaccent {
-            throw NeedsInMemoryEvaluation(reason: "[d] needs PostgreSQL's unaccent extension")
+        if dialect.database == .postgreSQL, options.contains(.diacriticInsensitive), !dialect.foldsDiacritics {
+            throw NeedsInMemoryEvaluation(reason: "[d] needs the store's diacritic folding function")
         }
     }
 
@@ -135,9 +143,10 @@ extension SQLCompiler {
         }
     }
 
-    /// A string sort key for `selector`: SQLite's registered collations; in PostgreSQL,
-    /// `lower()` for the case-insensitive selectors, ICU's root collation for the localized
-    /// ones and Unicode scalar order (`"C"`) for `compare:`.
+    /// A string sort key for `selector`: SQLite's registered collations; in PostgreSQL, the
+    /// store's full case folding in Unicode scalar order for `caseInsensitiveCompare:` (the
+    /// evaluator's order exactly) and Unicode scalar order (`"C"`) for `compare:`. (The
+    /// localized selectors are sorted in memory on PostgreSQL: see ``orderTerms(for:scope:)``.)
     func sortKey(_ sql: String, _ selector: FetchSortDescriptor.Selector) -> String {
         switch dialect.database {
         case .sqlite:
@@ -145,13 +154,97 @@ extension SQLCompiler {
             return "\(sql) COLLATE \(collation)"
         case .postgreSQL:
             switch selector {
-            case .caseInsensitiveCompare: return "lower(\(sql)) COLLATE \"C\""
+            case .caseInsensitiveCompare: return "\(PostgreSQLFolding.caseFunctionName)(\(sql)) COLLATE \"C\""
             case .localizedCompare: return "\(sql) COLLATE \"und-x-icu\""
             case .localizedCaseInsensitiveCompare: return "lower(\(sql)) COLLATE \"und-x-icu\""
             case .localizedStandardCompare: return "lower(\(sql)) COLLATE \"\(SQLDialect.postgreSQLNumericCollation)\""
             default: return "\(sql) COLLATE \"C\""
             }
         }
+    }
+
+    /// An ICU regular expression (a `MATCHES` pattern) as a PostgreSQL regular expression that
+    /// matches exactly the same strings, or `nil` when it uses syntax the two read
+    /// differently, or may.
+    ///
+    /// Accepted: literal characters, `\` before ASCII punctuation, `.` (written as ICU reads
+    /// it: any character but a line terminator), groups `( )` without `?`, `|`, the
+    /// quantifiers `*`, `+`, `?` (not doubled: ICU's `*+` is possessive, `*?` lazy), and
+    /// bracket expressions of literal characters and ranges, possibly negated. Everything
+    /// else — `\p{…}`, `\w`, `\d`, `(?i)`, `^`, `$` (ICU's `$` also matches before a final
+    /// line break), `{n,m}`, nested or POSIX sets — is matched in memory by ICU.
+    static func postgreSQLRegularExpression(_ pattern: String) -> String? {
+        // ICU's line terminators, which its `.` does not match without DOTALL.
+        let notLineTerminator = "[^\n\u{0B}\u{0C}\r\u{85}\u{2028}\u{2029}]"
+        let scalars = Array(pattern.unicodeScalars)
+        var result = ""
+        var index = 0
+        /// Whether the previous element can take a quantifier.
+        var quantifiable = false
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            switch scalar {
+            case "\\":
+                guard index < scalars.count, scalars[index].isASCII, scalars[index].properties.isPatternSyntax else { return nil }
+                result += "\\" + String(scalars[index])
+                index += 1
+                quantifiable = true
+            case ".":
+                result += notLineTerminator
+                quantifiable = true
+            case "*", "+", "?":
+                guard quantifiable else { return nil }
+                result.unicodeScalars.append(scalar)
+                quantifiable = false
+            case "(":
+                if index < scalars.count, scalars[index] == "?" || scalars[index] == "*" { return nil }
+                result += "("
+                quantifiable = false
+            case ")":
+                result += ")"
+                quantifiable = true
+            case "|":
+                result += "|"
+                quantifiable = false
+            case "[":
+                var set = "["
+                if index < scalars.count, scalars[index] == "^" {
+                    set += "^"
+                    index += 1
+                }
+                var members = 0
+                var closed = false
+                while index < scalars.count {
+                    let member = scalars[index]
+                    index += 1
+                    if member == "]" {
+                        closed = members > 0
+                        break
+                    }
+                    // Only plain characters and `a-z` ranges between them.
+                    if "[\\&^:=.-".unicodeScalars.contains(member) { return nil }
+                    set.unicodeScalars.append(member)
+                    members += 1
+                    if index + 1 < scalars.count, scalars[index] == "-", scalars[index + 1] != "]" {
+                        let upper = scalars[index + 1]
+                        if "[\\&^:=.-".unicodeScalars.contains(upper) || upper.value < member.value { return nil }
+                        set += "-"
+                        set.unicodeScalars.append(upper)
+                        index += 2
+                    }
+                }
+                guard closed else { return nil }
+                result += set + "]"
+                quantifiable = true
+            case "^", "$", "{", "}", "]":
+                return nil
+            default:
+                result.unicodeScalars.append(scalar)
+                quantifiable = true
+            }
+        }
+        return result
     }
 
     /// `text` as a literal inside a SQL LIKE pattern (backslash escapes).

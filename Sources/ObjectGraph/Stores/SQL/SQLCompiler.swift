@@ -88,12 +88,25 @@ struct SQLCompiler {
     }
 
     /// One `expression ASC|DESC` term per descriptor (joining the to-one relationships its
-    /// key path crosses into `scope`).
-    mutating func orderTerms(for descriptors: [FetchSortDescriptor], scope: Scope) throws -> [String] {
+    /// key path crosses into `scope`), or, where the dialect cannot order as the evaluator
+    /// does, no terms and the sort keys to order by in memory.
+    ///
+    /// PostgreSQL sorts by `localizedCompare:`, `localizedCaseInsensitiveCompare:` and
+    /// `localizedStandardCompare:` in memory: Foundation compares with its own ICU and the
+    /// current locale, and no collation of the server (ICU's root, another ICU version, the
+    /// database's libc locale) is known to give the same order for every pair of strings, so
+    /// the store reads the keys and orders with ``FetchSortDescriptor``'s comparison itself.
+    mutating func orderTerms(for descriptors: [FetchSortDescriptor], scope: Scope) throws -> (terms: [String], inMemory: FetchPlan.InMemorySort?) {
         var terms: [String] = []
+        var keys: [String] = []
+        var types: [AttributeType?] = []
+        var inMemory = false
         for descriptor in descriptors {
             guard let key = descriptor.key else {
-                terms.append("\(dialect.column(scope.alias, "Z_PK")) \(descriptor.ascending ? "ASC" : "DESC")")
+                let pk = dialect.column(scope.alias, "Z_PK")
+                terms.append("\(pk) \(descriptor.ascending ? "ASC" : "DESC")")
+                keys.append(pk)
+                types.append(.integer64)
                 continue
             }
             var operand: Operand = .object(ObjectRef(pk: dialect.column(scope.alias, "Z_PK"), entity: scope.entity, scope: scope, via: nil))
@@ -101,14 +114,27 @@ struct SQLCompiler {
             var expression: String
             switch operand {
             case .scalar(let sql, let type):
-                expression = type == .string || type == .uri ? sortKey(sql, descriptor.selector) : sql
-            case .object(let ref): expression = ref.pk
+                let textual = type == .string || type == .uri
+                expression = textual ? sortKey(sql, descriptor.selector) : sql
+                if textual, dialect.database == .postgreSQL, Self.localizedSelectors.contains(descriptor.selector) { inMemory = true }
+                keys.append(sql)
+                types.append(type)
+            case .object(let ref):
+                expression = ref.pk
+                keys.append(ref.pk)
+                types.append(.integer64)
             default: throw ObjectGraphError(.invalidRequest, "cannot sort by '\(key)': it is not a value reached through to-one relationships")
             }
             terms.append("\(expression) \(dialect.direction(ascending: descriptor.ascending))")
         }
-        return terms
+        guard inMemory else { return (terms, nil) }
+        return ([], FetchPlan.InMemorySort(descriptors: descriptors, keys: keys, types: types))
     }
+
+    /// The selectors that compare in the current locale (Foundation's ICU collation).
+    static let localizedSelectors: Set<FetchSortDescriptor.Selector> = [
+        .localizedCompare, .localizedCaseInsensitiveCompare, .localizedStandardCompare,
+    ]
 
     mutating func newScope(for entity: EntityDescription) -> Scope {
         aliasCount += 1

@@ -12,10 +12,13 @@ import Foundation
 /// | placeholders | `?` | `$1`, `$2`, … |
 /// | truth, `NOT` | `1`/`0`, `NOT IFNULL(p, 0)` | `TRUE`/`FALSE`, `NOT COALESCE(p, FALSE)` |
 /// | null-safe `==`/`!=` | `IS`, `IS NOT` | `IS NOT DISTINCT FROM`, `IS DISTINCT FROM` |
-/// | `[c]`, `[d]` | `og_fold` (Swift, registered on the connection) | `lower()`, `unaccent()` |
+/// | `[c]`, `[d]` | `og_fold` (Swift, registered on the connection) | `objectgraph_fold_case()`, `objectgraph_fold_diacritics()` (Foundation's folding, created in the schema) |
 /// | BEGINSWITH, ENDSWITH, CONTAINS, LIKE | `og_string` | `LIKE` with an escaped pattern, `strpos` |
-/// | MATCHES | `og_string` (ICU) | `~` / `~*` anchored to the whole string |
+/// | MATCHES | `og_string` (ICU) | `~` anchored to the whole string, for patterns PostgreSQL reads as ICU does |
 /// | string order | binary (= Unicode scalars) | `COLLATE "C"` (= Unicode scalars in UTF-8) |
+/// | `caseInsensitiveCompare:` | a collation calling the evaluator | `objectgraph_fold_case()` in `"C"` order |
+/// | localized sorts | collations calling Foundation | in memory, by the store |
+/// | integer against double | SQLite's exact comparison | integer bounds, or integer and fraction compared apart |
 /// | sort nulls | first ascending (SQLite's own) | `NULLS FIRST` / `NULLS LAST` said |
 /// | decimals | text with `OG_DECIMAL` collation, `og_numcmp` | `NUMERIC` |
 /// | `@sum`, `@avg` | `og_sum`, `og_avg` | `COALESCE(SUM(x), 0)`, `AVG(x)` |
@@ -23,13 +26,15 @@ import Foundation
 ///
 /// Where PostgreSQL cannot say what the evaluator means, the compiler throws
 /// ``NeedsInMemoryEvaluation`` and the fetch evaluates the predicate in memory: a `[d]`
-/// comparison without the `unaccent` extension, `MATCHES[d]`, `LIKE` with a key-path pattern.
+/// comparison without the diacritic folding function, `MATCHES[c]`, `MATCHES[d]`, `MATCHES` with a
+/// key-path pattern or with ICU syntax PostgreSQL reads otherwise (`\p{L}`, `\w`, `(?i)`,
+/// `$`, …), `LIKE` with a key-path pattern. Sorts by the localized selectors are applied by
+/// the PostgreSQL store in memory (``FetchPlan/InMemorySort``): Foundation's collation is
+/// not the server's.
 ///
-/// Known differences on PostgreSQL (to be measured by the differential tests against a
-/// server): `lower()` maps case one character at a time where `[c]` folds fully (`ß` stays
-/// `ß`, not `ss`); `unaccent` and Foundation's diacritic folding use different tables;
-/// `MATCHES` runs PostgreSQL's regular expressions, not ICU's; localized sorts use ICU's root
-/// collation (`und-x-icu`).
+/// Known difference on PostgreSQL: in a run of several combining marks after a non-Latin
+/// letter Foundation's `[d]` keeps some marks, the store's function none (see
+/// ``PostgreSQLFolding``).
 package struct SQLDialect: Sendable, Hashable {
     /// The ICU collation a PostgreSQL store creates in its schema for `localizedStandardCompare:`
     /// sorts: digits compare as numbers.
@@ -43,16 +48,18 @@ package struct SQLDialect: Sendable, Hashable {
 
     /// The database this dialect is for.
     package let database: Database
-    /// Whether `unaccent()` (PostgreSQL's contrib extension) is available for `[d]`; without
-    /// it `[d]` comparisons are evaluated in memory. SQLite folds diacritics itself.
-    package let hasUnaccent: Bool
+    /// Whether the store's diacritic folding function (``PostgreSQLFolding``) is there for
+    /// `[d]`; without it `[d]` comparisons are evaluated in memory. SQLite folds diacritics
+    /// itself.
+    package let foldsDiacritics: Bool
 
     /// SQLite, with ObjectGraph's functions and collations registered on the connection.
-    package static let sqlite = SQLDialect(database: .sqlite, hasUnaccent: false)
+    package static let sqlite = SQLDialect(database: .sqlite, foldsDiacritics: false)
 
-    /// PostgreSQL; `unaccent` says whether the `unaccent` extension is installed.
-    package static func postgreSQL(unaccent: Bool = true) -> SQLDialect {
-        SQLDialect(database: .postgreSQL, hasUnaccent: unaccent)
+    /// PostgreSQL; `diacriticFolding` says whether `[d]` can use the store's diacritic folding
+    /// function (the PostgreSQL store creates it with its schema).
+    package static func postgreSQL(diacriticFolding: Bool = true) -> SQLDialect {
+        SQLDialect(database: .postgreSQL, foldsDiacritics: diacriticFolding)
     }
 
     /// `identifier` as the database reads it unchanged: PostgreSQL folds unquoted names to

@@ -184,8 +184,9 @@ package struct SQLStoreLayout: Sendable {
     ///
     /// - Parameter columns: The select list, given the fetched table (quoted).
     /// - Throws: ``NeedsInMemoryEvaluation`` when the request applies a predicate the dialect
-    ///   cannot express (check ``FetchPlan/needsInMemoryEvaluation`` first), or the error
-    ///   compiling the predicate or the sort.
+    ///   cannot express (check ``FetchPlan/needsInMemoryEvaluation`` first) or is sorted in
+    ///   memory (use ``sortableQuery(_:plan:distinct:columns:)`` to read such a fetch), or the
+    ///   error compiling the predicate or the sort.
     package func query(
         _ request: FetchDescriptor,
         plan: FetchPlan,
@@ -193,6 +194,25 @@ package struct SQLStoreLayout: Sendable {
         distinct: Bool = false,
         columns: (String) -> String
     ) throws -> (sql: String, arguments: [SQLValue]) {
+        let query = try sortableQuery(request, plan: plan, ordered: ordered, distinct: distinct, columns: columns)
+        if let sort = query.inMemory {
+            throw NeedsInMemoryEvaluation(reason: "the sort by \(sort.descriptors.map(\.description).joined(separator: ", ")) is applied in memory")
+        }
+        return (query.sql, query.arguments)
+    }
+
+    /// The SQL of a fetch as ``query(_:plan:ordered:distinct:columns:)`` writes it, except
+    /// when the dialect sorts it in memory (``FetchPlan/InMemorySort``): then the SQL has no
+    /// ORDER BY, LIMIT or OFFSET and selects each sort key after `columns` (then, unless
+    /// `distinct`, the primary key), and the caller orders the rows with `inMemory` and
+    /// applies the request's offset and limit.
+    package func sortableQuery(
+        _ request: FetchDescriptor,
+        plan: FetchPlan,
+        ordered: Bool = true,
+        distinct: Bool = false,
+        columns: (String) -> String
+    ) throws -> (sql: String, arguments: [SQLValue], inMemory: FetchPlan.InMemorySort?) {
         let clauses: FetchPlan.Clauses
         if request.appliesPredicate, request.predicate != nil {
             switch plan.filtered {
@@ -206,19 +226,28 @@ package struct SQLStoreLayout: Sendable {
         var joins = clauses.whereJoins
         var arguments = clauses.whereArguments
         var orderClause = ""
+        var inMemory: FetchPlan.InMemorySort?
         if ordered {
             let order = try clauses.order.get()
             joins = order.joins
             arguments = order.arguments
+            inMemory = order.inMemory
             orderClause = SQLCompiler.orderClause(terms: order.terms, alias: "t0", breakingTies: !distinct, dialect: dialect)
         }
         let table = dialect.quoted(plan.table)
-        var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns(table)) FROM \(table) t0"
+        var selectList = columns(table)
+        if let inMemory {
+            selectList += ", " + inMemory.keys.joined(separator: ", ")
+            // The primary key last, to break ties as ORDER BY does (DISTINCT rows have none).
+            if !distinct { selectList += ", " + dialect.column("t0", "Z_PK") }
+        }
+        var sql = "SELECT \(distinct ? "DISTINCT " : "")\(selectList) FROM \(table) t0"
         if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
+        if inMemory != nil { return (sql + clauses.whereClause, arguments, inMemory) }
         sql += clauses.whereClause + orderClause
         let limit = dialect.limitClause(limit: request.fetchLimit, offset: request.fetchOffset, firstPlaceholder: arguments.count + 1)
         sql += limit.sql
-        return (sql, arguments + limit.arguments)
+        return (sql, arguments + limit.arguments, nil)
     }
 
     /// The select list of a fetch's rows from the table `table` (quoted), aliased `t0`.
