@@ -67,4 +67,26 @@ struct PostgreSQLBatchRequestTests {
         #expect(titles == ["Arch"])
         #expect(container.persistentStoreCoordinator.currentPersistentHistoryToken() == before)
     }
+
+    @Test("a batch upsert of 10,000 objects into 10,000 stored rows updates every one, in one history transaction")
+    func largeUpsert() throws {
+        let stack = try TestStack(.postgreSQL, model: BatchInsertUpsertTests.keyedModel(.integer64))
+        let count = 10_000
+        _ = try BatchInsertUpsertTests.upsert("Keyed", (0..<count).map { ["key": $0, "payload": "stored"] }, in: stack)
+        let before = stack.container.persistentStoreCoordinator.currentPersistentHistoryToken()
+        let objects: [[String: Any]] = (0..<count).map { ["key": count - 1 - $0, "payload": "p\(count - 1 - $0)"] }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let (ids, inserted, updated) = try BatchInsertUpsertTests.upsert("Keyed", objects, in: stack)
+        let elapsed = clock.now - start
+        print("PostgreSQL: batch upsert 10k into 10k: \(elapsed)")
+        #expect(ids.count == count && Set(ids).count == count && inserted.isEmpty && updated == ids)
+        #expect(try LibraryModel.count("Keyed", in: stack) == count)
+        let payloads = try LibraryModel.all("Keyed", in: stack) { "\($0.value(forKey: "key")!)=\($0.value(forKey: "payload")!)" }
+        #expect(payloads == (0..<count).map { "\($0)=p\($0)" }.sorted())
+        let context = stack.container.newBackgroundContext()
+        let transactions = try HistoryStack.transactions(after: before, in: context)
+        #expect(transactions.count == 1 && transactions.first?.changes?.count == count)
+        #expect(transactions.first?.changes?.allSatisfy { $0.changeType == .update } == true)
+    }
 }
