@@ -78,7 +78,7 @@ struct BatchInsertUpsertTests {
     /// Three distinct values per constrainable attribute type (two for booleans).
     static func values(_ type: AttributeType) -> [Any] {
         switch type {
-        case .string: ["a", "é", "a "]
+        case .string: ["a", "\u{E9}", "a "]
         case .boolean: [false, true]
         case .integer16: [Int16(-3), Int16(7), Int16.max]
         case .integer32: [Int32(-70_000), Int32(5), Int32.max]
@@ -247,6 +247,67 @@ struct BatchInsertUpsertTests {
         var expected = (0..<2600).map { "\($0) s\($0) p\($0)" }
         expected[1] = "1 s1 last of 1"
         expected[2598] = "2598 s2598 last of 2598"
+        #expect(rows == expected.sorted())
+    }
+
+    @Test("a zero double finds a stored negative zero; text differing in case or a trailing space does not match", arguments: StoreKind.allCases)
+    func storedEquality(store: StoreKind) throws {
+        let doubles = try TestStack(store, model: Self.keyedModel(.double))
+        let zero = try Self.store("Keyed", [["key": -0.0, "payload": "stored"]], in: doubles)
+        let (ids, inserted, _) = try Self.upsert("Keyed", [["key": 0.0, "payload": "batch"], ["key": -0.0, "note": "again"]], in: doubles)
+        #expect(ids == [zero[0], zero[0]] && inserted.isEmpty)
+        #expect(try LibraryModel.all("Keyed", in: doubles) { "\($0.value(forKey: "payload")!) \($0.value(forKey: "note")!)" } == ["batch again"])
+
+        let strings = try TestStack(store, model: Self.keyedModel(.string))
+        let stored = try Self.store("Keyed", [["key": "\u{E9}", "payload": "precomposed"], ["key": "a", "payload": "a"]], in: strings)
+        let (textIDs, textInserted, _) = try Self.upsert(
+            "Keyed",
+            [["key": "A", "payload": "capital"], ["key": "a ", "payload": "space"], ["key": "\u{E9}", "note": "x"]],
+            in: strings
+        )
+        #expect(textInserted == Array(textIDs[0..<2]) && Set(textInserted).isDisjoint(with: stored) && textIDs[2] == stored[0])
+        #expect(try LibraryModel.count("Keyed", in: strings) == 4)
+    }
+
+    @Test("an entity's constraint inherited from its parent finds the parent's rows, which stay the parent's", arguments: StoreKind.allCases)
+    func inheritedConstraint(store: StoreKind) throws {
+        let stack = try LibraryModel.stack(store)
+        let book = try Self.store("Book", [["isbn": "A", "title": "Old"]], in: stack)
+        let (ids, inserted, updated) = try Self.upsert("Ebook", [["isbn": "A", "title": "New"], ["isbn": "E", "title": "E-only", "fileSize": 7], ["isbn": "E", "title": "E-only", "fileSize": 8]], in: stack)
+        #expect(ids[0] == book[0] && ids[0].entityName == "Book" && ids[1].entityName == "Ebook" && ids[2] == ids[1])
+        #expect(inserted == [ids[1]] && updated == [book[0], ids[1]])
+        #expect(try LibraryModel.all("Book", in: stack) { "\($0.entity.name) \($0.value(forKey: "isbn")!) \($0.value(forKey: "title")!)" } == ["Book A New", "Ebook E E-only"])
+        #expect(try LibraryModel.all("Ebook", in: stack) { "\($0.value(forKey: "fileSize")!)" } == ["8"])
+    }
+
+    @Test(
+        "2,600 objects where one changes a stored row's constrained value: later objects, in this chunk and the next, see the change",
+        arguments: StoreKind.allCases
+    )
+    func changedConstrainedValueInLargeBatch(store: StoreKind) throws {
+        let stack = try TestStack(store, model: Self.twoKeyModel())
+        let stored = try Self.store("Keyed", (0..<2_500).map { ["key": $0, "slug": "s\($0)", "payload": "stored"] }, in: stack)
+        var objects: [[String: Any]] = (0..<2_000).map { ["key": $0, "payload": "p\($0)"] }
+        // The slug finds row 5; its key becomes 9,000.
+        objects.append(["slug": "s5", "key": 9_000, "payload": "moved"])
+        // Key 5 is nobody's now: a new row. Key 9,000 is row 5's.
+        objects.append(["key": 5, "slug": "n5", "payload": "new 5"])
+        objects.append(["key": 9_000, "payload": "moved again"])
+        objects += (2_003..<2_600).map { ["key": $0, "payload": "p\($0)"] }
+        objects.append(["slug": "n5", "payload": "new 5 again"])
+        let (ids, inserted, updated) = try Self.upsert("Keyed", objects, in: stack)
+        #expect(ids.count == 2_601)
+        #expect(Array(ids[0..<2_000]) == Array(stored[0..<2_000]) && ids[2_000] == stored[5] && ids[2_002] == stored[5])
+        #expect(Array(ids[2_003..<2_500]) == Array(stored[2_003..<2_500]))
+        let new = [ids[2_001]] + Array(ids[2_500..<2_600])
+        #expect(Set(new).count == 101 && Set(new).isDisjoint(with: stored) && ids[2_600] == ids[2_001])
+        #expect(inserted == new && updated.count == 2_500)
+        let rows = try LibraryModel.all("Keyed", in: stack) { "\($0.value(forKey: "key")!) \($0.value(forKey: "slug") ?? "-") \($0.value(forKey: "payload")!)" }
+        var expected = (0..<2_600).map { "\($0) s\($0) p\($0)" }
+        expected[5] = "5 n5 new 5 again"
+        expected.append("9000 s5 moved again")
+        for key in 2_000..<2_003 { expected[key] = "\(key) s\(key) stored" }
+        for key in 2_500..<2_600 { expected[key] = "\(key) - p\(key)" }
         #expect(rows == expected.sorted())
     }
 }
