@@ -89,4 +89,18 @@ struct PostgreSQLBatchRequestTests {
         #expect(transactions.count == 1 && transactions.first?.changes?.count == count)
         #expect(transactions.first?.changes?.allSatisfy { $0.changeType == .update } == true)
     }
+
+    @Test("each object that upserts a row adds one to its version, whether the row was stored, new in this chunk or new in an earlier one")
+    func upsertVersions() throws {
+        let stack = try TestStack(.postgreSQL, model: BatchInsertUpsertTests.keyedModel(.string))
+        let url = try #require(stack.url)
+        _ = try BatchInsertUpsertTests.store("Keyed", [["key": "a", "payload": "stored"]], in: stack)
+        var objects: [[String: Any]] = [["key": "a", "payload": "1"], ["key": "b", "payload": "1"], ["key": "a", "payload": "2"], ["key": "b", "note": "n"]]
+        objects += (0..<2_000).map { ["key": "filler \($0)", "payload": "f"] }
+        // Past the first chunk: b was inserted by the one before.
+        objects += [["key": "b", "payload": "3"], ["key": "a", "payload": "3"]]
+        _ = try BatchInsertUpsertTests.upsert("Keyed", objects, in: stack)
+        let rows = try PostgresShell.run(#"SELECT "ZKEY", "Z_OPT", "ZPAYLOAD", COALESCE("ZNOTE", '-') FROM "ZKEYED" WHERE "ZKEY" IN ('a', 'b', 'filler 0') ORDER BY 1"#, in: url)
+        #expect(rows == ["a|4|3|-", "b|3|3|n", "filler 0|1|f|-"])
+    }
 }
