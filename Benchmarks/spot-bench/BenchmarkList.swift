@@ -25,6 +25,7 @@ enum BenchmarkList {
     static func postgres(sizes: Sizes, server: PostgresServer) -> [any Benchmark] {
         [
             PostgresInsertBenchmark(count: sizes.insertCount, server: server),
+            PostgresUpsertBenchmark(count: sizes.upsertCount, server: server),
             PostgresFetchBenchmark(count: sizes.fetchCount, server: server),
             PostgresPredicateFetchBenchmark(rows: sizes.predicateRows, queries: sizes.predicateQueries, width: sizes.predicateWidth, server: server),
             PostgresRelationshipWalkBenchmark(sizes: sizes, server: server),
@@ -36,6 +37,8 @@ enum BenchmarkList {
 /// The data sizes of a run: the figures, or small ones for a smoke run (`--quick`).
 struct Sizes: Sendable {
     var insertCount = 50_000
+    /// Objects a batch upsert writes, into as many stored rows that have their keys.
+    var upsertCount = 10_000
     var fetchCount = 200_000
     var predicateRows = 1_000_000
     var predicateQueries = 100
@@ -53,6 +56,7 @@ struct Sizes: Sendable {
     static let full = Sizes()
     static let quick = Sizes(
         insertCount: 5_000,
+        upsertCount: 2_000,
         fetchCount: 20_000,
         predicateRows: 100_000,
         predicateQueries: 20,

@@ -93,53 +93,30 @@ extension PostgreSQLStore {
 
     /// Inserts the rows of `insert` in one transaction, with keys reserved in it; an object
     /// whose constrained values a stored row has (or one inserted earlier in the batch)
-    /// updates that row with the values it gave instead, as on SQLite.
+    /// updates that row with the values it gave instead, as on SQLite. Upserts go in chunks of
+    /// ``batchUpsertChunkRows`` objects, a few round trips each (see
+    /// ``upsertChunk(_:range:progress:connection:logger:)``).
     private func batchInsert(_ insert: SQLStoreLayout.BatchInsert) throws -> (changes: BatchChanges, objectIDs: [ManagedObjectID]) {
         let entity = insert.entity
-        let rows = insert.rows
-        guard !rows.isEmpty else { return (BatchChanges.none, []) }
+        let count = insert.rows.count
+        guard count > 0 else { return (BatchChanges.none, []) }
         let logger = logger
-        let layout = layout
-        let identifier = identifier
-        return try performBatchWrite("batch insert \(rows.count) \(entity.name) objects") { connection in
-            var changes = BatchChanges.none
-            var ids: [ManagedObjectID] = []
-            ids.reserveCapacity(rows.count)
+        return try performBatchWrite("batch insert \(count) \(entity.name) objects") { connection in
             let reserved = try await connection.query(
                 Self.query(
                     #"UPDATE "Z_PRIMARYKEY" SET "Z_MAX" = "Z_MAX" + $1 WHERE "Z_ENT" = $2 RETURNING "Z_MAX""#,
-                    [.integer(Int64(rows.count)), .integer(Int64(entity.rootCode))]
+                    [.integer(Int64(count)), .integer(Int64(entity.rootCode))]
                 ),
                 logger: logger
             ).collect()
-            var nextKey = (try reserved.first?.decode(Int64.self) ?? Int64(rows.count)) - Int64(rows.count) + 1
-            // New rows wait here to go in multi-row INSERTs; written before any lookup, which
-            // must see them.
-            var pending: [SaveStatement] = []
-            func flush() async throws {
-                _ = try await Self.run(Self.saveSteps(pending), connection: connection, logger: logger)
-                pending.removeAll()
+            var progress = BatchInsertProgress(nextKey: (try reserved.first?.decode(Int64.self) ?? Int64(count)) - Int64(count) + 1)
+            progress.ids.reserveCapacity(count)
+            // Without a constraint every object is a new row: one chunk.
+            let chunk = insert.constraints.isEmpty ? count : Self.batchUpsertChunkRows
+            for start in stride(from: 0, to: count, by: chunk) {
+                try await self.upsertChunk(insert, range: start..<min(start + chunk, count), progress: &progress, connection: connection, logger: logger)
             }
-            rowLoop: for row in rows {
-                if !row.lookups.isEmpty { try await flush() }
-                for lookup in row.lookups {
-                    let found = try await connection.query(Self.query(lookup.sql, lookup.arguments), logger: logger).collect()
-                    guard let match = found.first else { continue }
-                    let (key, code) = try match.decode((Int64, Int64).self)
-                    guard let existing = layout.objectID(storeIdentifier: identifier, code: code, primaryKey: key) else { continue }
-                    try await connection.query(Self.query(row.updateSQL, row.updateArguments + [.integer(key)]), logger: logger)
-                    changes.updated.append(existing)
-                    ids.append(existing)
-                    continue rowLoop
-                }
-                pending.append(SaveStatement(sql: entity.insertSQL, arguments: [.integer(nextKey)] + row.insertArguments))
-                let id = ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: nextKey)
-                nextKey += 1
-                changes.inserted.append(id)
-                ids.append(id)
-            }
-            try await flush()
-            return (changes, [:], ids)
+            return (progress.changes, [:], progress.ids)
         }
     }
 

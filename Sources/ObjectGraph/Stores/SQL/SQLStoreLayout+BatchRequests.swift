@@ -19,11 +19,38 @@ extension SQLStoreLayout {
             /// the key bound last, for an upsert; its arguments before the key.
             package let updateSQL: String
             package let updateArguments: [SQLValue]
+            /// Per column of ``BatchInsert/columns``: the object's value, in its storage form.
+            package let values: [SQLValue]
+            /// The columns (indexes into ``BatchInsert/columns``) the object gave, ascending:
+            /// those an upsert writes (``updateSQL``'s assignments).
+            package let given: [Int]
+        }
+
+        /// A column of the entity's row an upsert can write or a constraint compares.
+        package struct Column: Sendable {
+            /// Quoted.
+            package let name: String
+            /// The dialect's type (see ``SQLStoreLayout/postgreSQLType(_:)``), for casts.
+            package let type: String
+            /// Where its value is in a row's ``Row/insertArguments``.
+            package let insertArgument: Int
+        }
+
+        /// A uniqueness constraint, in the order ``Row/lookups`` try them.
+        package struct Constraint: Sendable {
+            /// Indexes into ``BatchInsert/columns``, in the constraint's order.
+            package let columns: [Int]
+            /// The entity codes its lookup (and the unique index) covers.
+            package let entityCodes: [Int]
         }
 
         /// The entity inserted into, as the layout stores it.
         package let entity: Entity
         package let rows: [Row]
+        /// The columns rows' ``Row/values`` hold.
+        package let columns: [Column]
+        /// The uniqueness constraints, as ``Row/lookups`` try them.
+        package let constraints: [Constraint]
     }
 
     /// The batch insert of `objects` into the entity named `entityName`.
@@ -50,6 +77,21 @@ extension SQLStoreLayout {
         }
         let constraints = uniquenessLookups(for: entity, table: stored.table)
         let q = dialect.quoted
+        // Every slot the row stores in a column of its own: what an upsert writes.
+        var columns: [BatchInsert.Column] = []
+        var columnOfSlot = [Int?](repeating: nil, count: entityPlan.insertColumns.count)
+        var argument = 2
+        for (slot, count) in entityPlan.insertColumns.enumerated() where count > 0 {
+            if let column = stored.updateColumns[slot]?.column {
+                let type = (entity.allProperties[slot] as? AttributeDescription).map { Self.postgreSQLType($0.attributeType) } ?? "BIGINT"
+                columnOfSlot[slot] = columns.count
+                columns.append(BatchInsert.Column(name: column, type: type, insertArgument: argument))
+            }
+            argument += Int(count)
+        }
+        let batchConstraints = constraints.map { lookup in
+            BatchInsert.Constraint(columns: lookup.slots.compactMap { columnOfSlot[$0] }, entityCodes: lookup.codes)
+        }
         return BatchInsert(
             entity: stored,
             rows: rows.map { row in
@@ -64,29 +106,38 @@ extension SQLStoreLayout {
                 }
                 var assignments: [String] = []
                 var updateArguments: [SQLValue] = []
+                var given: [Int] = []
                 for slot in row.given.sorted() {
                     guard let column = stored.updateColumns[slot]?.column else { continue }
                     updateArguments.append(row.values[slot].sqlValue)
                     assignments.append("\(column) = \(dialect.placeholder(updateArguments.count))")
+                    if let index = columnOfSlot[slot] { given.append(index) }
                 }
                 assignments.append("\(q("Z_OPT")) = \(q("Z_OPT")) + 1")
                 let key = dialect.placeholder(updateArguments.count + 1)
+                var values: [SQLValue] = []
+                values.reserveCapacity(columns.count)
+                for (slot, index) in columnOfSlot.enumerated() where index != nil { values.append(row.values[slot].sqlValue) }
                 return BatchInsert.Row(
                     insertArguments: arguments,
                     lookups: lookups,
                     updateSQL: "UPDATE \(stored.table) SET \(assignments.joined(separator: ", ")) WHERE \(q("Z_PK")) = \(key)",
-                    updateArguments: updateArguments
+                    updateArguments: updateArguments,
+                    values: values,
+                    given: given
                 )
-            }
+            },
+            columns: columns,
+            constraints: batchConstraints
         )
     }
 
     /// The lookups of `entity`'s uniqueness constraints and its super-entities', each over the
     /// entity codes its constraint covers.
-    private func uniquenessLookups(for entity: EntityDescription, table: String) -> [(slots: [Int], sql: String)] {
+    private func uniquenessLookups(for entity: EntityDescription, table: String) -> [(slots: [Int], codes: [Int], sql: String)] {
         guard let mapping = schema.mappings[entity.name] else { return [] }
         let q = dialect.quoted
-        var lookups: [(slots: [Int], sql: String)] = []
+        var lookups: [(slots: [Int], codes: [Int], sql: String)] = []
         var current: EntityDescription? = entity
         while let owner = current {
             for constraint in owner.uniquenessConstraints {
@@ -96,7 +147,7 @@ extension SQLStoreLayout {
                 let codes = owner.fetchableEntityCodes.map(String.init).joined(separator: ", ")
                 let conditions = columns.enumerated().map { "\(q($1)) = \(dialect.placeholder($0 + 1))" }.joined(separator: " AND ")
                 lookups.append(
-                    (slots, "SELECT \(q("Z_PK")), \(q("Z_ENT")) FROM \(table) WHERE \(q("Z_ENT")) IN (\(codes)) AND \(conditions) LIMIT 1")
+                    (slots, owner.fetchableEntityCodes, "SELECT \(q("Z_PK")), \(q("Z_ENT")) FROM \(table) WHERE \(q("Z_ENT")) IN (\(codes)) AND \(conditions) LIMIT 1")
                 )
             }
             current = owner.superentity
