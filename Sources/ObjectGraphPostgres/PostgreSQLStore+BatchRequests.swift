@@ -68,6 +68,11 @@ extension PostgreSQLStore {
         for (ids, type) in [(changes.inserted, PersistentHistoryChangeType.insert), (changes.updated, .update), (changes.deleted, .delete)] {
             for id in ids {
                 guard let entity = layout.entity(named: id.entityName) else { continue }
+                if type == .insert {
+                    // Runs of consecutive keys (a batch insert's) in one row each.
+                    rows.appendInsert(entity: entity.code, key: id.primaryKey)
+                    continue
+                }
                 // A batch update's rows changed the properties it set; nullified rows record none.
                 let columns =
                     type == .update
