@@ -59,9 +59,12 @@ extension PostgreSQLLocation {
             database: database,
             tls: .disable
         )
-        configuration.options.additionalStartupParameters = [("search_path", "\"\(schema)\", public")]
+        configuration.options.additionalStartupParameters = [("search_path", searchPath)]
         return configuration
     }
+
+    /// The store's schema, quoted, then `public`: unqualified table names are the store's.
+    var searchPath: String { "\(PostgreSQLStore.quoted(schema)), public" }
 
     /// A single connection's configuration for this server (no TLS, a 10-second connect
     /// timeout), for work that must not wait on the pool: preparing the schema, migrating.

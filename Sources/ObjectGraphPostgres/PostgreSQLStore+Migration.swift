@@ -65,7 +65,7 @@ extension PostgreSQLStore {
     ///   before stores kept their model lacks; the schema is then as it was.
     func migrate(options: [String: Any]) throws -> StoredMetadata {
         var configuration = location.connectionConfiguration
-        configuration.options.additionalStartupParameters = [("search_path", "\(Self.quoted(schemaName)), public")]
+        configuration.options.additionalStartupParameters = [("search_path", location.searchPath)]
         let connectionConfiguration = configuration
         let logger = logger
         let connection = try run("connect to migrate the store") { _ in

@@ -16,9 +16,8 @@ extension PostgreSQLStore {
     package func observeRemoteCommits(_ handler: @escaping @Sendable () -> Void) -> Bool {
         let client = client
         let channel = notificationChannel
-        let counter = NotificationCounter(store: self)
+        let counter = ListenedStore(store: self)
         let ownHash = managedObjectModel.versionHash
-        let superseding = SupersedingHash(store: self)
         let task = bridge.start {
             while !Task.isCancelled {
                 do {
@@ -31,7 +30,7 @@ extension PostgreSQLStore {
                             for try await notification in notifications {
                                 if notification.payload.hasPrefix(Self.migratedNotice) {
                                     let hash = String(notification.payload.dropFirst(Self.migratedNotice.count))
-                                    if hash != ownHash { superseding.note(hash) }
+                                    if hash != ownHash { counter.noteSuperseded(by: hash) }
                                 }
                                 counter.increment()
                                 handler()
@@ -52,8 +51,9 @@ extension PostgreSQLStore {
     }
 }
 
-/// Moves a store's notification counter from the `LISTEN` task without holding the store.
-private final class NotificationCounter: Sendable {
+/// The store, as the `LISTEN` task reaches it without holding it: the notification counter,
+/// and another instance's migration.
+private final class ListenedStore: Sendable {
     weak let store: PostgreSQLStore?
 
     init(store: PostgreSQLStore) {
@@ -63,17 +63,8 @@ private final class NotificationCounter: Sendable {
     func increment() {
         store?.notificationsReceived.add(1, ordering: .releasing)
     }
-}
 
-/// Notes, from the `LISTEN` task, that another instance migrated the store's schema.
-private final class SupersedingHash: Sendable {
-    weak let store: PostgreSQLStore?
-
-    init(store: PostgreSQLStore) {
-        self.store = store
-    }
-
-    func note(_ hash: String) {
+    func noteSuperseded(by hash: String) {
         store?.supersedingModelHash.withLock { $0 = hash }
     }
 }
