@@ -11,7 +11,7 @@ struct PostgresInsertBenchmark: Benchmark {
     var name: String { PostgresServer.benchmarkPrefix + "insert \(count.formatted) + save" }
     var notes: [String] {
         [
-            "PostgreSQL insert: each run in a new schema holding ObjectGraph's empty ZITEM table (raw and Fluent: CREATE TABLE … (LIKE …) of it); ObjectGraph's time includes reserving primary keys, change tracking, validation, its persistent history rows and NOTIFY; Fluent's batch create is one multi-row INSERT per 5,000 rows (PostgreSQL takes at most 65,535 parameters), all in one transaction"
+            "PostgreSQL insert: each run in a new schema holding ObjectGraph's empty ZITEM table (raw and Fluent: CREATE TABLE … (LIKE …) of it), after a CHECKPOINT that flushes earlier runs' writes; ObjectGraph's time includes reserving primary keys, change tracking, validation, its persistent history rows and NOTIFY; Fluent's batch create is one multi-row INSERT per 5,000 rows (PostgreSQL takes at most 65,535 parameters), all in one transaction"
         ]
     }
 
@@ -27,6 +27,7 @@ struct PostgresInsertBenchmark: Benchmark {
         func emptyTable(_ label: String) throws -> PostgresSchema {
             let schema = try server.newSchema(label)
             try schema.execute(#"CREATE TABLE "ZITEM" (LIKE "\#(template.name)"."ZITEM" INCLUDING ALL)"#)
+            schema.settle()
             return schema
         }
         let checksumSQL = #"SELECT SUM("ZA" + "ZB" + "ZC" + "ZD" + "ZE" + "ZF" + "ZG" + "ZH" + "ZI" + "ZJ")::bigint FROM "ZITEM""#
@@ -35,6 +36,7 @@ struct PostgresInsertBenchmark: Benchmark {
                 let schema = try server.newSchema("insert_og")
                 let container = try schema.container(Models.item())
                 let context = container.newBackgroundContext()
+                schema.settle()
                 let sample = try context.performAndWait {
                     try measureMilliseconds {
                         for row in 1...n {

@@ -144,6 +144,13 @@ final class PostgresSchema: @unchecked Sendable {
         runTask.cancel()
     }
 
+    /// Flushes every earlier run's writes (dirty pages, dropped schemas) with a `CHECKPOINT`, so
+    /// that the server's background writes do not land in the next contender's measured run.
+    /// A server that refuses (no superuser or `pg_checkpoint` role) is left as it is.
+    func settle() {
+        try? execute("CHECKPOINT")
+    }
+
     /// Runs statements that return no rows of interest.
     func execute(_ sql: String...) throws {
         let client = client

@@ -129,12 +129,12 @@ extension PostgreSQLStore {
 
     /// The IDs of the rows a `SELECT "Z_PK", "Z_ENT" …` returns, on the transaction's connection.
     func matchingIDs(_ query: PostgresQuery, connection: PostgresConnection) async throws -> [ManagedObjectID] {
-        var ids: [ManagedObjectID] = []
+        var matching: [ManagedObjectID] = []
         for try await row in try await connection.query(query, logger: logger) {
             let (key, code) = try row.decode((Int64, Int64).self)
-            if let id = layout.objectID(storeIdentifier: identifier, code: code, primaryKey: key) { ids.append(id) }
+            if let id = storeIDs.objectID(code: Int(code), primaryKey: key) { matching.append(id) }
         }
-        return ids
+        return matching
     }
 
     /// `values` bound, then `keys` as one `bigint[]` (for `= ANY($n)`).

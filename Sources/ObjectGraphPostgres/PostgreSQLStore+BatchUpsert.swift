@@ -33,7 +33,7 @@ extension PostgreSQLStore {
     ) async throws {
         let plan = BatchUpsertPlan(insert: insert, range: range)
         let stored = try await plan.storedRows(connection: connection, logger: logger)
-        guard let outcome = plan.resolve(stored: stored, progress: progress, layout: layout, storeIdentifier: identifier) else {
+        guard let outcome = plan.resolve(stored: stored, progress: progress, layout: layout, ids: storeIDs) else {
             try await upsertRowByRow(insert, range: range, progress: &progress, connection: connection, logger: logger)
             return
         }
@@ -68,14 +68,14 @@ extension PostgreSQLStore {
                 let found = try await connection.query(Self.query(lookup.sql, lookup.arguments), logger: logger).collect()
                 guard let match = found.first else { continue }
                 let (key, code) = try match.decode((Int64, Int64).self)
-                guard let existing = layout.objectID(storeIdentifier: identifier, code: code, primaryKey: key) else { continue }
+                guard let existing = storeIDs.objectID(code: Int(code), primaryKey: key) else { continue }
                 try await connection.query(Self.query(row.updateSQL, row.updateArguments + [.integer(key)]), logger: logger)
                 progress.changes.updated.append(existing)
                 progress.ids.append(existing)
                 continue rowLoop
             }
             pending.append(SaveStatement(sql: entity.insertSQL, arguments: [.integer(progress.nextKey)] + row.insertArguments))
-            let id = ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: progress.nextKey)
+            let id = storeIDs.objectID(entityName: entity.name, primaryKey: progress.nextKey)
             progress.nextKey += 1
             progress.changes.inserted.append(id)
             progress.ids.append(id)
@@ -198,7 +198,7 @@ struct BatchUpsertPlan {
         stored: [StoredRow],
         progress start: PostgreSQLStore.BatchInsertProgress,
         layout: SQLStoreLayout,
-        storeIdentifier: String
+        ids storeIDs: StoreObjectIDs
     ) -> Outcome? {
         let entity = insert.entity
         // Rows known to the chunk: stored ones found, then new ones.
@@ -221,7 +221,7 @@ struct BatchUpsertPlan {
         for row in stored where seenKeys.insert(row.key).inserted {
             let known = keys.count
             keys.append(row.key)
-            ids.append(layout.objectID(storeIdentifier: storeIdentifier, code: Int64(row.code), primaryKey: row.key))
+            ids.append(storeIDs.objectID(code: row.code, primaryKey: row.key))
             values.append(row.values)
             pendingIndex.append(nil)
             for constraint in insert.constraints.indices where codes[constraint].contains(row.code) {
@@ -261,7 +261,7 @@ struct BatchUpsertPlan {
             outcome.progress.nextKey += 1
             let known = keys.count
             keys.append(key)
-            let id = ManagedObjectID(storeIdentifier: storeIdentifier, entityName: entity.name, primaryKey: key)
+            let id = storeIDs.objectID(entityName: entity.name, primaryKey: key)
             ids.append(id)
             values.append(compared.map { row.values[$0] })
             pendingIndex.append(outcome.inserts.count)

@@ -157,7 +157,7 @@ extension PostgreSQLStore {
             for key in row.key...max(row.key, row.lastKey ?? row.key) {
                 let change = PersistentHistoryChange(
                     changeID: row.id + (key - row.key),
-                    changedObjectID: ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: key),
+                    changedObjectID: storeIDs.objectID(code: entity.code, primaryKey: key) ?? storeIDs.objectID(entityName: entity.name, primaryKey: key),
                     changeType: type,
                     tombstone: tombstone,
                     updatedProperties: updated,

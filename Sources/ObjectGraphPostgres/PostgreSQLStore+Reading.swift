@@ -13,7 +13,7 @@ extension PostgreSQLStore {
         guard !ids.isEmpty else { return [:] }
         let byEntity = try Dictionary(grouping: ids, by: \.entityName).map { name, ids in (try entity(named: name), ids) }
         let layout = layout
-        let identifier = identifier
+        let storeIDs = storeIDs
         let what = ids.count == 1 ? "read \(ids[0])" : "read \(ids.count) objects"
         let rows: [StoredRow] = try run(what) { client in
             var rows: [StoredRow] = []
@@ -23,7 +23,7 @@ extension PostgreSQLStore {
                 let sql = #"SELECT \#(entity.selectList) FROM \#(entity.table) WHERE "Z_PK" = ANY($1) AND "Z_ENT" = \#(entity.code)"#
                 let sequence = try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings))
                 for try await row in sequence {
-                    if let decoded = Self.decode(row, layout: layout, storeIdentifier: identifier) { rows.append(decoded) }
+                    if let decoded = Self.decode(row, layout: layout, ids: storeIDs) { rows.append(decoded) }
                 }
             }
             return rows
@@ -44,11 +44,11 @@ extension PostgreSQLStore {
     package func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
         let layout = layout
         let (sql, arguments, sort) = try query(request) { layout.aliasedSelectList($0) }
-        let identifier = identifier
+        let storeIDs = storeIDs
         let rows: [(row: StoredRow, keys: [Value])] = try run("fetch \(request.entity) objects") { client in
             var rows: [(row: StoredRow, keys: [Value])] = []
             for try await row in try await client.query(Self.query(sql, arguments)) {
-                guard let decoded = Self.decode(row, layout: layout, storeIdentifier: identifier) else { continue }
+                guard let decoded = Self.decode(row, layout: layout, ids: storeIDs) else { continue }
                 rows.append((decoded, sort.map { Self.sortKeys(row.makeRandomAccess(), $0, distinct: false) } ?? []))
             }
             return rows
@@ -59,14 +59,13 @@ extension PostgreSQLStore {
 
     package func objectIDs(matching request: FetchDescriptor) throws -> [ManagedObjectID] {
         let (sql, arguments, sort) = try query(request) { _ in #"t0."Z_PK", t0."Z_ENT""# }
-        let layout = layout
-        let identifier = identifier
+        let storeIDs = storeIDs
         let ids: [(id: ManagedObjectID, keys: [Value])] = try run("fetch \(request.entity) object IDs") { client in
             var ids: [(id: ManagedObjectID, keys: [Value])] = []
             for try await row in try await client.query(Self.query(sql, arguments)) {
                 let cells = row.makeRandomAccess()
                 guard let pk = Self.integer(cells, 0), let code = Self.integer(cells, 1),
-                    let id = layout.objectID(storeIdentifier: identifier, code: code, primaryKey: pk)
+                    let id = storeIDs.objectID(code: Int(code), primaryKey: pk)
                 else { continue }
                 ids.append((id, sort.map { Self.sortKeys(cells, $0, distinct: false) } ?? []))
             }
@@ -100,7 +99,7 @@ extension PostgreSQLStore {
             }
         }
         let (sql, arguments, sort) = try query(request, ordered: true, distinct: distinct) { _ in columns.map(\.column).joined(separator: ", ") }
-        let identifier = identifier
+        let storeIDs = storeIDs
         let results: [[String: Value]] = try run("fetch \(request.entity) dictionaries") { client in
             var results: [[String: Value]] = []
             for try await row in try await client.query(Self.query(sql, arguments)) {
@@ -112,7 +111,7 @@ extension PostgreSQLStore {
                         dictionary[properties[index]] = Self.value(cells, index, type: type)
                     case .toOne(let name):
                         if let key = Self.integer(cells, index) {
-                            dictionary[properties[index]] = .objectID(ManagedObjectID(storeIdentifier: identifier, entityName: name, primaryKey: key))
+                            dictionary[properties[index]] = .objectID(storeIDs.objectID(entityName: name, primaryKey: key))
                         }
                     case .none:
                         break
@@ -173,7 +172,7 @@ extension PostgreSQLStore {
         for id in ids { sources[id.primaryKey] = id }
         let keys = Array(sources.keys)
         let layout = layout
-        let identifier = identifier
+        let storeIDs = storeIDs
         let found: [(Int64, ManagedObjectID)] = try run(
             "read \(layout.relationshipName(relationship, model: managedObjectModel)) of \(ids.count) objects"
         ) {
@@ -184,7 +183,7 @@ extension PostgreSQLStore {
             for try await row in try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings)) {
                 let cells = row.makeRandomAccess()
                 guard let source = Self.integer(cells, 0), let pk = Self.integer(cells, 1), let code = Self.integer(cells, 2),
-                    let member = layout.objectID(storeIdentifier: identifier, code: code, primaryKey: pk)
+                    let member = storeIDs.objectID(code: Int(code), primaryKey: pk)
                 else { continue }
                 found.append((source, member))
             }
@@ -209,10 +208,10 @@ extension PostgreSQLStore {
     }
 
     /// Decodes a full-table row (`Z_PK, Z_ENT, Z_OPT, columns…`).
-    static func decode(_ row: PostgresRow, layout: SQLStoreLayout, storeIdentifier: String) -> StoredRow? {
+    static func decode(_ row: PostgresRow, layout: SQLStoreLayout, ids: StoreObjectIDs) -> StoredRow? {
         let cells = row.makeRandomAccess()
         return layout.decodeRow(
-            storeIdentifier: storeIdentifier,
+            ids: ids,
             integer: { integer(cells, $0) },
             attribute: { value(cells, $0, type: $1) }
         )

@@ -78,7 +78,7 @@ extension PostgreSQLStore {
         } catch {
             return  // the caller throws the constraint error the server reported
         }
-        if let failure = layout.uniquenessFailure(probes, stored: stored, storeIdentifier: identifier) { throw failure }
+        if let failure = layout.uniquenessFailure(probes, stored: stored, ids: storeIDs) { throw failure }
     }
 
     /// One statement of a save, with the version check its `RETURNING` row proves.

@@ -30,7 +30,12 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     let schemaName: String
     /// The server, database and schema (a migration connects on its own).
     let location: PostgreSQLLocation
-    package private(set) var identifier = ""
+    package private(set) var identifier = "" {
+        didSet { storeIDs = layout.objectIDs(storeIdentifier: identifier) }
+    }
+    /// The IDs of this store's entities, so new objects and rows get IDs without looking up
+    /// names.
+    private(set) var storeIDs = StoreObjectIDs()
     package private(set) var metadataSummary: [String: String] = [:]
     let logger: Logger
     private let runTask: Task<Void, Never>
@@ -40,9 +45,11 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     let operationTimeout: Duration
     /// The operation timeout when the options give none.
     static let defaultOperationTimeout = Duration.seconds(30)
-    /// Primary keys reserved per root entity: the next key and the end of the range, and the
-    /// size of the last range.
-    private let keys = Mutex<[Int: (next: Int64, end: Int64, size: Int64)]>([:])
+    /// Primary keys reserved, by root entity code (see ``KeyRange``).
+    private let keys: Mutex<[KeyRange]>
+    /// By entity code: the code of the root of its inheritance tree, whose keys it shares (0
+    /// for a code no entity has). An insert reads this instead of the entity's layout.
+    private let rootCodes: [Int]
     /// The persistent history transactions this store wrote that the remote-change monitor has
     /// not read past yet: it skips them (their contexts merged them already).
     let ownTransactions = Mutex<Set<Int64>>([])
@@ -81,6 +88,13 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         self.logger = logger
         try Self.prepareDatabase(location, bridge: bridge, logger: logger)
         layout = SQLStoreLayout(model: model, dialect: .postgreSQL())
+        var rootCodes: [Int] = []
+        for entity in layout.allEntities {
+            if rootCodes.count <= entity.code { rootCodes += repeatElement(0, count: entity.code + 1 - rootCodes.count) }
+            rootCodes[entity.code] = entity.rootCode
+        }
+        self.rootCodes = rootCodes
+        keys = Mutex(Array(repeating: KeyRange(), count: rootCodes.count))
         var configuration = location.clientConfiguration
         configuration.options.maximumConnections = 4
         let client = PostgresClient(configuration: configuration)
@@ -279,20 +293,16 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     // MARK: Keys
 
     package func newObjectID(forEntity entityCode: Int) throws -> ManagedObjectID {
+        let root = entityCode > 0 && entityCode < rootCodes.count ? rootCodes[entityCode] : 0
+        if root != 0, let key = keys.withLock({ $0[root].take() }), let id = storeIDs.objectID(code: entityCode, primaryKey: key) {
+            return id
+        }
         guard let entity = layout.entity(code: entityCode) else {
             throw ObjectGraphError(.entityNotFound, "the store at \(serverDescription) has no entity with code \(entityCode)")
         }
-        let root = entity.rootCode
-        if let key = keys.withLock({ keys -> Int64? in
-            guard let range = keys[root], range.next < range.end else { return nil }
-            keys[root] = (range.next + 1, range.end, range.size)
-            return range.next
-        }) {
-            return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: key)
-        }
         // Reserve keys in growing ranges (one statement each), so an import reserves rarely;
         // unused keys are gaps. Two threads may both reserve: each uses its own range.
-        let size = min((keys.withLock { $0[root]?.size } ?? 8) * 2, 65_536)
+        let size = min(keys.withLock { $0[root].size } * 2, 65_536)
         let end: Int64 = try run("reserve keys for new \(entity.rootName) objects") { client in
             let rows = try await client.query(
                 PostgresQuery(
@@ -303,8 +313,23 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
             return try rows.first?.decode(Int64.self) ?? size
         }
         let start = end - size + 1
-        keys.withLock { $0[root] = (start + 1, end + 1, size) }
-        return ManagedObjectID(storeIdentifier: identifier, entityName: entity.name, primaryKey: start)
+        keys.withLock { $0[root] = KeyRange(next: start + 1, end: end + 1, size: size) }
+        return storeIDs.objectID(code: entityCode, primaryKey: start) ?? storeIDs.objectID(entityName: entity.name, primaryKey: start)
+    }
+
+    /// Keys of one entity tree reserved from `Z_PRIMARYKEY`: `next` up to `end` (exclusive),
+    /// and the size of the last reservation (ranges grow, so an import reserves rarely).
+    private struct KeyRange {
+        var next: Int64 = 0
+        var end: Int64 = 0
+        var size: Int64 = 8
+
+        /// The next reserved key, or `nil` when the range is used up.
+        mutating func take() -> Int64? {
+            guard next < end else { return nil }
+            defer { next += 1 }
+            return next
+        }
     }
 
     // MARK: Saves

@@ -4,7 +4,7 @@ extension ManagedObjectContext {
     /// Whether the context has unsaved inserts, updates or deletes.
     public var hasChanges: Bool {
         assertOnQueue()
-        return changedObjects.values.contains { $0.hasChanges || !$0.storage.pendingFailures.isEmpty }
+        return changedObjects.contains { $0.hasChanges || !$0.storage.pendingFailures.isEmpty }
     }
 
     /// Objects inserted and not yet saved.
@@ -113,7 +113,7 @@ extension ManagedObjectContext {
     func noteChanged(_ object: ManagedObject) {
         if !object.storage.flags.contains(.tracked) {
             object.storage.track()
-            changedObjects[object.objectID] = object
+            changedObjects.insert(object)
         }
         let flags = object.storage.flags
         if !flags.contains(.deleted) && (!flags.contains(.inserted) || flags.contains(.insertAnnounced)) {
@@ -165,7 +165,7 @@ extension ManagedObjectContext {
 
     /// Removes an unsaved, deleted object from the context entirely.
     func forget(_ object: ManagedObject) {
-        changedObjects[object.objectID] = nil
+        changedObjects.remove(object)
         registeredObjectsByID[object.objectID] = nil
         object.storage.becomeGone(deleted: true)
     }
@@ -200,7 +200,7 @@ extension ManagedObjectContext {
                 refreshed.insert(object)
             }
         }
-        changedObjects = [:]
+        changedObjects.removeAll()
         clearPendingChanges(keepingRefreshed: true)
         pendingRefreshed.formUnion(refreshed)
         if !removed.isEmpty || !refreshed.isEmpty {
@@ -226,7 +226,7 @@ extension ManagedObjectContext {
             object.storage.detach()
         }
         registeredObjectsByID.removeAll()
-        changedObjects = [:]
+        changedObjects.removeAll()
         deletesToPropagate = []
         // The objects whose reads failed are forgotten with everything else.
         unreportedStoreErrors = []
@@ -249,7 +249,7 @@ extension ManagedObjectContext {
         assertOnQueue()
         guard object.managedObjectContext === self, !object.isInserted else { return }
         if !mergeChanges || !object.hasChanges {
-            if object.hasChanges { changedObjects[object.objectID] = nil }
+            if object.hasChanges { changedObjects.remove(object) }
             object.storage.discardChangeState()
             object.turnIntoFault()
         } else {
@@ -297,7 +297,9 @@ extension ManagedObjectContext {
 
     /// Gives every object with a temporary ID its permanent one (before a save writes them).
     func obtainPermanentIDsForInsertedObjects() throws {
-        let temporary = changedObjects.values.filter { $0.objectID.isTemporaryID && !$0.isDeleted }
+        let isTemporary = { (object: ManagedObject) in object.objectID.isTemporaryID && !object.isDeleted }
+        guard changedObjects.contains(where: isTemporary) else { return }
+        let temporary = changedObjects.values.filter(isTemporary)
         if !temporary.isEmpty { try obtainPermanentIDs(for: Array(temporary)) }
     }
 
@@ -308,7 +310,6 @@ extension ManagedObjectContext {
             guard let object = registeredObjectsByID.removeValue(forKey: old) else { continue }
             object.objectID = new
             registeredObjectsByID[new] = object
-            if changedObjects.removeValue(forKey: old) != nil { changedObjects[new] = object }
         }
         for object in registeredObjectsByID.values {
             object.storage.replaceReferences(replaced)

@@ -168,7 +168,7 @@ extension ManagedObjectContext {
     /// Whether the context holds unsaved changes to objects of `entity`'s inheritance tree.
     func hasPendingChanges(in entity: EntityDescription) -> Bool {
         let root = entity.rootEntity
-        return changedObjects.values.contains { $0.entity.rootEntity === root }
+        return changedObjects.contains { $0.entity.rootEntity === root }
     }
 
     /// Whether unsaved changes can change what `descriptor` returns: changes to objects of

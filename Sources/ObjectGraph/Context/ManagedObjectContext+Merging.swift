@@ -104,7 +104,7 @@ extension ManagedObjectContext {
     /// and objects-did-change reports it deleted.
     func markDeletedElsewhere(_ object: ManagedObject) {
         registeredObjectsByID[object.objectID] = nil
-        changedObjects[object.objectID] = nil
+        changedObjects.remove(object)
         object.storage.becomeGone(deleted: true)
         pendingUpdated.remove(object)
         pendingDeleted.insert(object)

@@ -80,7 +80,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// One object per ID (uniquing).
     @exclusivity(unchecked) var registeredObjectsByID = ObjectRegistry()
     /// Objects with unsaved changes (inserted, updated or deleted), in the order they changed.
-    @exclusivity(unchecked) var changedObjects: [ManagedObjectID: ManagedObject] = [:]
+    @exclusivity(unchecked) var changedObjects = ChangedObjects()
     /// Changes since the last `processPendingChanges()`, for objects-did-change.
     @exclusivity(unchecked) var pendingInserted: Set<ManagedObject> = []
     @exclusivity(unchecked) var pendingUpdated: Set<ManagedObject> = []

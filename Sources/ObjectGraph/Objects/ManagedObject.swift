@@ -131,6 +131,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
     /// Hashes the instance's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// What `Set` and `Dictionary` hash an object by: its address, mixed with the table's
+    /// seed, instead of `Hasher`'s SipHash (a context keeps its inserted and changed objects
+    /// in sets; see ``ManagedObjectID/_rawHashValue(seed:)``).
+    public final func _rawHashValue(seed: Int) -> Int {
+        mixedHash(UInt64(UInt(bitPattern: ObjectIdentifier(self))), seed: seed)
+    }
 
     /// A readable summary, for logs and debugging.
     open var description: String {

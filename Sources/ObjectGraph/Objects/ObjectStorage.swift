@@ -15,6 +15,8 @@ struct ObjectStorage {
     /// Slots changed since the last save or refresh.
     var changed = SlotMask()
     var flags: ObjectFlags = []
+    /// Where its context's ``ChangedObjects`` holds it (meaningful only while it holds it).
+    var changeIndex = Int.max
     /// Where this fault's values come from when it fires, other than a read of its own row.
     /// (Inline: every fault of a batched fetch, every fetched fault has one.)
     var faultSource: FaultSource?

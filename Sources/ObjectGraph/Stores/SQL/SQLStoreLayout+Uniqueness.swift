@@ -69,12 +69,12 @@ extension SQLStoreLayout {
     package func uniquenessFailure(
         _ probes: [UniquenessProbe],
         stored: [[(primaryKey: Int64, entityCode: Int64)]],
-        storeIdentifier: String
+        ids: StoreObjectIDs
     ) -> UniquenessConflictFailure? {
         var conflicts: [UniquenessConflictFailure.Conflict] = []
         for (probe, rows) in zip(probes, stored) {
             let storedIDs = rows.compactMap { row -> ManagedObjectID? in
-                guard let id = objectID(storeIdentifier: storeIdentifier, code: row.entityCode, primaryKey: row.primaryKey) else { return nil }
+                guard let id = ids.objectID(code: Int(row.entityCode), primaryKey: row.primaryKey) else { return nil }
                 return probe.leaving.contains(id) ? nil : id
             }
             guard probe.ids.count > 1 || !storedIDs.isEmpty else { continue }

@@ -143,7 +143,7 @@ package struct SQLStoreLayout: Sendable {
 
     /// Decodes a full-table row (`Z_PK, Z_ENT, Z_OPT, columns…`) whose column `i` is read by
     /// `integer(i)` (`nil` when it holds no integer) and `attribute(i, type)`.
-    package func decodeRow(storeIdentifier: String, integer: (Int) -> Int64?, attribute: (Int, AttributeType) -> Value) -> StoredRow? {
+    package func decodeRow(ids: StoreObjectIDs, integer: (Int) -> Int64?, attribute: (Int, AttributeType) -> Value) -> StoredRow? {
         guard let pk = integer(0), let code = integer(1), let entity = plan.entity(code: Int(code)) else { return nil }
         var values = ContiguousArray<Value>.nulls(count: entity.read.slotCount)
         for item in entity.read.columns {
@@ -152,18 +152,18 @@ package struct SQLStoreLayout: Sendable {
                 values[slot] = attribute(index, type)
             case .toOne(let slot, let index, let entityIndex, let destination):
                 guard let key = integer(index) else { continue }
-                var name = plan.entity(code: destination)?.name ?? ""
-                if let entityIndex, let code = integer(entityIndex), let concrete = plan.entity(code: Int(code)) { name = concrete.name }
-                values[slot] = .objectID(ManagedObjectID(storeIdentifier: storeIdentifier, entityName: name, primaryKey: key))
+                var id = ids.objectID(code: destination, primaryKey: key)
+                if let entityIndex, let code = integer(entityIndex), let concrete = ids.objectID(code: Int(code), primaryKey: key) { id = concrete }
+                if let id { values[slot] = .objectID(id) }
             }
         }
-        let id = ManagedObjectID(storeIdentifier: storeIdentifier, entityName: entity.name, primaryKey: pk)
+        guard let id = ids.objectID(code: entity.code, primaryKey: pk) else { return nil }
         return StoredRow(id: id, version: integer(2) ?? 0, values: values)
     }
 
-    /// The ID of a row of entity code `code` with key `primaryKey`; `nil` for an unknown code.
-    package func objectID(storeIdentifier: String, code: Int64, primaryKey: Int64) -> ManagedObjectID? {
-        plan.entity(code: Int(code)).map { ManagedObjectID(storeIdentifier: storeIdentifier, entityName: $0.name, primaryKey: primaryKey) }
+    /// The IDs of the store `storeIdentifier` laid out like this.
+    package func objectIDs(storeIdentifier: String) -> StoreObjectIDs {
+        plan.objectIDs(storeIdentifier: storeIdentifier)
     }
 
     /// The entity-code column's value for a to-one value: the destination's `Z_ENT`, or NULL.

@@ -302,7 +302,7 @@ extension SQLiteStore {
                     (base + slot).initialize(to: attribute(index, type))
                 case .toOne(let slot, let index, let entityIndex, let destination):
                     guard let key = integer(index) else { continue }
-                    var id = ManagedObjectID(scope: idScopes[destination]!, primaryKey: key)
+                    var id = ManagedObjectID(scope: ids.scope(code: destination), primaryKey: key)
                     if let entityIndex, let code = integer(entityIndex), let concrete = objectID(code: Int(code), primaryKey: key) {
                         id = concrete
                     }
@@ -315,13 +315,13 @@ extension SQLiteStore {
             for slot in entity.externalSlots {
                 values[slot] = try storage.read(
                     values[slot],
-                    of: ManagedObjectID(scope: idScopes[entity.code]!, primaryKey: pk).description,
+                    of: ManagedObjectID(scope: ids.scope(code: entity.code), primaryKey: pk).description,
                     attribute: managedObjectModel.entity(named: entity.name)?.allProperties[slot].name ?? "slot \(slot)"
                 )
             }
         }
         let version = integer(2) ?? 0
-        return StoredRow(id: ManagedObjectID(scope: idScopes[entity.code]!, primaryKey: pk), version: version, values: values)
+        return StoredRow(id: ManagedObjectID(scope: ids.scope(code: entity.code), primaryKey: pk), version: version, values: values)
     }
 
     /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`,

@@ -30,15 +30,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     /// Where binary values that allow external storage are kept when large.
     var externalStorage: ExternalBinaryStorage { ExternalBinaryStorage(storePath: path) }
     private(set) var identifier = "" {
-        didSet {
-            idScopes = (0..<plan.entityCount).map { code in
-                plan.entity(code: code).map { ObjectIDScope.interned(storeIdentifier: identifier, entityName: $0.name) }
-            }
-        }
+        didSet { ids = plan.objectIDs(storeIdentifier: identifier) }
     }
-    /// The ID scope of each entity code (`nil` for 0), so rows decode into IDs without
-    /// looking up names.
-    private(set) var idScopes: [ObjectIDScope?] = []
+    /// The IDs of this store's entities, so rows decode into IDs without looking up names.
+    private(set) var ids = StoreObjectIDs()
     private(set) var metadataSummary: [String: String] = [:]
     /// For a store Apple's Core Data wrote: its metadata, whose keys a save keeps.
     private(set) var coreDataMetadata: CoreDataStoreMetadata?
@@ -317,15 +312,14 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             keys.ranges[key] = (start + 1, end + 1)
             return start
         }
-        return ManagedObjectID(scope: idScopes[entity.code]!, primaryKey: primaryKey)
+        return ManagedObjectID(scope: ids.scope(code: entity.code), primaryKey: primaryKey)
     }
 
     /// The ID of the object of entity code `code` with primary key `primaryKey`; `nil` for a
     /// code the model does not have.
     @inline(__always)
     func objectID(code: Int, primaryKey: Int64) -> ManagedObjectID? {
-        guard code > 0 && code < idScopes.count, let scope = idScopes[code] else { return nil }
-        return ManagedObjectID(scope: scope, primaryKey: primaryKey)
+        ids.objectID(code: code, primaryKey: primaryKey)
     }
 }
 

@@ -137,6 +137,11 @@ struct StorePlan: Sendable {
     /// One more than the highest entity code.
     var entityCount: Int { entities.count }
 
+    /// The IDs of the store `storeIdentifier` laid out by this plan.
+    func objectIDs(storeIdentifier: String) -> StoreObjectIDs {
+        StoreObjectIDs(storeIdentifier: storeIdentifier, entityNames: (0..<entityCount).map { entity(code: $0)?.name })
+    }
+
     /// The plan of the entity named `name`, or `nil` when the model has no such entity.
     func entity(named name: String) -> EntityPlan? {
         codesByName[name].flatMap { entity(code: $0) }
