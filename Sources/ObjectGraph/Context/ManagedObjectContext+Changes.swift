@@ -299,8 +299,7 @@ extension ManagedObjectContext {
     func obtainPermanentIDsForInsertedObjects() throws {
         let isTemporary = { (object: ManagedObject) in object.objectID.isTemporaryID && !object.isDeleted }
         guard changedObjects.contains(where: isTemporary) else { return }
-        let temporary = changedObjects.values.filter(isTemporary)
-        if !temporary.isEmpty { try obtainPermanentIDs(for: Array(temporary)) }
+        try obtainPermanentIDs(for: changedObjects.values.filter(isTemporary))
     }
 
     /// Replaces temporary IDs by permanent ones: in the registry, the changed objects, and
