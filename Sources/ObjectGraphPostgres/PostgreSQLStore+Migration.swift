@@ -69,7 +69,7 @@ extension PostgreSQLStore {
         let connectionConfiguration = configuration
         let logger = logger
         let connection = try run("connect to migrate the store") { _ in
-            try await PostgresConnection.connect(configuration: connectionConfiguration, id: 1, logger: logger)
+            try await PostgresConnection.connect(on: PostgreSQLEventLoops.group.any(), configuration: connectionConfiguration, id: 1, logger: logger)
         }
         defer { _ = try? bridge.wait(timeout: .seconds(10)) { try await connection.close() } }
         let executor = PostgreSQLMigrationExecutor(connection: connection, bridge: bridge, logger: logger, timeout: migrationTimeout)

@@ -97,7 +97,7 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         keys = Mutex(Array(repeating: KeyRange(), count: rootCodes.count))
         var configuration = location.clientConfiguration
         configuration.options.maximumConnections = 4
-        let client = PostgresClient(configuration: configuration)
+        let client = PostgresClient(configuration: configuration, eventLoopGroup: PostgreSQLEventLoops.group)
         self.client = client
         runTask = bridge.start { await client.run() }
         do {
@@ -131,7 +131,9 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         let connectionConfiguration = location.connectionConfiguration
         let schema = location.schema
         try run("connect to prepare schema \(schema)", server: location.description, bridge: bridge, timeout: .seconds(30)) {
-            let connection = try await PostgresConnection.connect(configuration: connectionConfiguration, id: 0, logger: logger)
+            let connection = try await PostgresConnection.connect(
+                on: PostgreSQLEventLoops.group.any(), configuration: connectionConfiguration, id: 0, logger: logger
+            )
             do {
                 do {
                     try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(Self.quoted(schema))"), logger: logger)

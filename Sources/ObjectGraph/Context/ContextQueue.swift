@@ -15,13 +15,15 @@ final class ContextQueue: Sendable {
         return key
     }()
 
-    init(main: Bool, label: String) {
+    /// A private queue runs its work at `qos` (libdispatch on Linux runs lower classes at a
+    /// higher nice value); the main queue keeps its own.
+    init(main: Bool, label: String, qos: DispatchQoS = .unspecified) {
         isMain = main
         if main {
             _ = Self.mainKey
             queue = .main
         } else {
-            queue = DispatchQueue(label: label)
+            queue = DispatchQueue(label: label, qos: qos)
             queue.setSpecific(key: key, value: 1)
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A scratch pad of managed objects: it tracks changes, applies delete rules, validates and
 /// saves, as Core Data's `NSManagedObjectContext`.
@@ -104,10 +104,36 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let objectReference = ContextReference()
 
     /// Creates a context of `concurrencyType`; set ``persistentStoreCoordinator`` before use.
-    public init(concurrencyType: ConcurrencyType) {
+    public convenience init(concurrencyType: ConcurrencyType) {
+        self.init(concurrencyType: concurrencyType, qualityOfService: .default)
+    }
+
+    /// Creates a context of `concurrencyType` whose private queue runs blocks at
+    /// `qualityOfService`; set ``persistentStoreCoordinator`` before use.
+    ///
+    /// Not in Core Data, where a private queue's blocks take the quality of service of the
+    /// code that enqueues them. libdispatch on Linux does not carry it across, and runs the
+    /// lower classes at a higher nice value: a context for an import or for merging other
+    /// processes' saves at `.utility` or `.background` leaves the processor to a server's
+    /// request handling when both want it. A main-queue context ignores it.
+    public init(concurrencyType: ConcurrencyType, qualityOfService: QualityOfService) {
         self.concurrencyType = concurrencyType
-        queue = ContextQueue(main: concurrencyType == .mainQueueConcurrencyType, label: "ObjectGraph.ManagedObjectContext")
+        queue = ContextQueue(
+            main: concurrencyType == .mainQueueConcurrencyType,
+            label: "ObjectGraph.ManagedObjectContext",
+            qos: Self.dispatchQoS(qualityOfService)
+        )
         objectReference.context = self
+    }
+
+    private static func dispatchQoS(_ qualityOfService: QualityOfService) -> DispatchQoS {
+        switch qualityOfService {
+        case .userInteractive: .userInteractive
+        case .userInitiated: .userInitiated
+        case .utility: .utility
+        case .background: .background
+        default: .unspecified
+        }
     }
 
     deinit {

@@ -118,7 +118,14 @@ open class PersistentContainer: @unchecked Sendable {
 
     /// A new private-queue context on the container's coordinator; use it inside `perform`.
     public func newBackgroundContext() -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        newBackgroundContext(qualityOfService: .default)
+    }
+
+    /// A new private-queue context on the container's coordinator whose blocks run at
+    /// `qualityOfService` (see ``ManagedObjectContext/init(concurrencyType:qualityOfService:)``):
+    /// `.background` for work nobody waits on, such as an import.
+    public func newBackgroundContext(qualityOfService: QualityOfService) -> ManagedObjectContext {
+        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType, qualityOfService: qualityOfService)
         context.name = "background"
         context.attach(to: persistentStoreCoordinator)
         return context

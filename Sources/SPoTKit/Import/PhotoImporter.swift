@@ -47,7 +47,7 @@ public struct PhotoImporter: Sendable {
     /// - Throws: the store's error; nothing of the page is saved then.
     @discardableResult
     public func importPage(_ photos: [FlickrPhoto]) async throws -> ImportCounts {
-        let context = container.newBackgroundContext()
+        let context = container.newBackgroundContext(qualityOfService: .background)
         context.name = "import"
         let rules = self.rules
         do {

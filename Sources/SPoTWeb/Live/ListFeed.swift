@@ -138,8 +138,8 @@ final class LiveListFeed<List: LiveListProtocol>: ListFeed {
     /// The content at the list's current version, rendered once per version.
     private func content() -> RenderedContent<Row> {
         let snapshot = list.current
-        let (cached, known) = cache.withLock { ($0.content, $0.rows) }
-        if let cached, cached.snapshot.version == snapshot.version { return cached }
+        if let cached = cache.withLock({ $0.content }), cached.snapshot.version == snapshot.version { return cached }
+        let known = cache.withLock { $0.rows }
         var rows: [String: (row: Row, html: String)] = [:]
         let rendered = snapshot.map { row in
             let html = known[row.id].flatMap { $0.row == row ? $0.html : nil } ?? renderer.rowHTML(id: row.id, row.content, in: info.id)
@@ -212,13 +212,20 @@ struct RenderedContent<Row: LiveRow>: Sendable {
     let sectionsHTML: String
 
     /// How many rows the list holds.
-    var rowCount: Int { rendered.sections.reduce(0) { $0 + $1.rows.count } }
-
+    let rowCount: Int
     /// The section index: each non-empty index title of a named section once, in order, with
     /// its anchor.
-    var sectionIndex: [SectionIndexEntry] {
+    let sectionIndex: [SectionIndexEntry]
+
+    /// Computes what every request for this version shows besides the HTML, once.
+    init(snapshot: LiveSnapshot<Row>, rendered: LiveSnapshot<RenderedRow>, sectionHTML: [String], sectionsHTML: String) {
+        self.snapshot = snapshot
+        self.rendered = rendered
+        self.sectionHTML = sectionHTML
+        self.sectionsHTML = sectionsHTML
+        rowCount = rendered.sections.reduce(0) { $0 + $1.rows.count }
         var seen: Set<String> = []
-        return rendered.sections.compactMap { section in
+        sectionIndex = rendered.sections.compactMap { section in
             guard !section.indexTitle.isEmpty, !section.name.isEmpty, seen.insert(section.indexTitle).inserted else { return nil }
             return SectionIndexEntry(title: section.indexTitle, anchor: PageRenderer.anchor(forSection: section.name))
         }
