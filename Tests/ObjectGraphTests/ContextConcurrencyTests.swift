@@ -83,4 +83,37 @@ struct ContextConcurrencyTests {
             #expect(throws: ObjectGraphError.self) { try context.fetch(FetchRequest<ManagedObject>(entityName: "Phtoo")) }
         }
     }
+    @Test("a background-class context's blocks yield the processor: they run at a higher nice value")
+    func qualityOfServiceSetsNiceValue() async throws {
+        let stack = try TestStack(inMemory: true)
+        // The nice value of the thread running each context's `perform` block, and the block's
+        // work against the store.
+        func niceInPerform(_ context: ManagedObjectContext) async throws -> Int32 {
+            try await context.perform {
+                let tag = Tag(context: context)
+                tag.name = context.name ?? ""
+                try context.save()
+                errno = 0
+                return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            }
+        }
+        let background = stack.container.newBackgroundContext(qualityOfService: .background)
+        background.name = "background"
+        let utility = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType, qualityOfService: .utility)
+        utility.performAndWait {
+            utility.persistentStoreCoordinator = stack.container.persistentStoreCoordinator
+            utility.name = "utility"
+        }
+        let standard = stack.container.newBackgroundContext()
+        standard.name = "default"
+        let niceOfBackground = try await niceInPerform(background)
+        let niceOfUtility = try await niceInPerform(utility)
+        let niceOfDefault = try await niceInPerform(standard)
+        #expect(niceOfDefault == 0)
+        #expect(niceOfUtility > niceOfDefault)
+        #expect(niceOfBackground > niceOfUtility)
+        // Each did its work: all three saves are there.
+        let names = try await standard.perform { try standard.fetch(Tag.fetchRequest()).compactMap(\.name).sorted() }
+        #expect(names == ["background", "default", "utility"])
+    }
 }
