@@ -83,6 +83,7 @@ struct ContextConcurrencyTests {
             #expect(throws: ObjectGraphError.self) { try context.fetch(FetchRequest<ManagedObject>(entityName: "Phtoo")) }
         }
     }
+
     @Test("a background-class context's blocks yield the processor: they run at a higher nice value")
     func qualityOfServiceSetsNiceValue() async throws {
         let stack = try TestStack(inMemory: true)
@@ -93,7 +94,6 @@ struct ContextConcurrencyTests {
                 let tag = Tag(context: context)
                 tag.name = context.name ?? ""
                 try context.save()
-                errno = 0
                 return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
             }
         }

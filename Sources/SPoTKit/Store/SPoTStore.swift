@@ -63,8 +63,8 @@ public final class SPoTStore: Sendable {
         self.container = container
         self.url = url
         importer = PhotoImporter(container: container, rules: rules)
-        // Merging saves into the live lists, and importing, give way to serving pages when
-        // both want the processor (see ManagedObjectContext.init(concurrencyType:qualityOfService:)).
+        // Merging saves into the live lists gives way to serving pages when both want the
+        // processor (see ManagedObjectContext.init(concurrencyType:qualityOfService:)).
         listContext = container.newBackgroundContext(qualityOfService: .background)
         listContext.name = "live lists"
         listContext.automaticallyMergesChangesFromParent = true
