@@ -46,9 +46,30 @@ extension PostgreSQLStore {
 
         func writeRow(_ index: Int, into buffer: inout ByteBuffer) {
             let start = index * columns.count
-            for column in columns.indices {
+            let fields = values[start..<start + columns.count]
+            var bound = fields.count
+            for value in fields {
+                guard let field = CopyText.bound(value) else {
+                    writeFieldByField(fields, into: &buffer)
+                    return
+                }
+                bound += field
+            }
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { memory in
+                var text = CopyText(memory)
+                for (column, value) in fields.enumerated() {
+                    if column > 0 { text.tab() }
+                    text.field(value)
+                }
+                return text.count
+            }
+        }
+
+        /// A row with a decimal: field by field.
+        private func writeFieldByField(_ fields: ArraySlice<SQLValue>, into buffer: inout ByteBuffer) {
+            for (column, value) in fields.enumerated() {
                 if column > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
-                buffer.writeCopyField(values[start + column])
+                buffer.writeCopyField(value)
             }
         }
     }
@@ -62,20 +83,64 @@ extension PostgreSQLStore {
         let entity: SQLStoreLayout.Entity
         let rows: ArraySlice<SaveChanges.RowWrite>
         let layout: SQLStoreLayout
+        /// The stored slots, in column order, and whether an entity-code column follows each
+        /// (a to-one relationship's).
+        private let fields: [(slot: Int, withEntity: Bool)]
+
+        init(table: String, columns: [String], entity: SQLStoreLayout.Entity, rows: ArraySlice<SaveChanges.RowWrite>, layout: SQLStoreLayout) {
+            self.table = table
+            self.columns = columns
+            self.entity = entity
+            self.rows = rows
+            self.layout = layout
+            fields = entity.insertColumns.enumerated().compactMap { slot, count in count > 0 ? (slot, count == 2) : nil }
+        }
 
         var rowCount: Int { rows.count }
 
         func writeRow(_ index: Int, into buffer: inout ByteBuffer) {
             let row = rows[rows.startIndex + index]
-            buffer.writeCopyInteger(row.id.primaryKey)
+            let values = row.values
+            // `Z_PK`, `Z_ENT`, `Z_OPT` and their tabs, then each field and its tab.
+            var bound = 3 * 21
+            for field in fields {
+                guard let size = CopyText.bound(values[field.slot]) else {
+                    writeFieldByField(row, into: &buffer)
+                    return
+                }
+                bound += size + 1 + (field.withEntity ? 21 : 0)
+            }
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { memory in
+                var text = CopyText(memory)
+                text.integer(row.id.primaryKey)
+                text.tab()
+                text.integer(Int64(entity.code))
+                text.tab()
+                text.byte(UInt8(ascii: "1"))
+                for field in fields {
+                    let value = values[field.slot]
+                    text.tab()
+                    text.field(value.sqlValue)
+                    if field.withEntity {
+                        text.tab()
+                        text.field(layout.entityCode(of: value))
+                    }
+                }
+                return text.count
+            }
+        }
+
+        /// A row with a decimal or a URL: field by field.
+        private func writeFieldByField(_ row: SaveChanges.RowWrite, into buffer: inout ByteBuffer) {
+            buffer.writeCopyField(.integer(row.id.primaryKey))
             buffer.writeInteger(UInt8(ascii: "\t"))
-            buffer.writeCopyInteger(Int64(entity.code))
+            buffer.writeCopyField(.integer(Int64(entity.code)))
             buffer.writeStaticString("\t1")
-            for (slot, count) in entity.insertColumns.enumerated() where count > 0 {
-                let value = row.values[slot]
+            for field in fields {
+                let value = row.values[field.slot]
                 buffer.writeInteger(UInt8(ascii: "\t"))
                 buffer.writeCopyField(value.sqlValue)
-                if count == 2 {
+                if field.withEntity {
                     buffer.writeInteger(UInt8(ascii: "\t"))
                     buffer.writeCopyField(layout.entityCode(of: value))
                 }
@@ -171,21 +236,24 @@ extension PostgreSQLStore {
         return missed
     }
 
-    /// Streams `rows` to the server in COPY's text format, a megabyte at a time. A row the
-    /// server refuses (a unique index's 23505 among them) fails the COPY, and the transaction
-    /// with it, as the INSERT would have.
+    /// Streams `rows` to the server in COPY's text format, in chunks of ``CopyChunks``. A row
+    /// the server refuses (a unique index's 23505 among them) fails the COPY, and the
+    /// transaction with it, as the INSERT would have.
     static func copy(_ rows: some CopySource, connection: PostgresConnection, logger: Logger) async throws {
         let count = rows.rowCount
         guard !rows.columns.isEmpty, count > 0 else { return }
         try await connection.copyFrom(table: rows.table, columns: rows.columns, logger: logger) { writer in
+            var chunks = CopyChunks()
             var buffer = ByteBuffer()
-            buffer.reserveCapacity(copyChunkBytes + 4_096)
+            buffer.reserveCapacity(chunks.size + 4_096)
             for index in 0..<count {
                 rows.writeRow(index, into: &buffer)
                 buffer.writeInteger(UInt8(ascii: "\n"))
-                if buffer.readableBytes >= copyChunkBytes {
+                if buffer.readableBytes >= chunks.size {
                     try await writer.write(buffer)
-                    buffer.clear()
+                    chunks.next()
+                    buffer = ByteBuffer()
+                    buffer.reserveCapacity(chunks.size + 4_096)
                     BlockingBridge.noteProgress()
                 }
             }
@@ -193,8 +261,20 @@ extension PostgreSQLStore {
         }
     }
 
-    /// Bytes of COPY data sent to the server at a time.
-    static let copyChunkBytes = 1 << 20
+    /// The sizes of the chunks a COPY sends: the first small, so that the server starts on the
+    /// rows while the client writes the rest (the server's inserts and index updates, not the
+    /// client's writing, are a large COPY's slow part); each later one twice the last, up to a
+    /// megabyte, so that the cost of each write (a trip to the event loop) fades.
+    struct CopyChunks {
+        static let first = 1 << 16
+        static let largest = 1 << 20
+
+        /// Bytes to gather before the next write.
+        private(set) var size = first
+
+        /// After a write: the next chunk's size.
+        mutating func next() { size = Swift.min(size * 2, Self.largest) }
+    }
 
     /// The table and columns of a single-row `INSERT INTO "table" ("column", …) VALUES ($1, …,
     /// $n) [suffix]`, unquoted for COPY.
@@ -229,92 +309,6 @@ extension PostgreSQLStore {
             let inner = name.dropFirst().dropLast()
             guard !inner.isEmpty, !inner.contains("\"") else { return nil }
             return String(inner)
-        }
-    }
-}
-
-extension ByteBuffer {
-    /// Writes `value` as one field of COPY's text format: `\N` for NULL; text with backslash,
-    /// tab, newline and carriage return escaped; bytes as `\\x` and hex (bytea's hex input, its
-    /// backslash escaped); doubles in Swift's shortest form that reads back to the same bits.
-    mutating func writeCopyField(_ value: SQLValue) {
-        switch value {
-        case .null:
-            writeStaticString(#"\N"#)
-        case .integer(let integer):
-            writeCopyInteger(integer)
-        case .real(let double):
-            // As the bound value: NaN is stored as NULL.
-            if double.isNaN {
-                writeStaticString(#"\N"#)
-            } else if double.isInfinite {
-                writeStaticString(double < 0 ? "-Infinity" : "Infinity")
-            } else {
-                writeString(double.description)
-            }
-        case .text(let text):
-            writeCopyText(text)
-        case .blob(let data):
-            writeStaticString(#"\\x"#)
-            writeCopyHex(data)
-        case .decimal(let decimal):
-            if decimal.isNaN { writeStaticString(#"\N"#) } else { writeString(decimal.description) }
-        }
-    }
-
-    /// Writes `text` with COPY's four special bytes escaped; text without them (nearly all) in
-    /// one copy.
-    mutating func writeCopyText(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard bytes.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
-                writeBytes(bytes)
-                return
-            }
-            for byte in bytes {
-                switch byte {
-                case 0x5C: writeStaticString(#"\\"#)
-                case 0x09: writeStaticString(#"\t"#)
-                case 0x0A: writeStaticString(#"\n"#)
-                case 0x0D: writeStaticString(#"\r"#)
-                default: writeInteger(byte)
-                }
-            }
-        }
-    }
-
-    /// Writes `value` in decimal digits straight into the buffer's storage, without the
-    /// String `String(value)` would make (a large save writes a dozen integers per row).
-    mutating func writeCopyInteger(_ value: Int64) {
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        let width = digits + (value < 0 ? 1 : 0)
-        writeWithUnsafeMutableBytes(minimumWritableBytes: width) { bytes in
-            if value < 0 { bytes[0] = UInt8(ascii: "-") }
-            var position = width
-            repeat {
-                position -= 1
-                bytes[position] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
-                magnitude /= 10
-            } while magnitude > 0
-            return width
-        }
-    }
-
-    /// Writes `data` as lowercase hex digits.
-    mutating func writeCopyHex(_ data: Data) {
-        let digits: StaticString = "0123456789abcdef"
-        reserveCapacity(minimumWritableBytes: data.count * 2)
-        digits.withUTF8Buffer { digits in
-            for byte in data {
-                writeInteger(digits[Int(byte >> 4)])
-                writeInteger(digits[Int(byte & 0x0F)])
-            }
         }
     }
 }
