@@ -74,14 +74,19 @@ struct PostgresInsertBenchmark: Benchmark {
                     try blocking {
                         try await client.withConnection { connection in
                             try await connection.copyFrom(table: "ZITEM", columns: Self.columns, logger: PostgresSchema.logger) { writer in
+                                // Chunks as the store sends them: 64 KB first, so that the server
+                                // starts at once, then twice the last, up to a megabyte.
+                                var chunk = 1 << 16
                                 var buffer = ByteBuffer()
-                                buffer.reserveCapacity(1 << 20)
+                                buffer.reserveCapacity(chunk + 4_096)
                                 for row in 1...n {
                                     buffer.writeItemRow(row, entity: entity, of: n)
                                     buffer.writeInteger(UInt8(ascii: "\n"))
-                                    if buffer.readableBytes >= 1 << 20 {
+                                    if buffer.readableBytes >= chunk {
                                         try await writer.write(buffer)
-                                        buffer.clear()
+                                        chunk = min(chunk * 2, 1 << 20)
+                                        buffer = ByteBuffer()
+                                        buffer.reserveCapacity(chunk + 4_096)
                                     }
                                 }
                                 if buffer.readableBytes > 0 { try await writer.write(buffer) }
