@@ -113,4 +113,27 @@ struct ContextChangeBookkeepingTests {
             #expect(ids.allSatisfy { context.object(with: $0).objectID == $0 })
         }
     }
+
+    @Test("a context given another coordinator makes its new objects of that coordinator's model")
+    func newCoordinatorNewModel() throws {
+        let first = try TestStack(inMemory: true)
+        let second = try TestStack(inMemory: true)
+        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        try context.performAndWait {
+            context.persistentStoreCoordinator = first.container.persistentStoreCoordinator
+            let before = Photo(context: context)
+            before.unique = "first"
+            #expect(before.entity === first.container.managedObjectModel.entitiesByName["Photo"])
+            try context.save()
+            context.persistentStoreCoordinator = second.container.persistentStoreCoordinator
+            let after = Photo(context: context)
+            after.unique = "second"
+            after.title = "Second"
+            #expect(after.entity === second.container.managedObjectModel.entitiesByName["Photo"])
+            try context.save()
+        }
+        let reader = second.container.newBackgroundContext()
+        let titles = try reader.performAndWait { try reader.fetch(Photo.fetchRequest()).map(\.title) }
+        #expect(titles == ["Second"])
+    }
 }

@@ -58,13 +58,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     let queue: ContextQueue
     private(set) var coordinator: PersistentStoreCoordinator? {
-        didSet { lastEntityLookup = nil }
+        didSet { forgetEntityLookups() }
     }
 
     func setCoordinatorUnchecked(_ coordinator: PersistentStoreCoordinator) { self.coordinator = coordinator }
 
     /// The parent context, as a store, for a child context (see ``parent``).
-    var parentLink: ParentContextStore?
+    var parentLink: ParentContextStore? {
+        didSet { forgetEntityLookups() }
+    }
 
     /// What this context reads from and saves to. Every read and write goes through this
     /// abstract store: the parent context for a child, else the coordinator's store.
@@ -99,6 +101,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let observers = ContextObservers()
     /// The last entity ``entity(of:)`` looked up, by ID scope.
     @exclusivity(unchecked) private var lastEntityLookup: (scope: ObjectIDScope, entity: EntityDescription)?
+    /// The last class ``entityBound(to:)`` found the entity of: an import makes thousands of
+    /// objects of one class in a row.
+    @exclusivity(unchecked) private var lastBoundEntity: (type: ObjectIdentifier, entity: EntityDescription)?
+
+    /// Forgets the entities looked up in the model, when the model may have changed.
+    private func forgetEntityLookups() {
+        lastEntityLookup = nil
+        lastBoundEntity = nil
+    }
 
     /// The weak reference to this context that its objects share (see ``ContextReference``).
     let objectReference = ContextReference()
@@ -263,7 +274,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The entity whose `managedObjectClass` is `type`.
     func entityBound(to type: ManagedObject.Type) -> EntityDescription? {
-        model?.entities.first { $0.managedObjectClass == type }
+        if let last = lastBoundEntity, last.type == ObjectIdentifier(type) { return last.entity }
+        guard let entity = model?.entities.first(where: { $0.managedObjectClass == type }) else { return nil }
+        lastBoundEntity = (ObjectIdentifier(type), entity)
+        return entity
     }
 
     /// Reads a fault's row from the store; an object that no longer exists becomes "gone".

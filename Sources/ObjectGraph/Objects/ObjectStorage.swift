@@ -133,17 +133,26 @@ struct SlotMask: Equatable {
 
     var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
 
+    // The first 64 slots (nearly every entity's all) inline at every call: a setter inserts
+    // one, and an insert marks each set default.
+    @inline(__always)
     func contains(_ slot: Int) -> Bool {
         if slot < 64 { return low & (1 << UInt64(slot)) != 0 }
         let word = slot / 64 - 1
         return word < high.count && high[word] & (1 << UInt64(slot % 64)) != 0
     }
 
+    @inline(__always)
     mutating func insert(_ slot: Int) {
         if slot < 64 {
             low |= 1 << UInt64(slot)
             return
         }
+        insertHigh(slot)
+    }
+
+    @inline(never)
+    private mutating func insertHigh(_ slot: Int) {
         let word = slot / 64 - 1
         while high.count <= word { high.append(0) }
         high[word] |= 1 << UInt64(slot % 64)
