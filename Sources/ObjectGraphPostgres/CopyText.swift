@@ -156,6 +156,31 @@ struct CopyText {
 }
 
 extension ByteBuffer {
+    /// Writes one row's fields, tab-separated, as `fields` passes them to its argument: in one
+    /// pass over the buffer's memory when `bound` (the most bytes they take, tabs included) is
+    /// known, else field by field.
+    @inline(__always)
+    mutating func writeCopyRow(bound: Int?, _ fields: (_ write: (SQLValue) -> Void) -> Void) {
+        var first = true
+        guard let bound else {
+            fields { value in
+                if !first { self.writeInteger(UInt8(ascii: "\t")) }
+                first = false
+                self.writeCopyField(value)
+            }
+            return
+        }
+        writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { memory in
+            var text = CopyText(memory)
+            fields { value in
+                if !first { text.tab() }
+                first = false
+                text.field(value)
+            }
+            return text.count
+        }
+    }
+
     /// Writes `value` as one field of COPY's text format (see ``CopyText``).
     mutating func writeCopyField(_ value: SQLValue) {
         guard let bound = CopyText.bound(value) else {

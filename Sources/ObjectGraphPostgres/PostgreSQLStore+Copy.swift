@@ -47,30 +47,17 @@ extension PostgreSQLStore {
         func writeRow(_ index: Int, into buffer: inout ByteBuffer) {
             let start = index * columns.count
             let fields = values[start..<start + columns.count]
-            var bound = fields.count
-            for value in fields {
-                guard let field = CopyText.bound(value) else {
-                    writeFieldByField(fields, into: &buffer)
-                    return
-                }
-                bound += field
-            }
-            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { memory in
-                var text = CopyText(memory)
-                for (column, value) in fields.enumerated() {
-                    if column > 0 { text.tab() }
-                    text.field(value)
-                }
-                return text.count
-            }
+            buffer.writeCopyRow(bound: bound(of: fields)) { write in fields.forEach(write) }
         }
 
-        /// A row with a decimal: field by field.
-        private func writeFieldByField(_ fields: ArraySlice<SQLValue>, into buffer: inout ByteBuffer) {
-            for (column, value) in fields.enumerated() {
-                if column > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
-                buffer.writeCopyField(value)
+        /// The most bytes `fields` take with their tabs; `nil` with a decimal among them.
+        private func bound(of fields: ArraySlice<SQLValue>) -> Int? {
+            var bound = fields.count
+            for value in fields {
+                guard let size = CopyText.bound(value) else { return nil }
+                bound += size
             }
+            return bound
         }
     }
 
@@ -100,51 +87,28 @@ extension PostgreSQLStore {
 
         func writeRow(_ index: Int, into buffer: inout ByteBuffer) {
             let row = rows[rows.startIndex + index]
-            let values = row.values
-            // `Z_PK`, `Z_ENT`, `Z_OPT` and their tabs, then each field and its tab.
-            var bound = 3 * 21
-            for field in fields {
-                guard let size = CopyText.bound(values[field.slot]) else {
-                    writeFieldByField(row, into: &buffer)
-                    return
-                }
-                bound += size + 1 + (field.withEntity ? 21 : 0)
-            }
-            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { memory in
-                var text = CopyText(memory)
-                text.integer(row.id.primaryKey)
-                text.tab()
-                text.integer(Int64(entity.code))
-                text.tab()
-                text.byte(UInt8(ascii: "1"))
+            buffer.writeCopyRow(bound: bound(of: row)) { write in
+                write(.integer(row.id.primaryKey))
+                write(.integer(Int64(entity.code)))
+                write(.integer(1))
                 for field in fields {
-                    let value = values[field.slot]
-                    text.tab()
-                    text.field(value.sqlValue)
-                    if field.withEntity {
-                        text.tab()
-                        text.field(layout.entityCode(of: value))
-                    }
+                    let value = row.values[field.slot]
+                    write(value.sqlValue)
+                    if field.withEntity { write(layout.entityCode(of: value)) }
                 }
-                return text.count
             }
         }
 
-        /// A row with a decimal or a URL: field by field.
-        private func writeFieldByField(_ row: SaveChanges.RowWrite, into buffer: inout ByteBuffer) {
-            buffer.writeCopyField(.integer(row.id.primaryKey))
-            buffer.writeInteger(UInt8(ascii: "\t"))
-            buffer.writeCopyField(.integer(Int64(entity.code)))
-            buffer.writeStaticString("\t1")
+        /// The most bytes `row` takes with its tabs; `nil` with a decimal or a URL in it, whose
+        /// text is not known without making it.
+        private func bound(of row: SaveChanges.RowWrite) -> Int? {
+            // `Z_PK`, `Z_ENT`, `Z_OPT` and their tabs, then each field and its tab.
+            var bound = 3 * 21
             for field in fields {
-                let value = row.values[field.slot]
-                buffer.writeInteger(UInt8(ascii: "\t"))
-                buffer.writeCopyField(value.sqlValue)
-                if field.withEntity {
-                    buffer.writeInteger(UInt8(ascii: "\t"))
-                    buffer.writeCopyField(layout.entityCode(of: value))
-                }
+                guard let size = CopyText.bound(row.values[field.slot]) else { return nil }
+                bound += size + 1 + (field.withEntity ? 21 : 0)
             }
+            return bound
         }
     }
 
