@@ -132,6 +132,43 @@ struct ObjectRegistryTests {
         }
     }
 
+    @Test("thousands of objects of two entities with equal keys, released in shuffled order: every survivor is still the one found")
+    func shuffledReleasesKeepUniquing() throws {
+        let stack = try SQLRecordingStack()
+        let seeding = stack.container.newBackgroundContext()
+        let count = 3_000
+        try seeding.performAndWait {
+            for number in 0..<count {
+                Photo(context: seeding).unique = "\(number)"
+                Tag(context: seeding).name = "tag \(number)"
+            }
+            try seeding.save()
+        }
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            var held: [ManagedObject] = try context.fetch(Photo.fetchRequest()) + context.fetch(Tag.fetchRequest())
+            #expect(held.count == 2 * count)
+            let ids = held.map(\.objectID)
+            // Released a few at a time in a fixed, shuffled order, so that the table's runs are
+            // emptied from their middles as well as their ends.
+            var generator = PredicateFuzzTests.Generator(state: 0x5EED)
+            held.shuffle(using: &generator)
+            for step in 0..<8 {
+                held.removeLast(held.count / 3)
+                let alive = Set(held.map(ObjectIdentifier.init))
+                #expect(context.registeredObjectsByID.entryCount == held.count, "step \(step)")
+                let wrong = ids.filter { id in
+                    guard let found = context.registeredObject(for: id) else { return false }
+                    return !alive.contains(ObjectIdentifier(found)) || found.objectID != id
+                }
+                #expect(wrong.isEmpty, "step \(step): \(wrong.count) IDs find an object that is not theirs")
+                #expect(held.allSatisfy { context.registeredObject(for: $0.objectID) === $0 }, "step \(step)")
+            }
+            held.removeAll()
+            #expect(context.registeredObjectsByID.entryCount == 0)
+        }
+    }
+
     @Test("a released object leaves the table, so it holds only what is alive")
     func releasedEntriesAreSwept() throws {
         let stack = try SQLRecordingStack()
@@ -216,3 +253,4 @@ struct RelatedObjectHoldingTests {
         #expect(photo == nil && tag == nil, "the context's end broke the cycle")
     }
 }
+

@@ -112,10 +112,15 @@ func mixedHash(_ bits: UInt64, seed: Int) -> Int {
 final class ObjectIDScope: Sendable, Hashable {
     let storeIdentifier: String
     let entityName: String
+    /// What a context's object registry adds to this scope's primary keys, so that two
+    /// entities' equal keys fall far apart in its table (see ``ObjectRegistry``). A multiple of
+    /// eight, as the registry keeps runs of eight keys together.
+    let registrySalt: UInt64
 
-    private init(storeIdentifier: String, entityName: String) {
+    private init(storeIdentifier: String, entityName: String, ordinal: Int) {
         self.storeIdentifier = storeIdentifier
         self.entityName = entityName
+        registrySalt = (UInt64(ordinal) &* 0x9E37_79B9_7F4A_7C15) & ~7
     }
 
     /// Identity is equality: there is one scope per store and entity.
@@ -136,7 +141,7 @@ final class ObjectIDScope: Sendable, Hashable {
         let key = Key(storeIdentifier: storeIdentifier, entityName: entityName)
         return table.withLock { table in
             if let scope = table[key] { return scope }
-            let scope = ObjectIDScope(storeIdentifier: storeIdentifier, entityName: entityName)
+            let scope = ObjectIDScope(storeIdentifier: storeIdentifier, entityName: entityName, ordinal: table.count + 1)
             table[key] = scope
             return scope
         }
