@@ -7,7 +7,12 @@ import Synchronization
 /// Delivered synchronously on the context's queue; it holds objects, so it is not `Sendable`.
 public struct ObjectsDidChange {
     /// Objects inserted, or merged in as inserted from another context's save.
-    public let insertedObjects: Set<ManagedObject>
+    ///
+    /// Made into a set when first read: the context lists them in the order they came, and
+    /// hashing an import's 50,000 objects is wasted unless an observer asks for the set.
+    public var insertedObjects: Set<ManagedObject> { inserted.set }
+    /// The inserted objects, in the order they came.
+    let inserted: LazyObjectSet
     /// Objects whose values changed locally.
     public let updatedObjects: Set<ManagedObject>
     /// Objects deleted locally or by a merged save.
@@ -24,6 +29,43 @@ public struct ObjectsDidChange {
     /// observers (Core Data does not either), but a fetched results controller needs them to
     /// find objects that now match its predicate.
     var mergedUnregisteredObjectIDs: Set<ManagedObjectID> = []
+
+    init(
+        inserted: [ManagedObject],
+        updatedObjects: Set<ManagedObject>,
+        deletedObjects: Set<ManagedObject>,
+        refreshedObjects: Set<ManagedObject>,
+        invalidatedAllObjects: Bool,
+        mergedUnregisteredObjectIDs: Set<ManagedObjectID> = []
+    ) {
+        self.inserted = LazyObjectSet(inserted)
+        self.updatedObjects = updatedObjects
+        self.deletedObjects = deletedObjects
+        self.refreshedObjects = refreshedObjects
+        self.invalidatedAllObjects = invalidatedAllObjects
+        self.mergedUnregisteredObjectIDs = mergedUnregisteredObjectIDs
+    }
+}
+
+/// Objects listed once and hashed into a set only when someone asks for the set.
+///
+/// Not thread-safe, as the notification holding it: it is read on its context's queue.
+final class LazyObjectSet {
+    /// The objects, in the order they were listed.
+    let objects: [ManagedObject]
+    private var hashed: Set<ManagedObject>?
+
+    init(_ objects: [ManagedObject]) {
+        self.objects = objects
+    }
+
+    /// The objects as a set, made on first use.
+    var set: Set<ManagedObject> {
+        if let hashed { return hashed }
+        let set = Set(objects)
+        hashed = set
+        return set
+    }
 }
 
 /// What a save wrote, by object ID: the payload of a did-save notification.

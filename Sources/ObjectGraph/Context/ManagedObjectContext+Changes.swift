@@ -81,7 +81,7 @@ extension ManagedObjectContext {
         object.storage.markDeleted()
         noteChanged(object)
         pendingUpdated.remove(object)
-        if pendingInserted.remove(object) == nil { pendingDeleted.insert(object) }
+        if !pendingInserted.remove(object) { pendingDeleted.insert(object) }
         deletesToPropagate.append(object)
     }
 
@@ -94,9 +94,12 @@ extension ManagedObjectContext {
             !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty
                 && pendingMergedUnregistered.isEmpty && pendingReadFailures.isEmpty)
         else { return }
+        let updated = pendingInserted.isEmpty ? pendingUpdated : pendingUpdated.filter { !pendingInserted.contains($0) }
+        let inserted = pendingInserted.take()
+        for object in inserted { object.storage.announceInsert() }
         var change = ObjectsDidChange(
-            insertedObjects: pendingInserted,
-            updatedObjects: pendingUpdated.subtracting(pendingInserted),
+            inserted: inserted,
+            updatedObjects: updated,
             deletedObjects: pendingDeleted,
             refreshedObjects: pendingRefreshed,
             invalidatedAllObjects: false,
@@ -104,7 +107,6 @@ extension ManagedObjectContext {
         )
         change.readFailures = pendingReadFailures
         pendingReadFailures = [:]
-        for object in pendingInserted { object.storage.announceInsert() }
         clearPendingChanges()
         postObjectsDidChange(change)
     }
@@ -172,7 +174,7 @@ extension ManagedObjectContext {
 
     /// Forgets the changes recorded for the next objects-did-change notification.
     private func clearPendingChanges(keepingRefreshed: Bool = false) {
-        pendingInserted = []
+        _ = pendingInserted.take()
         pendingUpdated = []
         pendingDeleted = []
         pendingMergedUnregistered = []
@@ -206,7 +208,7 @@ extension ManagedObjectContext {
         if !removed.isEmpty || !refreshed.isEmpty {
             postObjectsDidChange(
                 ObjectsDidChange(
-                    insertedObjects: [],
+                    inserted: [],
                     updatedObjects: [],
                     deletedObjects: removed,
                     refreshedObjects: pendingRefreshed,
@@ -239,7 +241,7 @@ extension ManagedObjectContext {
     /// `invalidatedAllObjects`): fetched results controllers fetch anew.
     func postAllObjectsInvalidated() {
         postObjectsDidChange(
-            ObjectsDidChange(insertedObjects: [], updatedObjects: [], deletedObjects: [], refreshedObjects: [], invalidatedAllObjects: true)
+            ObjectsDidChange(inserted: [], updatedObjects: [], deletedObjects: [], refreshedObjects: [], invalidatedAllObjects: true)
         )
     }
 

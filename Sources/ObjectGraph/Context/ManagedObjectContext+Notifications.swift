@@ -138,7 +138,7 @@ extension ManagedObjectContext {
 
     func postObjectsDidChange(_ change: ObjectsDidChange) {
         let unregisteredOnly =
-            change.insertedObjects.isEmpty && change.updatedObjects.isEmpty && change.deletedObjects.isEmpty
+            change.inserted.objects.isEmpty && change.updatedObjects.isEmpty && change.deletedObjects.isEmpty
             && change.refreshedObjects.isEmpty && !change.invalidatedAllObjects && change.readFailures.isEmpty
         for observer in observers.objectsDidChangeObservers(unregisteredOnly: unregisteredOnly) { observer(change) }
         guard !unregisteredOnly else { return }

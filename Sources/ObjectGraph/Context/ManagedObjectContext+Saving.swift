@@ -136,7 +136,12 @@ extension ManagedObjectContext {
             let rank = entities.map { entity in names.firstIndex(of: entity.name)! }
             for index in order.indices { order[index].rank = rank[order[index].rank] }
         }
-        order.sort { lhs, rhs in lhs.rank != rhs.rank ? lhs.rank < rhs.rank : lhs.key < rhs.key }
+        let inOrder: ((rank: Int, key: Int64, position: Int), (rank: Int, key: Int64, position: Int)) -> Bool = { lhs, rhs in
+            lhs.rank != rhs.rank ? lhs.rank < rhs.rank : lhs.key < rhs.key
+        }
+        // An import's objects come in order: no second array of them to make.
+        if zip(order, order.dropFirst()).allSatisfy({ !inOrder($1, $0) }) { return objects }
+        order.sort(by: inOrder)
         return order.map { objects[$0.position] }
     }
 

@@ -84,7 +84,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Objects with unsaved changes (inserted, updated or deleted), in the order they changed.
     @exclusivity(unchecked) var changedObjects = ChangedObjects()
     /// Changes since the last `processPendingChanges()`, for objects-did-change.
-    @exclusivity(unchecked) var pendingInserted: Set<ManagedObject> = []
+    @exclusivity(unchecked) var pendingInserted = PendingInsertions()
     @exclusivity(unchecked) var pendingUpdated: Set<ManagedObject> = []
     var pendingDeleted: Set<ManagedObject> = []
     var pendingRefreshed: Set<ManagedObject> = []

@@ -12,15 +12,16 @@ import Foundation
 extension ObjectStorage {
     /// A registered object whose values are not loaded yet.
     mutating func becomeFault() {
+        let pending = flags.intersection(.contextBookkeeping)
         self = ObjectStorage()
-        flags = [.fault]
+        flags = ObjectFlags.fault.union(pending)
     }
 
     /// An object just inserted: its entity's defaults, each non-nil one counted as a change.
     mutating func becomeInserted(defaults: ContiguousArray<Value>, attributeSlots: [Int]) {
         let preset = values
         values = defaults
-        flags = [.inserted]
+        flags = ObjectFlags.inserted.union(flags.intersection(.contextBookkeeping))
         for slot in attributeSlots where !values[slot].isNull { changed.insert(slot) }
         // Values set while detached survive the insert.
         if !preset.isEmpty {
@@ -146,7 +147,8 @@ extension ObjectStorage {
     /// No longer exists for its context: its deletion was saved or merged, or it was an
     /// unsaved insert that was deleted or rolled back.
     mutating func becomeGone(deleted: Bool) {
-        flags = deleted ? [.deleted, .gone] : [.gone]
+        let state: ObjectFlags = deleted ? [.deleted, .gone] : [.gone]
+        flags = state.union(flags.intersection(.contextBookkeeping))
         dropFetchedRow()
     }
 

@@ -124,6 +124,12 @@ struct ObjectFlags: OptionSet {
     /// An inserted object whose insert an objects-did-change notification has reported, so its
     /// later changes are reported as updates.
     static let insertAnnounced = ObjectFlags(rawValue: 64)
+    /// Among its context's inserts for the next objects-did-change (see `PendingInsertions`).
+    static let insertPending = ObjectFlags(rawValue: 128)
+
+    /// Flags that say where the context lists the object rather than what state it is in: a
+    /// transition of the object's state keeps them.
+    static let contextBookkeeping: ObjectFlags = [.insertPending]
 }
 
 /// A set of slot numbers, allocation-free for entities with up to 64 properties.

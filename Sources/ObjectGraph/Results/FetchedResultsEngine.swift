@@ -179,7 +179,7 @@ final class FetchedResultsEngine {
                     updated.insert(root.objectID)
                 }
             }
-            for object in change.insertedObjects { consider(object, isUpdate: false) }
+            for object in change.inserted.objects { consider(object, isUpdate: false) }
             for object in change.deletedObjects { consider(object, isUpdate: false) }
             for object in change.updatedObjects { consider(object, isUpdate: true) }
             for object in change.refreshedObjects { consider(object, isUpdate: true) }
@@ -228,8 +228,9 @@ final class FetchedResultsEngine {
 
     private func touchesOtherEntities(_ change: ObjectsDidChange) -> Bool {
         guard let entity else { return false }
-        let objects = [change.insertedObjects, change.updatedObjects, change.deletedObjects, change.refreshedObjects]
-        return objects.contains { $0.contains { !isRoot($0.entity, of: entity) } } || !change.mergedUnregisteredObjectIDs.isEmpty
+        let objects = [change.updatedObjects, change.deletedObjects, change.refreshedObjects]
+        return change.inserted.objects.contains { !isRoot($0.entity, of: entity) }
+            || objects.contains { $0.contains { !isRoot($0.entity, of: entity) } } || !change.mergedUnregisteredObjectIDs.isEmpty
     }
 
     /// Whether an object belongs in the results now.
