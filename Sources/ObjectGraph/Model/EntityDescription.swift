@@ -124,6 +124,8 @@ public final class EntityDescription: CustomStringConvertible {
     /// The slots of transient properties, which rows from the store do not fill; set when
     /// the model is frozen.
     @exclusivity(unchecked) var frozenTransientSlots: [Int]?
+    /// Which slots validation checks, and how; set when the model is frozen.
+    @exclusivity(unchecked) var frozenValidationPlan: ValidationPlan?
     /// Per slot, the attribute type (`nil` for relationships), for the typed accessors.
     @exclusivity(unchecked) var frozenAttributeTypes: [AttributeType?] = []
     /// A number no other frozen entity of this process has (from 1, below `0xFFFF_FFFF`; 0

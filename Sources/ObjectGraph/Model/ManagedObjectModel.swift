@@ -83,6 +83,10 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
                 }
             }
         }
+        // After every entity's own attributes have their `hasValueRules`: inherited ones too.
+        for entity in entities {
+            entity.frozenValidationPlan = ValidationPlan(entity.allProperties)
+        }
         isFrozen = true
     }
 }

@@ -51,8 +51,13 @@ extension ManagedObject {
     func propertyFailures() -> [ValidationFailure] {
         fulfillIfNeeded()
         var failures: [ValidationFailure] = []
-        for (slot, property) in entity.allProperties.enumerated() {
-            switch property {
+        let properties = entity.allProperties
+        let plan = entity.frozenValidationPlan ?? ValidationPlan(properties)
+        for slot in plan.requiredSlots where storage.values[slot].isNull {
+            failures.append(contentsOf: attributeFailures(properties[slot] as! AttributeDescription, .null))
+        }
+        for slot in plan.ruledSlots {
+            switch properties[slot] {
             case let attribute as AttributeDescription:
                 let value = storage.values[slot]
                 if !attribute.hasValueRules && (!value.isNull || attribute.isOptional || attribute.isTransient) { continue }
@@ -162,5 +167,39 @@ extension ManagedObject {
         case .bool(let bool): "\(bool)"
         default: "\(value)"
         }
+    }
+}
+
+/// Which of an entity's slots validation checks, and how: a save of 50,000 objects spent ~400
+/// instructions per object casting and copying each property's value to find that most of
+/// them have no rule, or only the rule that they are not nil. A class, so that reading an
+/// entity's plan retains one reference instead of copying two arrays.
+final class ValidationPlan {
+    /// Attributes whose only rule is that they are not nil (required, not transient).
+    let requiredSlots: [Int]
+    /// Every other property with a rule a value can break (range, length, pattern,
+    /// predicates, member counts, a required relationship).
+    let ruledSlots: [Int]
+
+    init(_ properties: [PropertyDescription]) {
+        var requiredSlots: [Int] = []
+        var ruledSlots: [Int] = []
+        for (slot, property) in properties.enumerated() {
+            switch property {
+            case let attribute as AttributeDescription:
+                if attribute.hasValueRules {
+                    ruledSlots.append(slot)
+                } else if !attribute.isOptional && !attribute.isTransient {
+                    requiredSlots.append(slot)
+                }
+            case let relationship as RelationshipDescription:
+                let limited = relationship.isToMany ? relationship.minCount > 0 || relationship.maxCount > 0 : false
+                if limited || !relationship.isOptional { ruledSlots.append(slot) }
+            default:
+                break
+            }
+        }
+        self.requiredSlots = requiredSlots
+        self.ruledSlots = ruledSlots
     }
 }
