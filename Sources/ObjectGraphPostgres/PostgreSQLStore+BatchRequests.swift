@@ -35,11 +35,11 @@ extension PostgreSQLStore {
                         let outcome = try await body(connection)
                         var history = self.historyChanges(of: outcome.changes, writer: writer)
                         history.tombstones = outcome.tombstones
-                        if let number = try await self.recordHistory(history, connection: connection, logger: logger) {
+                        // Listeners are notified (when the transaction commits) by the statement
+                        // recording its history.
+                        if let number = try await self.recordHistory(history, notifying: channel, connection: connection, logger: logger) {
                             recorded.number.withLock { $0 = number }
                             _ = self.ownTransactions.withLock { $0.insert(number) }
-                            // Delivered to every listener when the transaction commits.
-                            try await connection.query(PostgresQuery(unsafeSQL: "NOTIFY \(Self.quoted(channel))"), logger: logger)
                         }
                         return (outcome.changes, outcome.value)
                     }

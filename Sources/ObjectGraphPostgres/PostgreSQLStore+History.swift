@@ -65,7 +65,25 @@ extension PostgreSQLStore {
 
     /// The channel every save of this store announces itself on: the schema's, so stores of
     /// other schemas in the database stay quiet.
-    var notificationChannel: String { "objectgraph." + schemaName }
+    ///
+    /// Named as the server names it: cut at 63 bytes, as `LISTEN` and `NOTIFY` cut a longer
+    /// identifier. postgres-nio hands a notification to the listener of the name it arrived
+    /// under, and `pg_notify` refuses a longer name: uncut, a schema name of more than 51
+    /// bytes left other instances deaf to this one's saves.
+    var notificationChannel: String { Self.serverChannelName("objectgraph." + schemaName) }
+
+    /// `channel` cut at 63 bytes, at a character's boundary, as the server cuts identifiers.
+    static func serverChannelName(_ channel: String) -> String {
+        var bytes = 0
+        var end = channel.unicodeScalars.startIndex
+        for index in channel.unicodeScalars.indices {
+            let length = UTF8.width(channel.unicodeScalars[index])
+            guard bytes + length <= 63 else { break }
+            bytes += length
+            end = channel.unicodeScalars.index(after: index)
+        }
+        return String(channel.unicodeScalars[..<end])
+    }
 
     /// Whether saves record persistent history: always, as other instances read it to follow.
     package var tracksHistory: Bool { true }
@@ -103,8 +121,18 @@ extension PostgreSQLStore {
     /// Every few transactions it also deletes what the retention options no longer keep
     /// (``pruneHistoryIfNeeded(after:connection:logger:)``).
     ///
-    /// - Returns: The transaction's number, `nil` when there was nothing to record.
-    func recordHistory(_ changes: PostgreSQLHistoryChanges, connection: PostgresConnection, logger: Logger) async throws -> Int64? {
+    /// The statement that numbers the transaction also writes its row and notifies `channel`
+    /// (delivered at commit): one round trip instead of three, each of which a loaded server
+    /// made a save wait for.
+    ///
+    /// - Returns: The transaction's number, `nil` when there was nothing to record (and
+    ///   nobody was notified).
+    func recordHistory(
+        _ changes: PostgreSQLHistoryChanges,
+        notifying channel: String,
+        connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Int64? {
         guard !changes.rows.isEmpty else { return nil }
         try await connection.query(
             Self.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text(Self.historyLockName(schemaName))]),
@@ -112,29 +140,40 @@ extension PostgreSQLStore {
         )
         // The transaction's number, and one key per changed object for the change rows (a
         // run's objects get consecutive ones), reserved from the table's sequence at once;
-        // and the model the schema holds now, read after the lock (a migration holds it).
+        // and the model the schema holds now, read after the lock (a migration holds it: a
+        // statement's snapshot is taken before it runs, so the lock must be a statement of its
+        // own). The transaction's row is written with them; a model that changed meanwhile
+        // throws below, and the rollback takes the row back.
         let changeCount = changes.rows.reduce(Int64(0)) { $0 + $1.objectCount }
+        let process = ProcessInfo.processInfo
         let rows = try await connection.query(
             Self.query(
-                #"SELECT (\#(Self.nextHistoryNumberSQL)), \#(Self.reserveChangeKeysSQL), (SELECT "Z_MODELHASH" FROM "Z_METADATA" WHERE "Z_VERSION" = \#(Self.formatVersion))"#,
-                [.integer(changeCount)]
-            ),
-            logger: logger
-        ).collect()
-        let (number, lastChangeKey, modelHash) = try rows.first?.decode((Int64, Int64, String?).self) ?? (Int64(1), changeCount, nil)
-        if let modelHash { try checkModelHash(modelHash) }
-        let firstChangeKey = lastChangeKey - changeCount + 1
-        let process = ProcessInfo.processInfo
-        try await connection.query(
-            Self.query(
-                #"INSERT INTO "Z_HISTORYTRANSACTION" ("Z_PK", "ZTIMESTAMP", "ZAUTHOR", "ZCONTEXTNAME", "ZPROCESSID", "ZBUNDLEID") VALUES ($1, $2, $3, $4, $5, $6)"#,
+                #"""
+                WITH "next" AS MATERIALIZED (
+                    SELECT (\#(Self.nextHistoryNumberSQL)) AS "number", \#(Self.reserveChangeKeysSQL) AS "lastKey",
+                    (SELECT "Z_MODELHASH" FROM "Z_METADATA" WHERE "Z_VERSION" = \#(Self.formatVersion)) AS "modelHash"
+                ),
+                "written" AS (
+                    INSERT INTO "Z_HISTORYTRANSACTION" ("Z_PK", "ZTIMESTAMP", "ZAUTHOR", "ZCONTEXTNAME", "ZPROCESSID", "ZBUNDLEID")
+                    SELECT "number", $2, $3, $4, $5, $6 FROM "next"
+                ),
+                "notified" AS MATERIALIZED (SELECT pg_notify($7, ''))
+                SELECT "number", "lastKey", "modelHash" FROM "next", "notified"
+                """#,
                 [
-                    .integer(number), .real(Date().timeIntervalSinceReferenceDate), changes.author.map { .text($0) } ?? .null,
+                    .integer(changeCount), .real(Date().timeIntervalSinceReferenceDate), changes.author.map { .text($0) } ?? .null,
                     changes.contextName.map { .text($0) } ?? .null, .text(String(process.processIdentifier)), .text(process.processName),
+                    .text(channel),
                 ]
             ),
             logger: logger
-        )
+        ).collect()
+        guard let row = rows.first else {
+            throw ObjectGraphError(.persistentStoreOperation, "the store at \(serverDescription) could not number a history transaction")
+        }
+        let (number, lastChangeKey, modelHash) = try row.decode((Int64, Int64, String?).self)
+        if let modelHash { try checkModelHash(modelHash) }
+        let firstChangeKey = lastChangeKey - changeCount + 1
         if changes.rows.count >= Self.copyMinimumRows {
             try await Self.copy(historyCopy(changes, transaction: number, firstKey: firstChangeKey), connection: connection, logger: logger)
         } else {

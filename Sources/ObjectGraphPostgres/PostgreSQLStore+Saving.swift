@@ -29,12 +29,14 @@ extension PostgreSQLStore {
                     if !deleted.isEmpty { history?.tombstones = try await self.readTombstones(deleted, connection: connection, logger: logger) }
                     let missed = try await Self.run(steps, connection: connection, logger: logger)
                     if !missed.isEmpty { throw try await Self.conflicts(missed, layout: self.layout, connection: connection, logger: logger) }
-                    if let history, let number = try await self.recordHistory(history, connection: connection, logger: logger) {
+                    // Every listener is notified when the transaction commits, never before: by
+                    // the statement recording its history, or on its own.
+                    if let history, let number = try await self.recordHistory(history, notifying: channel, connection: connection, logger: logger) {
                         recorded.number.withLock { $0 = number }
                         _ = self.ownTransactions.withLock { $0.insert(number) }
+                    } else {
+                        try await connection.query(PostgresQuery(unsafeSQL: "NOTIFY \(Self.quoted(channel))"), logger: logger)
                     }
-                    // Delivered to every listener when the transaction commits, never before.
-                    try await connection.query(PostgresQuery(unsafeSQL: "NOTIFY \(Self.quoted(channel))"), logger: logger)
                 }
             }
             noteSaveWritten()

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import ObjectGraphPostgres
+import TestSupport
 import Testing
 
 /// Two stores (two coordinators, as two `spot serve` instances would have) on one PostgreSQL
@@ -115,5 +116,22 @@ struct PostgreSQLRemoteChangeTests {
         #expect(next.historyToken == other.persistentStoreCoordinator.currentPersistentHistoryToken())
         #expect(titles() == ["Cactus", "Dish"])
         withExtendedLifetime(recorder) {}
+    }
+
+    @Test(
+        "on a schema whose channel name is past the server's 63-byte limit, another instance's save is still announced",
+        .timeLimit(.minutes(10))
+    )
+    func longChannelNameIsAnnounced() async throws {
+        // A 52-character schema name the server keeps whole, and a 64-byte channel it cuts.
+        let url = try TestPostgres.newSchemaURL(prefix: "a_rather_long_label")
+        let observer = try Self.open(url, listening: true)
+        let other = try Self.open(url, listening: false)
+        var changes = observer.persistentStoreCoordinator.remoteChanges.makeAsyncIterator()
+        let id = try Self.insertPhoto("a", title: "Arch", in: other)
+        let announced = try #require(await changes.next())
+        #expect(announced.historyToken == other.persistentStoreCoordinator.currentPersistentHistoryToken())
+        let reader = observer.newBackgroundContext()
+        #expect(try reader.performAndWait { (try reader.existingObject(with: id) as? Photo)?.title } == "Arch")
     }
 }
