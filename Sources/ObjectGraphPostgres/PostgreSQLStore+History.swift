@@ -74,15 +74,9 @@ extension PostgreSQLStore {
 
     /// `channel` cut at 63 bytes, at a character's boundary, as the server cuts identifiers.
     static func serverChannelName(_ channel: String) -> String {
-        var bytes = 0
-        var end = channel.unicodeScalars.startIndex
-        for index in channel.unicodeScalars.indices {
-            let length = UTF8.width(channel.unicodeScalars[index])
-            guard bytes + length <= 63 else { break }
-            bytes += length
-            end = channel.unicodeScalars.index(after: index)
-        }
-        return String(channel.unicodeScalars[..<end])
+        var name = channel
+        while name.utf8.count > 63 { name.unicodeScalars.removeLast() }
+        return name
     }
 
     /// Whether saves record persistent history: always, as other instances read it to follow.

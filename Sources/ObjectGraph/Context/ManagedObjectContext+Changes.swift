@@ -174,7 +174,7 @@ extension ManagedObjectContext {
 
     /// Forgets the changes recorded for the next objects-did-change notification.
     private func clearPendingChanges(keepingRefreshed: Bool = false) {
-        _ = pendingInserted.take()
+        pendingInserted.removeAll()
         pendingUpdated = []
         pendingDeleted = []
         pendingMergedUnregistered = []

@@ -115,7 +115,8 @@ extension ManagedObjectContext {
         // Sorts integers — the entity's rank by name, the key, the position — rather than
         // objects: a save of 50,000 objects compares each pair without touching an entity.
         var entities: [EntityDescription] = []
-        var order: [(rank: Int, key: Int64, position: Int)] = []
+        typealias Place = (rank: Int, key: Int64, position: Int)
+        var order: [Place] = []
         order.reserveCapacity(objects.count)
         var last: (entity: EntityDescription, index: Int)?
         for (position, object) in objects.enumerated() {
@@ -136,9 +137,7 @@ extension ManagedObjectContext {
             let rank = entities.map { entity in names.firstIndex(of: entity.name)! }
             for index in order.indices { order[index].rank = rank[order[index].rank] }
         }
-        let inOrder: ((rank: Int, key: Int64, position: Int), (rank: Int, key: Int64, position: Int)) -> Bool = { lhs, rhs in
-            lhs.rank != rhs.rank ? lhs.rank < rhs.rank : lhs.key < rhs.key
-        }
+        let inOrder = { (lhs: Place, rhs: Place) in lhs.rank != rhs.rank ? lhs.rank < rhs.rank : lhs.key < rhs.key }
         // An import's objects come in order: no second array of them to make.
         if zip(order, order.dropFirst()).allSatisfy({ !inOrder($1, $0) }) { return objects }
         order.sort(by: inOrder)

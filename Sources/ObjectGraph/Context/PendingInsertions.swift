@@ -37,6 +37,13 @@ struct PendingInsertions {
         return true
     }
 
+    /// Empties the list.
+    mutating func removeAll() {
+        for object in entries { object.storage.flags.remove(.insertPending) }
+        entries = []
+        count = 0
+    }
+
     /// The members, in the order they came, leaving the list empty.
     mutating func take() -> [ManagedObject] {
         var members: [ManagedObject] = []

@@ -59,9 +59,8 @@ extension ManagedObject {
         for slot in plan.ruledSlots {
             switch properties[slot] {
             case let attribute as AttributeDescription:
-                let value = storage.values[slot]
-                if !attribute.hasValueRules && (!value.isNull || attribute.isOptional || attribute.isTransient) { continue }
-                failures.append(contentsOf: attributeFailures(attribute, value))
+                // The plan lists only attributes with value rules here.
+                failures.append(contentsOf: attributeFailures(attribute, storage.values[slot]))
             case let relationship as RelationshipDescription:
                 if relationship.isToMany {
                     // Only count members when a rule limits the count and they may have
@@ -193,8 +192,8 @@ final class ValidationPlan {
                     requiredSlots.append(slot)
                 }
             case let relationship as RelationshipDescription:
-                let limited = relationship.isToMany ? relationship.minCount > 0 || relationship.maxCount > 0 : false
-                if limited || !relationship.isOptional { ruledSlots.append(slot) }
+                let counted = relationship.isToMany && (relationship.minCount > 0 || relationship.maxCount > 0)
+                if counted || !relationship.isOptional { ruledSlots.append(slot) }
             default:
                 break
             }
