@@ -57,7 +57,7 @@ struct BenchmarkRunner {
     private func run(_ benchmark: any Benchmark, in workspace: Workspace) throws -> BenchmarkResult {
         print("\(benchmark.name): preparing data…")
         let contenders = try benchmark.contenders(in: workspace).filter { contender in
-            options.contender.map { contender.name.localizedCaseInsensitiveContains($0) } ?? true
+            options.contender.map { $0.split(separator: "|").contains { contender.name.localizedCaseInsensitiveContains($0) } } ?? true
         }
         let runs = benchmark.fixedRuns ?? options.runs
         // Runs are interleaved (contender 1, 2, 3, 1, 2, 3, …) so that a burst of load on a

@@ -14,7 +14,8 @@ struct Options {
         usage: spot-bench [--runs N] [--filter TEXT] [--contender TEXT] [--quick] [--postgres URL [--fluent-bench PATH]]
           --runs N       runs per contender; the median is reported (default 5)
           --filter TEXT  only benchmarks whose name contains TEXT (case-insensitive)
-          --contender T  only contenders whose name contains T (for profiling one contender)
+          --contender T  only contenders whose name contains T (for profiling one contender;
+                 several texts separated by | select each one's contenders)
           --quick        small data sizes, for a smoke run
           --postgres URL also the PostgreSQL benchmarks, on postgres://user@host:port/database
                          (default $SPOT_BENCH_POSTGRES_URL); each makes a schema of its own and drops it

@@ -115,9 +115,10 @@ extension PostgreSQLStore {
     /// Every few transactions it also deletes what the retention options no longer keep
     /// (``pruneHistoryIfNeeded(after:connection:logger:)``).
     ///
-    /// The statement that numbers the transaction also writes its row and notifies `channel`
-    /// (delivered at commit): one round trip instead of three, each of which a loaded server
-    /// made a save wait for.
+    /// The statement that numbers the transaction also writes its row, a small save's change
+    /// rows, and notifies `channel` (delivered at commit); it is queued behind the lock, so the
+    /// save waits for the server once where it waited four times, each of which a loaded
+    /// machine made longer.
     ///
     /// - Returns: The transaction's number, `nil` when there was nothing to record (and
     ///   nobody was notified).
@@ -128,21 +129,35 @@ extension PostgreSQLStore {
         logger: Logger
     ) async throws -> Int64? {
         guard !changes.rows.isEmpty else { return nil }
-        try await connection.query(
-            Self.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text(Self.historyLockName(schemaName))]),
-            logger: logger
-        )
         // The transaction's number, and one key per changed object for the change rows (a
         // run's objects get consecutive ones), reserved from the table's sequence at once;
         // and the model the schema holds now, read after the lock (a migration holds it: a
         // statement's snapshot is taken before it runs, so the lock must be a statement of its
-        // own). The transaction's row is written with them; a model that changed meanwhile
-        // throws below, and the rollback takes the row back.
+        // own). The transaction's row is written with them, and so are the change rows of a
+        // save with few (bound as arrays; many are streamed with COPY after it); a model that
+        // changed meanwhile throws below, and the rollback takes the rows back.
         let changeCount = changes.rows.reduce(Int64(0)) { $0 + $1.objectCount }
+        let bindsChanges = changes.rows.count < Self.copyMinimumRows
         let process = ProcessInfo.processInfo
-        let rows = try await connection.query(
-            Self.query(
-                #"""
+        var bindings = Self.binds([
+            .integer(changeCount), .real(Date().timeIntervalSinceReferenceDate), changes.author.map { .text($0) } ?? .null,
+            changes.contextName.map { .text($0) } ?? .null, .text(String(process.processIdentifier)), .text(process.processName),
+            .text(channel),
+        ])
+        var changesWritten = ""
+        if bindsChanges {
+            // Each row's key is its offset among the change keys, added to the first key.
+            Self.appendChangeArrays(changes, offsets: Self.changeKeys(changes.rows, firstKey: 0), to: &bindings)
+            changesWritten = #"""
+                "changesWritten" AS (
+                    INSERT INTO "Z_HISTORYCHANGE" (\#(Self.historyChangeColumns.map(Self.quoted).joined(separator: ", ")))
+                    SELECT "lastKey" - $1 + 1 + k, "number", e, o, NULLIF(l, 0), t, NULLIF(n, ''), NULLIF(v, '')
+                    FROM "next", \#(Self.changeArraysSQL(from: 8))
+                ),
+                """#
+        }
+        let numbering = PostgresQuery(
+            unsafeSQL: #"""
                 WITH "next" AS MATERIALIZED (
                     SELECT (\#(Self.nextHistoryNumberSQL)) AS "number", \#(Self.reserveChangeKeysSQL) AS "lastKey",
                     (SELECT "Z_MODELHASH" FROM "Z_METADATA" WHERE "Z_VERSION" = \#(Self.formatVersion)) AS "modelHash"
@@ -151,27 +166,36 @@ extension PostgreSQLStore {
                     INSERT INTO "Z_HISTORYTRANSACTION" ("Z_PK", "ZTIMESTAMP", "ZAUTHOR", "ZCONTEXTNAME", "ZPROCESSID", "ZBUNDLEID")
                     SELECT "number", $2, $3, $4, $5, $6 FROM "next"
                 ),
+                \#(changesWritten)
                 "notified" AS MATERIALIZED (SELECT pg_notify($7, ''))
                 SELECT "number", "lastKey", "modelHash" FROM "next", "notified"
                 """#,
-                [
-                    .integer(changeCount), .real(Date().timeIntervalSinceReferenceDate), changes.author.map { .text($0) } ?? .null,
-                    changes.contextName.map { .text($0) } ?? .null, .text(String(process.processIdentifier)), .text(process.processName),
-                    .text(channel),
-                ]
-            ),
+            binds: bindings
+        )
+        // Queued together: the connection sends the numbering statement as soon as the lock is
+        // granted, without a round trip through this task in between.
+        let locked: EventLoopFuture<PostgresQueryResult> = connection.query(
+            Self.query("SELECT pg_advisory_xact_lock(hashtext($1))", [.text(Self.historyLockName(schemaName))]),
             logger: logger
-        ).collect()
+        )
+        let rows: [PostgresRow]
+        do {
+            rows = try await connection.query(numbering, logger: logger).collect()
+        } catch {
+            // A lock that failed aborted the transaction, and so this statement: its error
+            // says why.
+            _ = try await locked.get()
+            throw error
+        }
+        _ = try await locked.get()
         guard let row = rows.first else {
             throw ObjectGraphError(.persistentStoreOperation, "the store at \(serverDescription) could not number a history transaction")
         }
         let (number, lastChangeKey, modelHash) = try row.decode((Int64, Int64, String?).self)
         if let modelHash { try checkModelHash(modelHash) }
-        let firstChangeKey = lastChangeKey - changeCount + 1
-        if changes.rows.count >= Self.copyMinimumRows {
+        if !bindsChanges {
+            let firstChangeKey = lastChangeKey - changeCount + 1
             try await Self.copy(historyCopy(changes, transaction: number, firstKey: firstChangeKey), connection: connection, logger: logger)
-        } else {
-            try await insertHistoryChanges(changes, transaction: number, firstKey: firstChangeKey, connection: connection, logger: logger)
         }
         try await pruneHistoryIfNeeded(after: number, connection: connection, logger: logger)
         return number
@@ -194,17 +218,11 @@ extension PostgreSQLStore {
         }
     }
 
-    /// Inserts the change rows of transaction `number` as bound arrays (a small save's).
-    private func insertHistoryChanges(
-        _ changes: PostgreSQLHistoryChanges,
-        transaction number: Int64,
-        firstKey: Int64,
-        connection: PostgresConnection,
-        logger: Logger
-    ) async throws {
-        var bindings = PostgresBindings()
-        bindings.append(number)
-        bindings.append(Self.changeKeys(changes.rows, firstKey: firstKey))
+    /// Appends a save's change rows as seven arrays: `offsets` (each row's key, or its offset
+    /// from the first key), entities, objects, last objects (0 for none), types, changed
+    /// properties and tombstones (empty for none).
+    static func appendChangeArrays(_ changes: PostgreSQLHistoryChanges, offsets: [Int64], to bindings: inout PostgresBindings) {
+        bindings.append(offsets)
         bindings.append(changes.rows.map { Int64($0.entity) })
         bindings.append(changes.rows.map(\.key))
         // 0 for none (keys start at 1): NULLIF stores NULL.
@@ -213,15 +231,14 @@ extension PostgreSQLStore {
         // Empty for none: NULLIF stores NULL.
         bindings.append(changes.rows.map { $0.columns ?? "" })
         bindings.append(changes.rows.map { changes.tombstones[TombstoneKey(entity: $0.entity, key: $0.key)] ?? "" })
-        let columns = Self.historyChangeColumns.map(Self.quoted).joined(separator: ", ")
-        try await connection.query(
-            PostgresQuery(
-                unsafeSQL:
-                    #"INSERT INTO "Z_HISTORYCHANGE" (\#(columns)) SELECT k, $1, e, o, NULLIF(l, 0), t, NULLIF(n, ''), NULLIF(v, '') FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::text[]) AS c(k, e, o, l, t, n, v)"#,
-                binds: bindings
-            ),
-            logger: logger
-        )
+    }
+
+    /// The rows of the arrays ``appendChangeArrays(_:offsets:to:)`` bound from parameter
+    /// `first` on, as `c(k, e, o, l, t, n, v)`.
+    static func changeArraysSQL(from first: Int) -> String {
+        let types = ["bigint", "bigint", "bigint", "bigint", "bigint", "text", "text"]
+        let arrays = types.enumerated().map { "$\(first + $0.offset)::\($0.element)[]" }.joined(separator: ", ")
+        return "unnest(\(arrays)) AS c(k, e, o, l, t, n, v)"
     }
 
     /// The change rows of transaction `number` for COPY: a large save's are streamed rather

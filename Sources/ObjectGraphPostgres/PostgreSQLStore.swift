@@ -302,15 +302,16 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         guard let entity = layout.entity(code: entityCode) else {
             throw ObjectGraphError(.entityNotFound, "the store at \(serverDescription) has no entity with code \(entityCode)")
         }
-        // Reserve keys in ranges growing fourfold (one statement each), so an import of 50,000
-        // objects reserves seven times; unused keys are gaps. Two threads may both reserve:
-        // each uses its own range.
+        // Reserve keys in ranges growing 32-fold up to 65,536 (one statement each: 256, 8,192,
+        // 65,536 keys…), so an import of 50,000 objects waits for the server three times, not
+        // once per object; unused keys are gaps. Two threads may both reserve: each uses its
+        // own range.
         //
         // The reservation commits without waiting for its WAL to reach disk
         // (`synchronous_commit` off for its own transaction only): a save that stores one of
         // the keys commits later, and its flush carries the reservation, which comes before it
         // in the WAL. A reservation lost in a crash is one no saved row used.
-        let size = min(keys.withLock { $0[root].size } * 4, 65_536)
+        let size = min(keys.withLock { $0[root].size } * 32, 65_536)
         let end: Int64 = try run("reserve keys for new \(entity.rootName) objects") { client in
             let rows = try await client.query(
                 PostgresQuery(

@@ -112,6 +112,15 @@ extension ManagedObjectContext {
     /// The changed objects by entity name, then primary key (sort keys taken once per object).
     private func changedObjectsInSaveOrder() -> [ManagedObject] {
         let objects = changedObjects.values
+        // An import's objects come in order, of one entity: seen so in one pass, nothing made.
+        if let entity = objects.first?.entity {
+            var previous = Int64.min
+            let sorted = objects.allSatisfy { object in
+                defer { previous = object.objectID.primaryKey }
+                return object.entity === entity && object.objectID.primaryKey >= previous
+            }
+            if sorted { return objects }
+        }
         // Sorts integers — the entity's rank by name, the key, the position — rather than
         // objects: a save of 50,000 objects compares each pair without touching an entity.
         var entities: [EntityDescription] = []
@@ -138,7 +147,7 @@ extension ManagedObjectContext {
             for index in order.indices { order[index].rank = rank[order[index].rank] }
         }
         let inOrder = { (lhs: Place, rhs: Place) in lhs.rank != rhs.rank ? lhs.rank < rhs.rank : lhs.key < rhs.key }
-        // An import's objects come in order: no second array of them to make.
+        // Objects of several entities already in order: no second array of them to make.
         if zip(order, order.dropFirst()).allSatisfy({ !inOrder($1, $0) }) { return objects }
         order.sort(by: inOrder)
         return order.map { objects[$0.position] }

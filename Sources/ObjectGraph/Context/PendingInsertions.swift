@@ -46,6 +46,15 @@ struct PendingInsertions {
 
     /// The members, in the order they came, leaving the list empty.
     mutating func take() -> [ManagedObject] {
+        defer {
+            entries = []
+            count = 0
+        }
+        // Nothing was removed (each member has one entry): the list is the members.
+        if count == entries.count {
+            for object in entries { object.storage.flags.remove(.insertPending) }
+            return entries
+        }
         var members: [ManagedObject] = []
         members.reserveCapacity(count)
         // An object removed and added again has two entries: the first clears its flag.
@@ -53,8 +62,6 @@ struct PendingInsertions {
             object.storage.flags.remove(.insertPending)
             members.append(object)
         }
-        entries = []
-        count = 0
         return members
     }
 }
