@@ -117,7 +117,7 @@ extension PostgreSQLStore {
     ///
     /// The statement that numbers the transaction also writes its row, a small save's change
     /// rows, and notifies `channel` (delivered at commit); it is queued behind the lock, so the
-    /// save waits for the server once where it waited four times, each of which a loaded
+    /// save waits for the server once here where it waited three times, each of which a loaded
     /// machine made longer.
     ///
     /// - Returns: The transaction's number, `nil` when there was nothing to record (and

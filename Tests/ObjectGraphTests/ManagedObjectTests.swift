@@ -173,6 +173,59 @@ struct ManagedObjectTests {
         }
     }
 
+    @Test("each new object starts with its entity's defaults, its own: setting one object's changes no other's")
+    func newObjectsOwnTheirDefaults() throws {
+        let day = Date(timeIntervalSinceReferenceDate: 86_400)
+        let model = ManagedObjectModel {
+            // Defaults that hold no reference (copied as bytes) and one that does (a string).
+            EntityDescription("Counter") {
+                AttributeDescription("count", .integer64, optional: false, defaultValue: Int64(7))
+                AttributeDescription("rate", .double, optional: false, defaultValue: 2.5)
+                AttributeDescription("on", .boolean, optional: false, defaultValue: true)
+                AttributeDescription("since", .date, defaultValue: day)
+                AttributeDescription("note", .integer32)
+            }
+            EntityDescription("Label") {
+                AttributeDescription("text", .string, defaultValue: "untitled")
+                AttributeDescription("size", .integer16, optional: false, defaultValue: Int16(12))
+            }
+        }
+        let stack = try TestStack(model: model)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            for entity in ["Counter", "Label"] {
+                let first = EntityDescription.insertNewObject(forEntityName: entity, into: context)
+                let second = EntityDescription.insertNewObject(forEntityName: entity, into: context)
+                if entity == "Counter" {
+                    #expect(Set(first.changedValues().keys) == ["count", "rate", "on", "since"])
+                    first.setValue(Int64(1), forKey: "count")
+                    first.setValue(false, forKey: "on")
+                    first.setValue(Int32(5), forKey: "note")
+                    #expect(second.value(forKey: "count") as? Int64 == 7)
+                    #expect(second.value(forKey: "on") as? Bool == true)
+                    #expect(second.value(forKey: "rate") as? Double == 2.5)
+                    #expect(second.value(forKey: "since") as? Date == day)
+                    #expect(second.value(forKey: "note") == nil)
+                } else {
+                    first.setValue("mine", forKey: "text")
+                    #expect(second.value(forKey: "text") as? String == "untitled")
+                }
+            }
+            try context.save()
+            let third = EntityDescription.insertNewObject(forEntityName: "Counter", into: context)
+            #expect(third.value(forKey: "count") as? Int64 == 7 && third.value(forKey: "on") as? Bool == true)
+            context.rollback()
+        }
+        let reader = stack.container.newBackgroundContext()
+        try reader.performAndWait {
+            let counters = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Counter"))
+            #expect(counters.compactMap { $0.value(forKey: "count") as? Int64 }.sorted() == [1, 7])
+            #expect(counters.compactMap { $0.value(forKey: "on") as? Bool }.sorted { !$0 && $1 } == [false, true])
+            let labels = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Label"))
+            #expect(labels.compactMap { $0.value(forKey: "text") as? String }.sorted() == ["mine", "untitled"])
+        }
+    }
+
     @Test("key paths with collection operators")
     func keyPaths() throws {
         let stack = try TestStack(inMemory: true)

@@ -48,7 +48,9 @@ extension ManagedObjectContext {
         }
         object.objectID = id
         object.managedObjectContext = self
-        object.storage.becomeInserted(defaults: object.entity.defaultValues, attributeSlots: object.entity.attributeSlots)
+        let entity = object.entity
+        let defaults = entity.frozenDefaultsAreTrivial ? .trivialCopy(of: entity.defaultValues) : entity.defaultValues
+        object.storage.becomeInserted(defaults: defaults, attributeSlots: entity.attributeSlots)
         registeredObjectsByID[id] = object
         noteChanged(object)
         pendingInserted.insert(object)

@@ -118,6 +118,9 @@ public final class EntityDescription: CustomStringConvertible {
     var fetchableEntityCodes: [Int] = []
     /// Each slot's default value, set when the model is frozen.
     @exclusivity(unchecked) var frozenDefaultValues: ContiguousArray<Value>?
+    /// Whether every default value holds no reference (see ``Value/isTrivial``), set when the
+    /// model is frozen: a new object then gets a byte copy of them.
+    @exclusivity(unchecked) var frozenDefaultsAreTrivial = false
     /// The ID scope of objects of this entity not yet in a store (see `ManagedObject.init`),
     /// set when the model is frozen.
     @exclusivity(unchecked) var frozenUnstoredScope: ObjectIDScope?

@@ -69,6 +69,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             entity.frozenUnstoredScope = ObjectIDScope.interned(storeIdentifier: "", entityName: entity.name)
             entity.frozenTransientSlots = entity.allProperties.indices.filter { entity.allProperties[$0].isTransient }
             entity.frozenDefaultValues = ContiguousArray(entity.allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
+            entity.frozenDefaultsAreTrivial = entity.frozenDefaultValues!.allSatisfy(\.isTrivial)
             entity.frozenAttributeTypes = entity.allProperties.map { ($0 as? AttributeDescription)?.attributeType }
             entity.slotTable = NameTable(entity.allProperties.enumerated().map { ($1.name, $0) })
             entity.frozenSerial = EntityDescription.nextSerial()
