@@ -48,9 +48,7 @@ extension ManagedObjectContext {
         }
         object.objectID = id
         object.managedObjectContext = self
-        let entity = object.entity
-        let defaults = entity.frozenDefaultsAreTrivial ? .trivialCopy(of: entity.defaultValues) : entity.defaultValues
-        object.storage.becomeInserted(defaults: defaults, attributeSlots: entity.attributeSlots)
+        object.storage.becomeInserted(as: object.entity)
         registeredObjectsByID[id] = object
         noteChanged(object)
         pendingInserted.insert(object)

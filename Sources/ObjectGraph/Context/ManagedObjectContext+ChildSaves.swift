@@ -103,7 +103,7 @@ extension ManagedObjectContext {
         let object = registeredObjectsByID[write.id] ?? entity.managedObjectClass.init(entity: entity, insertInto: nil)
         object.objectID = write.id
         object.managedObjectContext = self
-        object.storage.becomeInserted(defaults: entity.defaultValues, attributeSlots: entity.attributeSlots)
+        object.storage.becomeInserted(as: entity)
         for slot in write.values.indices {
             if (entity.allProperties[slot] as? RelationshipDescription)?.isToMany == true { continue }
             object.storage.values[slot] = write.values[slot]

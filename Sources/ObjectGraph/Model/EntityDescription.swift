@@ -121,6 +121,9 @@ public final class EntityDescription: CustomStringConvertible {
     /// Whether every default value holds no reference (see ``Value/isTrivial``), set when the
     /// model is frozen: a new object then gets a byte copy of them.
     @exclusivity(unchecked) var frozenDefaultsAreTrivial = false
+    /// The attribute slots whose default is not nil, which a new object counts as changed;
+    /// set when the model is frozen.
+    @exclusivity(unchecked) var frozenDefaultChanges = SlotMask()
     /// The ID scope of objects of this entity not yet in a store (see `ManagedObject.init`),
     /// set when the model is frozen.
     @exclusivity(unchecked) var frozenUnstoredScope: ObjectIDScope?

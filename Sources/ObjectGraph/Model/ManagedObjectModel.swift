@@ -70,6 +70,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             entity.frozenTransientSlots = entity.allProperties.indices.filter { entity.allProperties[$0].isTransient }
             entity.frozenDefaultValues = ContiguousArray(entity.allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
             entity.frozenDefaultsAreTrivial = entity.frozenDefaultValues!.allSatisfy(\.isTrivial)
+            for slot in entity.attributeSlots where !entity.frozenDefaultValues![slot].isNull { entity.frozenDefaultChanges.insert(slot) }
             entity.frozenAttributeTypes = entity.allProperties.map { ($0 as? AttributeDescription)?.attributeType }
             entity.slotTable = NameTable(entity.allProperties.enumerated().map { ($1.name, $0) })
             entity.frozenSerial = EntityDescription.nextSerial()

@@ -17,15 +17,21 @@ extension ObjectStorage {
         flags = ObjectFlags.fault.union(pending)
     }
 
-    /// An object just inserted: its entity's defaults, each non-nil one counted as a change.
-    mutating func becomeInserted(defaults: ContiguousArray<Value>, attributeSlots: [Int]) {
+    /// An object just inserted as an `entity`: its defaults, each non-nil one counted as a
+    /// change.
+    mutating func becomeInserted(as entity: EntityDescription) {
         let preset = values
-        values = defaults
+        if entity.isFrozen, let defaults = entity.frozenDefaultValues {
+            values = entity.frozenDefaultsAreTrivial ? .trivialCopy(of: defaults) : defaults
+            changed.formUnion(entity.frozenDefaultChanges)
+        } else {
+            values = entity.defaultValues
+            for slot in entity.attributeSlots where !values[slot].isNull { changed.insert(slot) }
+        }
         flags = ObjectFlags.inserted.union(flags.intersection(.contextBookkeeping))
-        for slot in attributeSlots where !values[slot].isNull { changed.insert(slot) }
         // Values set while detached survive the insert.
         if !preset.isEmpty {
-            for slot in attributeSlots where preset[slot] != values[slot] {
+            for slot in entity.attributeSlots where preset[slot] != values[slot] {
                 values[slot] = preset[slot]
                 changed.insert(slot)
             }

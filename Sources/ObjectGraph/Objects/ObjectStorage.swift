@@ -178,6 +178,15 @@ struct SlotMask: Equatable {
         high = []
     }
 
+    /// Adds every slot of `other`.
+    mutating func formUnion(_ other: SlotMask) {
+        low |= other.low
+        for (word, bits) in other.high.enumerated() where bits != 0 {
+            while high.count <= word { high.append(0) }
+            high[word] |= bits
+        }
+    }
+
     /// The slots in ascending order.
     var slots: [Int] {
         var result: [Int] = []

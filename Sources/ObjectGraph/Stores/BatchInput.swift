@@ -32,7 +32,7 @@ extension EntityDescription {
         var rows: [(values: ContiguousArray<Value>, given: [Int])] = []
         while true {
             let object = managedObjectClass.init(entity: self, insertInto: nil)
-            object.storage.becomeInserted(defaults: defaultValues, attributeSlots: attributeSlots)
+            object.storage.becomeInserted(as: self)
             if handler(object) { break }
             let place = "object \(rows.count) of the batch insert into \(name)"
             if let failure = object.storage.pendingFailures.first {
