@@ -146,13 +146,14 @@ extension PostgreSQLStore {
         ])
         var changesWritten = ""
         if bindsChanges {
-            // Each row's key is its offset among the change keys, added to the first key.
-            Self.appendChangeArrays(changes, offsets: Self.changeKeys(changes.rows, firstKey: 0), to: &bindings)
+            Self.appendChangeArrays(changes, to: &bindings)
+            // Each row's key is its offset `k` among the change keys, added to the first key.
             changesWritten = #"""
                 "changesWritten" AS (
                     INSERT INTO "Z_HISTORYCHANGE" (\#(Self.historyChangeColumns.map(Self.quoted).joined(separator: ", ")))
                     SELECT "lastKey" - $1 + 1 + k, "number", e, o, NULLIF(l, 0), t, NULLIF(n, ''), NULLIF(v, '')
-                    FROM "next", \#(Self.changeArraysSQL(from: 8))
+                    FROM "next", unnest($8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::text[], $14::text[])
+                        AS c(k, e, o, l, t, n, v)
                 ),
                 """#
         }
@@ -218,11 +219,11 @@ extension PostgreSQLStore {
         }
     }
 
-    /// Appends a save's change rows as seven arrays: `offsets` (each row's key, or its offset
-    /// from the first key), entities, objects, last objects (0 for none), types, changed
-    /// properties and tombstones (empty for none).
-    static func appendChangeArrays(_ changes: PostgreSQLHistoryChanges, offsets: [Int64], to bindings: inout PostgresBindings) {
-        bindings.append(offsets)
+    /// Appends a save's change rows as seven arrays: each row's key as its offset from the
+    /// first key, entities, objects, last objects (0 for none), types, changed properties and
+    /// tombstones (empty for none).
+    private static func appendChangeArrays(_ changes: PostgreSQLHistoryChanges, to bindings: inout PostgresBindings) {
+        bindings.append(changeKeys(changes.rows, firstKey: 0))
         bindings.append(changes.rows.map { Int64($0.entity) })
         bindings.append(changes.rows.map(\.key))
         // 0 for none (keys start at 1): NULLIF stores NULL.
@@ -231,14 +232,6 @@ extension PostgreSQLStore {
         // Empty for none: NULLIF stores NULL.
         bindings.append(changes.rows.map { $0.columns ?? "" })
         bindings.append(changes.rows.map { changes.tombstones[TombstoneKey(entity: $0.entity, key: $0.key)] ?? "" })
-    }
-
-    /// The rows of the arrays ``appendChangeArrays(_:offsets:to:)`` bound from parameter
-    /// `first` on, as `c(k, e, o, l, t, n, v)`.
-    static func changeArraysSQL(from first: Int) -> String {
-        let types = ["bigint", "bigint", "bigint", "bigint", "bigint", "text", "text"]
-        let arrays = types.enumerated().map { "$\(first + $0.offset)::\($0.element)[]" }.joined(separator: ", ")
-        return "unnest(\(arrays)) AS c(k, e, o, l, t, n, v)"
     }
 
     /// The change rows of transaction `number` for COPY: a large save's are streamed rather

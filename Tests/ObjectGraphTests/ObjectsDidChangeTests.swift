@@ -44,10 +44,11 @@ struct ObjectsDidChangeTests {
     func largeImportIsReportedWhole() throws {
         let stack = try TestStack()
         let context = stack.container.newBackgroundContext()
+        let reported = ReportedCounts()
         let viaCenter = NotificationCenter.default.addObserver(forName: .managedObjectContextObjectsDidChange, object: context, queue: nil) {
             notification in
             let change = notification.userInfo?[ManagedObjectContext.objectsDidChangeKey] as? ObjectsDidChange
-            ReportedCounts.shared.record(change?.insertedObjects.count ?? -1)
+            reported.record(change?.insertedObjects.count ?? -1)
         }
         defer { NotificationCenter.default.removeObserver(viaCenter) }
         try context.performAndWait {
@@ -63,13 +64,12 @@ struct ObjectsDidChangeTests {
             #expect(inserted.count == 1)
             #expect(inserted.first == Set(photos))
         }
-        #expect(ReportedCounts.shared.counts == [10_000])
+        #expect(reported.counts == [10_000])
     }
 }
 
 /// The insert counts a NotificationCenter observer saw, from whatever thread posted.
 private final class ReportedCounts: Sendable {
-    static let shared = ReportedCounts()
     private let storage = Mutex<[Int]>([])
 
     func record(_ count: Int) { storage.withLock { $0.append(count) } }

@@ -124,8 +124,7 @@ extension ManagedObjectContext {
         // Sorts integers — the entity's rank by name, the key, the position — rather than
         // objects: a save of 50,000 objects compares each pair without touching an entity.
         var entities: [EntityDescription] = []
-        typealias Place = (rank: Int, key: Int64, position: Int)
-        var order: [Place] = []
+        var order: [(rank: Int, key: Int64, position: Int)] = []
         order.reserveCapacity(objects.count)
         var last: (entity: EntityDescription, index: Int)?
         for (position, object) in objects.enumerated() {
@@ -146,10 +145,7 @@ extension ManagedObjectContext {
             let rank = entities.map { entity in names.firstIndex(of: entity.name)! }
             for index in order.indices { order[index].rank = rank[order[index].rank] }
         }
-        let inOrder = { (lhs: Place, rhs: Place) in lhs.rank != rhs.rank ? lhs.rank < rhs.rank : lhs.key < rhs.key }
-        // Objects of several entities already in order: no second array of them to make.
-        if zip(order, order.dropFirst()).allSatisfy({ !inOrder($1, $0) }) { return objects }
-        order.sort(by: inOrder)
+        order.sort { lhs, rhs in lhs.rank != rhs.rank ? lhs.rank < rhs.rank : lhs.key < rhs.key }
         return order.map { objects[$0.position] }
     }
 
