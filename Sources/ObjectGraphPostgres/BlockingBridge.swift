@@ -28,9 +28,17 @@ final class BlockingBridge: Sendable {
     /// finishes calls ``noteProgress()``), and a server that went away or stopped answering is
     /// given up on after `timeout`.
     ///
+    /// `meanwhile` runs on the calling thread once `body` calls ``noteUnderway()`` (or has
+    /// finished without calling it), then the thread waits on: work of the caller's own that
+    /// overlaps the server's rather than waiting for it.
+    ///
     /// - Throws: What `body` throws; ``Timeout`` (and cancels `body`) when it made no progress
     ///   for `timeout`.
-    func wait<T: Sendable>(timeout: Duration, _ body: @escaping @Sendable () async throws -> T) throws -> T {
+    func wait<T: Sendable>(
+        timeout: Duration,
+        meanwhile: () -> Void = {},
+        _ body: @escaping @Sendable () async throws -> T
+    ) throws -> T {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<T, any Error>?>(nil)
         let progress = Progress()
@@ -38,10 +46,20 @@ final class BlockingBridge: Sendable {
             let outcome: Result<T, any Error>
             do { outcome = .success(try await Self.$progress.withValue(progress) { try await body() }) } catch { outcome = .failure(error) }
             result.withLock { $0 = outcome }
+            progress.signalUnderway()
             done.signal()
         }
-        var seen: UInt64 = 0
-        while done.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
+        try waitFor(progress.underway, progress: progress, task: task, timeout: timeout)
+        meanwhile()
+        try waitFor(done, progress: progress, task: task, timeout: timeout)
+        return try result.withLock { $0! }.get()
+    }
+
+    /// Waits for `semaphore` while `task` makes progress; cancels it and throws ``Timeout``
+    /// after `timeout` without any.
+    private func waitFor(_ semaphore: DispatchSemaphore, progress: Progress, task: Task<Void, Never>, timeout: Duration) throws {
+        var seen = progress.steps.load(ordering: .relaxed)
+        while semaphore.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
             let steps = progress.steps.load(ordering: .relaxed)
             if steps == seen {
                 task.cancel()
@@ -49,21 +67,33 @@ final class BlockingBridge: Sendable {
             }
             seen = steps
         }
-        return try result.withLock { $0! }.get()
     }
 
     /// Steps of work a bridged operation finished, counted while it runs.
     final class Progress: Sendable {
         let steps = Atomic<UInt64>(0)
+        /// Signalled once: when the operation is under way (see ``noteUnderway()``), or done.
+        let underway = DispatchSemaphore(value: 0)
+        private let signalled = Atomic<Bool>(false)
+
+        func signalUnderway() {
+            if !signalled.exchange(true, ordering: .relaxed) { underway.signal() }
+        }
     }
 
     /// The progress of the bridged operation the current task belongs to.
     @TaskLocal static var progress: Progress?
 
     /// Notes that the current bridged operation moved on (a statement answered, a megabyte of
-    /// COPY data taken by the server), so ``wait(timeout:_:)`` keeps waiting for it.
+    /// COPY data taken by the server), so ``wait(timeout:meanwhile:_:)`` keeps waiting for it.
     static func noteProgress() {
         progress?.steps.add(1, ordering: .relaxed)
+    }
+
+    /// Notes that the current bridged operation is under way (the server is taking a save's
+    /// rows): its caller's `meanwhile` work may run now.
+    static func noteUnderway() {
+        progress?.signalUnderway()
     }
 
     /// A bridged call that made no progress in time.

@@ -215,6 +215,8 @@ extension PostgreSQLStore {
                 buffer.writeInteger(UInt8(ascii: "\n"))
                 if buffer.readableBytes >= chunks.size {
                     try await writer.write(buffer)
+                    // The server has rows to insert for a while: the caller's work can run.
+                    BlockingBridge.noteUnderway()
                     chunks.next()
                     buffer = ByteBuffer()
                     buffer.reserveCapacity(chunks.size + 4_096)

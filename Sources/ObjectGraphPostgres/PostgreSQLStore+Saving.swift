@@ -11,6 +11,13 @@ extension PostgreSQLStore {
     /// read (`… AND "Z_OPT" = $n`, inside the transaction, so no other save slips in between);
     /// rows that were not are reported as ``OptimisticLockingFailure`` and nothing is written.
     package func save(_ changes: SaveChanges) throws {
+        try save(changes, meanwhile: {})
+    }
+
+    /// ``save(_:)``, running `meanwhile` once the server is taking the save's first COPY rows
+    /// (or after the write, for a save without a COPY): the server inserts them while the
+    /// calling thread does its work.
+    package func save(_ changes: SaveChanges, meanwhile: () -> Void) throws {
         // New rows and join rows streamed with COPY (long runs) or in multi-row INSERTs: a
         // round trip per row made an import's save wait for the network once per object.
         let steps = try saveSteps(for: changes)
@@ -23,7 +30,7 @@ extension PostgreSQLStore {
         // instance's monitor may read it the moment it commits) and forgotten if it rolls back.
         let recorded = RecordedTransaction()
         do {
-            try run("write the save; nothing was saved") { client in
+            try run("write the save; nothing was saved", meanwhile: meanwhile) { client in
                 try await Self.inTransaction(client, logger: logger) { connection in
                     var history = history
                     if !deleted.isEmpty { history?.tombstones = try await self.readTombstones(deleted, connection: connection, logger: logger) }

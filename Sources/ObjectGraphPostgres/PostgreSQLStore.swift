@@ -365,11 +365,17 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     /// Runs `body` with the client through the bridge, turning a failure into an
     /// ``ObjectGraphError`` that says what the store was doing, with the server's SQLSTATE,
     /// message and statement, and the server.
-    func run<T: Sendable>(_ what: @autoclosure () -> String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) throws -> T {
+    func run<T: Sendable>(
+        _ what: @autoclosure () -> String,
+        meanwhile: () -> Void = {},
+        _ body: @escaping @Sendable (PostgresClient) async throws -> T
+    ) throws -> T {
         try checkNotSuperseded()
         let client = client
         do {
-            return try Self.run(what(), server: serverDescription, bridge: bridge, timeout: operationTimeout) { try await body(client) }
+            return try Self.run(what(), server: serverDescription, bridge: bridge, timeout: operationTimeout, meanwhile: meanwhile) {
+                try await body(client)
+            }
         } catch let error as ObjectGraphError where error.cause?.sqlState.map({ $0 != "23505" }) == true {
             // A statement the server refused (a table or column gone): another instance may
             // have migrated the schema under this one, which is then what to report.
@@ -385,10 +391,11 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         server serverDescription: String,
         bridge: BlockingBridge,
         timeout: Duration,
+        meanwhile: () -> Void = {},
         _ body: @escaping @Sendable () async throws -> T
     ) throws -> T {
         do {
-            return try bridge.wait(timeout: timeout, body)
+            return try bridge.wait(timeout: timeout, meanwhile: meanwhile, body)
         } catch let error as ObjectGraphError {
             throw error
         } catch let failure as OptimisticLockingFailure {

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import ObjectGraphPostgres
+import Synchronization
 import Testing
 
 /// Large saves on PostgreSQL, whose new rows, join rows and history rows go to the server with
@@ -140,6 +141,59 @@ struct PostgreSQLCopySaveTests {
             break
         }
         #expect(read == saved)
+    }
+
+    @Test("a large save's did-save, made while the server takes its rows, names exactly what it inserted, updated and deleted")
+    func didSavePayload() throws {
+        let url = try StoreKind.newPostgresSchemaURL()
+        let container = try Self.open(url)
+        let context = container.newBackgroundContext()
+        let (stored, removed) = try context.performAndWait {
+            let items = (0..<10).map { index in
+                let item = EntityDescription.insertNewObject(forEntityName: "Item", into: context)
+                item.setValue("stored \(index)", forKey: "text")
+                return item
+            }
+            try context.save()
+            return (items, items.prefix(2).map(\.objectID))
+        }
+        let payload = Mutex<[ContextDidSave]>([])
+        let token = NotificationCenter.default.addObserver(forName: .managedObjectContextDidSave, object: context, queue: nil) { note in
+            if let saved = note.contextDidSave { payload.withLock { $0.append(saved) } }
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        let (inserted, updated) = try context.performAndWait {
+            // Enough new rows for COPY, with join rows; three stored items changed, two deleted.
+            let label = EntityDescription.insertNewObject(forEntityName: "Label", into: context)
+            label.setValue("new", forKey: "name")
+            var inserted: Set<ManagedObjectID> = [label.objectID]
+            for index in 0..<400 {
+                let item = EntityDescription.insertNewObject(forEntityName: "Item", into: context)
+                for (key, value) in Self.values(index) { item.setValue(value, forKey: key) }
+                if index.isMultiple(of: 5) { item.setValue(Set([label]), forKey: "labels") }
+                inserted.insert(item.objectID)
+            }
+            for item in stored[2..<5] { item.setValue("changed", forKey: "text") }
+            for item in stored.prefix(2) { context.delete(item) }
+            try context.save()
+            return (inserted, Set(stored[2..<5].map(\.objectID)))
+        }
+        let saves = payload.withLock { $0 }
+        #expect(saves.count == 1)
+        let saved = try #require(saves.first)
+        #expect(saved.insertedObjectIDs.count == 401)
+        #expect(saved.insertedObjectIDs == inserted)
+        #expect(saved.updatedObjectIDs == updated)
+        #expect(saved.deletedObjectIDs == Set(removed))
+        #expect(saved.insertedObjectIDs.allSatisfy { !$0.isTemporaryID })
+        // What the payload says is what another coordinator reads.
+        let reader = try Self.open(url).newBackgroundContext()
+        let texts = try reader.performAndWait {
+            try reader.fetch(FetchRequest<ManagedObject>(entityName: "Item")).map { $0.value(forKey: "text") as? String }
+        }
+        #expect(texts.count == 408)
+        #expect(texts.filter { $0 == "changed" }.count == 3)
+        #expect(!texts.contains("stored 0") && !texts.contains("stored 1"))
     }
 
     @Test(

@@ -95,8 +95,7 @@ extension ManagedObjectContext {
                 && pendingMergedUnregistered.isEmpty && pendingReadFailures.isEmpty)
         else { return }
         let updated = pendingInserted.isEmpty ? pendingUpdated : pendingUpdated.filter { !pendingInserted.contains($0) }
-        let inserted = pendingInserted.take()
-        for object in inserted { object.storage.announceInsert() }
+        let inserted = pendingInserted.takeAnnouncing()
         var change = ObjectsDidChange(
             inserted: inserted,
             updatedObjects: updated,

@@ -25,13 +25,17 @@ extension ManagedObjectContext {
             throw ObjectGraphError(.noPersistentStore, "cannot save: the context has no persistent store")
         }
         postWillSave()
-        var objects = changedObjectsInSaveOrder()
-        for object in objects where object.hasChanges { object.willSave() }
+        let members = changedObjects.generation
+        // One pass calls `willSave()` and sees whether the objects are in save order already.
+        var objects = changedObjects.values
+        let inSaveOrder = Self.callWillSave(objects)
         processPendingChanges()
         try throwUnreportedStoreErrors()
-        // Sorted again only when `willSave()` or an observer changed which objects changed.
-        if changedObjects.count != objects.count || !objects.allSatisfy({ changedObjects.contains($0) }) {
-            objects = changedObjectsInSaveOrder()
+        if changedObjects.generation != members {
+            // `willSave()` or an observer changed which objects changed.
+            objects = Self.inSaveOrder(changedObjects.values)
+        } else if !inSaveOrder {
+            objects = Self.inSaveOrder(objects)
         }
         var failures: [ValidationFailure] = []
         for object in objects {
@@ -65,12 +69,14 @@ extension ManagedObjectContext {
         // Objects inserted while the store could not reserve keys get their permanent IDs now;
         // if the store still cannot, the save throws with every change kept for a retry.
         try obtainPermanentIDsForInsertedObjects()
-        var (changes, saved) = saveChanges(for: objects)
+        var (changes, wroteRows) = saveChanges(for: objects)
+        var saved: ContextDidSave?
         try store.serializingSaves {
             var attempt = 0
             while !changes.isEmpty {
                 do {
-                    try store.save(changes)
+                    // The did-save payload is made while the store writes.
+                    try store.save(changes) { saved = ContextDidSave(changes) }
                     break
                 } catch let failure as OptimisticLockingFailure {
                     // Objects changed in the store since they were read: the merge policy
@@ -79,20 +85,19 @@ extension ManagedObjectContext {
                     attempt += 1
                     try resolveConflicts(failure, in: store, attempt: attempt)
                     objects.removeAll { $0.storage.flags.contains(.gone) }
-                    (changes, saved) = saveChanges(for: objects)
+                    (changes, wroteRows) = saveChanges(for: objects)
                 } catch let failure as UniquenessConflictFailure {
                     // Objects share a uniqueness constraint's values: the merge policy merges
                     // the inserted ones into the object that stays (or throws).
                     attempt += 1
                     try resolveUniquenessConflicts(failure, in: store, attempt: attempt)
-                    objects = changedObjectsInSaveOrder()
-                    (changes, saved) = saveChanges(for: objects)
+                    objects = Self.inSaveOrder(changedObjects.values)
+                    (changes, wroteRows) = saveChanges(for: objects)
                 }
             }
         }
-        // The save wrote a row for each object `saveChanges` found changed and not deleted
-        // (decided before any `didSave()` below can change other objects).
-        let wroteRows = objects.map { !$0.isDeleted && $0.hasChanges }
+        // `wroteRows`: whether the save wrote each object's row, decided by `saveChanges`
+        // before any `didSave()` below can change other objects.
         for (object, wroteRow) in zip(objects, wroteRows) {
             let deleted = object.isDeleted
             let wroteValues = wroteRow || !deleted && !object.storage.changed.isEmpty
@@ -101,7 +106,7 @@ extension ManagedObjectContext {
             if deleted || wroteValues { object.didSave() }
         }
         changedObjects.removeAll()
-        if !saved.isEmpty {
+        if let saved, !saved.isEmpty {
             postDidSave(saved)
             coordinator?.contextDidSave(self, saved)
         }
@@ -109,18 +114,26 @@ extension ManagedObjectContext {
         processPendingChanges()
     }
 
-    /// The changed objects by entity name, then primary key (sort keys taken once per object).
-    private func changedObjectsInSaveOrder() -> [ManagedObject] {
-        let objects = changedObjects.values
-        // An import's objects come in order, of one entity: seen so in one pass, nothing made.
-        if let entity = objects.first?.entity {
-            var previous = Int64.min
-            let sorted = objects.allSatisfy { object in
-                defer { previous = object.objectID.primaryKey }
-                return object.entity === entity && object.objectID.primaryKey >= previous
+    /// Calls `willSave()` on each of `objects` with changes.
+    ///
+    /// - Returns: Whether `objects` are in save order already: an import's, of one entity in
+    ///   key order, seen so in the same pass.
+    private static func callWillSave(_ objects: [ManagedObject]) -> Bool {
+        guard let entity = objects.first?.entity else { return true }
+        var previous = Int64.min
+        var sorted = true
+        for object in objects {
+            if sorted {
+                sorted = object.entity === entity && object.objectID.primaryKey >= previous
+                previous = object.objectID.primaryKey
             }
-            if sorted { return objects }
+            if object.hasChanges { object.willSave() }
         }
+        return sorted
+    }
+
+    /// `objects` by entity name, then primary key (sort keys taken once per object).
+    private static func inSaveOrder(_ objects: [ManagedObject]) -> [ManagedObject] {
         // Sorts integers — the entity's rank by name, the key, the position — rather than
         // objects: a save of 50,000 objects compares each pair without touching an entity.
         var entities: [EntityDescription] = []
@@ -149,13 +162,18 @@ extension ManagedObjectContext {
         return order.map { objects[$0.position] }
     }
 
-    /// The store writes and the did-save payload for `objects`: every changed value and
-    /// relationship, by entity and relationship identity; the store decides what it stores where.
-    private func saveChanges(for objects: [ManagedObject]) -> (SaveChanges, ContextDidSave) {
+    /// The store writes for `objects`: every changed value and relationship, by entity and
+    /// relationship identity; the store decides what it stores where.
+    ///
+    /// - Returns: Also whether the save writes each object's row (changed and not deleted).
+    private func saveChanges(for objects: [ManagedObject]) -> (SaveChanges, wroteRows: [Bool]) {
         var changes = SaveChanges(transactionAuthor: transactionAuthor, contextName: name)
+        var wroteRows: [Bool] = []
+        wroteRows.reserveCapacity(objects.count)
         for object in objects {
             let entity = object.entity
             if object.isDeleted {
+                wroteRows.append(false)
                 if !object.isInserted {
                     changes.deletes.append(SaveChanges.RowDelete(id: object.objectID, entity: entity.entityCode))
                     if object.storage.committed != nil {
@@ -166,7 +184,9 @@ extension ManagedObjectContext {
                 }
                 continue
             }
-            guard object.hasChanges else { continue }
+            let writesRow = object.hasChanges
+            wroteRows.append(writesRow)
+            guard writesRow else { continue }
             if object.isInserted {
                 changes.inserts.append(
                     SaveChanges.RowWrite(id: object.objectID, entity: entity.entityCode, changedSlots: nil, values: object.storage.values)
@@ -204,12 +224,18 @@ extension ManagedObjectContext {
         }
         // A to-one pointing at a deleted object is cleared only by delete rules; the store
         // also removes join rows of deleted objects.
-        // Sets sized for the rows at once (a save of 50,000 new objects grew one twelve times).
-        let saved = ContextDidSave(
+        return (changes, wroteRows)
+    }
+}
+
+extension ContextDidSave {
+    /// The payload of a save that wrote `changes`. Sets sized for the rows at once (a save of
+    /// 50,000 new objects grew one twelve times).
+    init(_ changes: SaveChanges) {
+        self.init(
             insertedObjectIDs: Set(changes.inserts.lazy.map(\.id)),
             updatedObjectIDs: Set(changes.updates.lazy.map(\.id)),
             deletedObjectIDs: Set(changes.deletes.lazy.map(\.id))
         )
-        return (changes, saved)
     }
 }

@@ -44,22 +44,23 @@ struct PendingInsertions {
         count = 0
     }
 
-    /// The members, in the order they came, leaving the list empty.
-    mutating func take() -> [ManagedObject] {
+    /// The members, in the order they came, each marked as announced (its later changes are
+    /// updates), leaving the list empty: one pass over the objects does both.
+    mutating func takeAnnouncing() -> [ManagedObject] {
         defer {
             entries = []
             count = 0
         }
         // Nothing was removed (each member has one entry): the list is the members.
         if count == entries.count {
-            for object in entries { object.storage.flags.remove(.insertPending) }
+            for object in entries { object.storage.announceInsert() }
             return entries
         }
         var members: [ManagedObject] = []
         members.reserveCapacity(count)
         // An object removed and added again has two entries: the first clears its flag.
         for object in entries where object.storage.flags.contains(.insertPending) {
-            object.storage.flags.remove(.insertPending)
+            object.storage.announceInsert()
             members.append(object)
         }
         return members

@@ -138,8 +138,12 @@ extension ObjectStorage {
     /// Counted among its context's changed objects.
     mutating func track() { flags.insert(.tracked) }
 
-    /// Reported as inserted by an objects-did-change: later changes are updates.
-    mutating func announceInsert() { flags.insert(.insertAnnounced) }
+    /// Reported as inserted by an objects-did-change, so no longer pending: later changes are
+    /// updates.
+    mutating func announceInsert() {
+        flags.remove(.insertPending)
+        flags.insert(.insertAnnounced)
+    }
 
     /// Deleted in its context, not yet saved.
     mutating func markDeleted() { flags.insert(.deleted) }

@@ -53,6 +53,21 @@ package protocol ObjectStore: AnyObject, Sendable {
     ///   by the save's own UPDATE and DELETE statements (`… AND Z_OPT = ?`), inside its write
     ///   transaction, so no other save can slip in between.
     func save(_ changes: SaveChanges) throws
+    /// ``save(_:)``, running `meanwhile` on the calling thread while the write is under way.
+    ///
+    /// A store whose writes are a server's work calls `meanwhile` once the server is taking
+    /// the rows, so that a context's own work for after the save (its did-save payload) is
+    /// done while it would otherwise wait; the default writes, then calls it. Whatever
+    /// `meanwhile` makes is for a write that succeeds: it may run before a write that fails,
+    /// or not at all.
+    func save(_ changes: SaveChanges, meanwhile: () -> Void) throws
+}
+
+extension ObjectStore {
+    package func save(_ changes: SaveChanges, meanwhile: () -> Void) throws {
+        try save(changes)
+        meanwhile()
+    }
 }
 
 /// A row as a store returns it: an object's committed values, by slot of its entity.
