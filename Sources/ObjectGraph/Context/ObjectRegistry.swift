@@ -66,7 +66,11 @@ struct ObjectRegistry {
     /// The bucket where the probe for `key` starts: the run of eight keys it belongs to goes
     /// to a hashed place, and the key to its position in the run.
     @inline(__always)
-    private func home(_ key: UInt64) -> Int {
+    private func home(_ key: UInt64) -> Int { Self.home(key, shift: shift) }
+
+    /// ``home(_:)`` in a table of `64 - shift` bits.
+    @inline(__always)
+    private static func home(_ key: UInt64, shift: Int) -> Int {
         let run = ((key >> 3) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift + 3)
         return Int(truncatingIfNeeded: run << 3 | key & 7)
     }
@@ -168,34 +172,47 @@ struct ObjectRegistry {
     var entryCount: Int { count }
 
     /// Empties bucket `index`, moving later entries of its probe run back (no tombstones).
+    ///
+    /// Through the buffer's pointer: a save's released objects each scan the rest of their run
+    /// of eight, and the array's checks on each step doubled the cost of a removal.
     private mutating func remove(at index: Int) {
-        let mask = entries.count - 1
-        var hole = index
-        var next = index
-        while true {
-            next = (next + 1) & mask
-            guard entries[next].object != nil else { break }
-            let wanted = home(entries[next].key)
-            // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
-            let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
-            if !stays {
-                entries[hole] = entries[next]
-                hole = next
+        let shift = shift
+        entries.withUnsafeMutableBufferPointer { buffer in
+            let mask = buffer.count - 1
+            var hole = index
+            var next = index
+            while true {
+                next = (next + 1) & mask
+                guard buffer[next].object != nil else { break }
+                let wanted = Self.home(buffer[next].key, shift: shift)
+                // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
+                let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
+                if !stays {
+                    buffer[hole] = buffer[next]
+                    hole = next
+                }
             }
+            buffer[hole] = Self.empty
         }
-        entries[hole] = Self.empty
         count -= 1
     }
 
+    /// Moves every entry into a table of `capacity` buckets.
     private mutating func grow(to capacity: Int) {
         let old = entries
-        entries = ContiguousArray(repeating: Self.empty, count: capacity)
-        shift = 64 - capacity.trailingZeroBitCount
+        var grown = ContiguousArray(repeating: Self.empty, count: capacity)
+        let shift = 64 - capacity.trailingZeroBitCount
         let mask = capacity - 1
-        for entry in old where entry.object != nil {
-            var index = home(entry.key)
-            while entries[index].object != nil { index = (index + 1) & mask }
-            entries[index] = entry
+        grown.withUnsafeMutableBufferPointer { buffer in
+            old.withUnsafeBufferPointer { old in
+                for entry in old where entry.object != nil {
+                    var index = Self.home(entry.key, shift: shift)
+                    while buffer[index].object != nil { index = (index + 1) & mask }
+                    buffer[index] = entry
+                }
+            }
         }
+        entries = grown
+        self.shift = shift
     }
 }
