@@ -45,6 +45,7 @@ extension ManagedObjectContext {
         } catch {
             // Inserting cannot throw: the save that needs the permanent ID reports the error.
             id = ManagedObjectID.temporary(storeIdentifier: store.identifier, entityName: object.entity.name)
+            mayHoldTemporaryIDs = true
         }
         object.objectID = id
         object.managedObjectContext = self
@@ -298,9 +299,12 @@ extension ManagedObjectContext {
 
     /// Gives every object with a temporary ID its permanent one (before a save writes them).
     func obtainPermanentIDsForInsertedObjects() throws {
+        guard mayHoldTemporaryIDs else { return }
         let isTemporary = { (object: ManagedObject) in object.objectID.isTemporaryID && !object.isDeleted }
-        guard changedObjects.contains(where: isTemporary) else { return }
-        try obtainPermanentIDs(for: changedObjects.values.filter(isTemporary))
+        if changedObjects.contains(where: isTemporary) {
+            try obtainPermanentIDs(for: changedObjects.values.filter(isTemporary))
+        }
+        mayHoldTemporaryIDs = false
     }
 
     /// Replaces temporary IDs by permanent ones: in the registry, the changed objects, and

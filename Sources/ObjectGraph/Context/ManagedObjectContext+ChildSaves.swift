@@ -102,6 +102,7 @@ extension ManagedObjectContext {
         guard let entity = model?.entity(named: write.id.entityName) else { return }
         let object = registeredObjectsByID[write.id] ?? entity.managedObjectClass.init(entity: entity, insertInto: nil)
         object.objectID = write.id
+        if write.id.isTemporaryID { mayHoldTemporaryIDs = true }
         object.managedObjectContext = self
         object.storage.becomeInserted(as: entity)
         for slot in write.values.indices {

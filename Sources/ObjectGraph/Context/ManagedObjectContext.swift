@@ -92,6 +92,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingMergedUnregistered: Set<ManagedObjectID> = []
     /// Deleted objects whose delete rules have not run yet.
     var deletesToPropagate: [ManagedObject] = []
+    /// Whether an object may have got a temporary ID since every changed object last had a
+    /// permanent one: a save looks for them only then, not through all its objects.
+    var mayHoldTemporaryIDs = false
     /// Store errors met where no caller could be told at once (a fault fired by a getter, a
     /// relationship read, a merge): the next save or fetch throws them.
     var unreportedStoreErrors: [ObjectGraphError] = []
