@@ -39,27 +39,26 @@ final class BlockingBridge: Sendable {
         meanwhile: () -> Void = {},
         _ body: @escaping @Sendable () async throws -> T
     ) throws -> T {
-        let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<T, any Error>?>(nil)
         let progress = Progress()
         let task = Task(executorPreference: executor) {
             let outcome: Result<T, any Error>
             do { outcome = .success(try await Self.$progress.withValue(progress) { try await body() }) } catch { outcome = .failure(error) }
             result.withLock { $0 = outcome }
-            progress.signalUnderway()
-            done.signal()
+            progress.wakeUp.signal()
         }
-        try waitFor(progress.underway, progress: progress, task: task, timeout: timeout)
+        // Woken when `body` is under way or done; once more, when done, if it was under way.
+        try waitForWakeUp(progress, task: task, timeout: timeout)
         meanwhile()
-        try waitFor(done, progress: progress, task: task, timeout: timeout)
+        if progress.isUnderway.load(ordering: .acquiring) { try waitForWakeUp(progress, task: task, timeout: timeout) }
         return try result.withLock { $0! }.get()
     }
 
-    /// Waits for `semaphore` while `task` makes progress; cancels it and throws ``Timeout``
-    /// after `timeout` without any.
-    private func waitFor(_ semaphore: DispatchSemaphore, progress: Progress, task: Task<Void, Never>, timeout: Duration) throws {
+    /// Waits for `progress`'s next wake-up while `task` makes progress; cancels it and throws
+    /// ``Timeout`` after `timeout` without any.
+    private func waitForWakeUp(_ progress: Progress, task: Task<Void, Never>, timeout: Duration) throws {
         var seen = progress.steps.load(ordering: .relaxed)
-        while semaphore.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
+        while progress.wakeUp.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
             let steps = progress.steps.load(ordering: .relaxed)
             if steps == seen {
                 task.cancel()
@@ -72,13 +71,11 @@ final class BlockingBridge: Sendable {
     /// Steps of work a bridged operation finished, counted while it runs.
     final class Progress: Sendable {
         let steps = Atomic<UInt64>(0)
-        /// Signalled once: when the operation is under way (see ``noteUnderway()``), or done.
-        let underway = DispatchSemaphore(value: 0)
-        private let signalled = Atomic<Bool>(false)
-
-        func signalUnderway() {
-            if !signalled.exchange(true, ordering: .relaxed) { underway.signal() }
-        }
+        /// Signalled when the operation is done, and before that once when it is under way
+        /// (see ``noteUnderway()``).
+        let wakeUp = DispatchSemaphore(value: 0)
+        /// Whether the operation said it is under way (and so signalled ``wakeUp`` for it).
+        let isUnderway = Atomic<Bool>(false)
     }
 
     /// The progress of the bridged operation the current task belongs to.
@@ -93,7 +90,8 @@ final class BlockingBridge: Sendable {
     /// Notes that the current bridged operation is under way (the server is taking a save's
     /// rows): its caller's `meanwhile` work may run now.
     static func noteUnderway() {
-        progress?.signalUnderway()
+        guard let progress, !progress.isUnderway.exchange(true, ordering: .releasing) else { return }
+        progress.wakeUp.signal()
     }
 
     /// A bridged call that made no progress in time.

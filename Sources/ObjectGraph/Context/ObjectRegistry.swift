@@ -174,7 +174,8 @@ struct ObjectRegistry {
     /// Empties bucket `index`, moving later entries of its probe run back (no tombstones).
     ///
     /// Through the buffer's pointer: a save's released objects each scan the rest of their run
-    /// of eight, and the array's checks on each step doubled the cost of a removal.
+    /// of eight, and the array's checks on each step were a sixth of what 50,000 removals cost
+    /// (callgrind: 11.7M -> 9.8M instructions).
     private mutating func remove(at index: Int) {
         let shift = shift
         entries.withUnsafeMutableBufferPointer { buffer in

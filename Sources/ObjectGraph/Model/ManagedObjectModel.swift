@@ -68,9 +68,11 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         for entity in entities {
             entity.frozenUnstoredScope = ObjectIDScope.interned(storeIdentifier: "", entityName: entity.name)
             entity.frozenTransientSlots = entity.allProperties.indices.filter { entity.allProperties[$0].isTransient }
-            entity.frozenDefaultValues = ContiguousArray(entity.allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
-            entity.frozenDefaultsAreTrivial = entity.frozenDefaultValues!.allSatisfy(\.isTrivial)
-            for slot in entity.attributeSlots where !entity.frozenDefaultValues![slot].isNull { entity.frozenDefaultChanges.insert(slot) }
+            // Computed here, before the entity is frozen, and kept from then on.
+            let defaults = entity.defaultValues
+            entity.frozenDefaultValues = defaults
+            entity.frozenDefaultsAreTrivial = defaults.allSatisfy(\.isTrivial)
+            entity.frozenDefaultChanges = entity.defaultChanges
             entity.frozenAttributeTypes = entity.allProperties.map { ($0 as? AttributeDescription)?.attributeType }
             entity.slotTable = NameTable(entity.allProperties.enumerated().map { ($1.name, $0) })
             entity.frozenSerial = EntityDescription.nextSerial()

@@ -268,4 +268,14 @@ extension EntityDescription {
         if isFrozen, let cached = frozenDefaultValues { return cached }
         return ContiguousArray(allProperties.map { ($0 as? AttributeDescription)?.defaultStoredValue ?? .null })
     }
+
+    /// The attribute slots whose default is not nil, which a new object counts as changed
+    /// (computed once the model is frozen).
+    var defaultChanges: SlotMask {
+        if isFrozen { return frozenDefaultChanges }
+        let values = defaultValues
+        var changes = SlotMask()
+        for slot in attributeSlots where !values[slot].isNull { changes.insert(slot) }
+        return changes
+    }
 }

@@ -21,13 +21,9 @@ extension ObjectStorage {
     /// change.
     mutating func becomeInserted(as entity: EntityDescription) {
         let preset = values
-        if entity.isFrozen, let defaults = entity.frozenDefaultValues {
-            values = entity.frozenDefaultsAreTrivial ? .trivialCopy(of: defaults) : defaults
-            changed.formUnion(entity.frozenDefaultChanges)
-        } else {
-            values = entity.defaultValues
-            for slot in entity.attributeSlots where !values[slot].isNull { changed.insert(slot) }
-        }
+        let defaults = entity.defaultValues
+        values = entity.frozenDefaultsAreTrivial ? .trivialCopy(of: defaults) : defaults
+        changed.formUnion(entity.defaultChanges)
         flags = ObjectFlags.inserted.union(flags.intersection(.contextBookkeeping))
         // Values set while detached survive the insert.
         if !preset.isEmpty {
