@@ -135,7 +135,7 @@ let package = Package(
         // with public access, Media with internal).
         .testTarget(
             name: "GeneratedModelTests",
-            dependencies: ["ObjectGraph", "ObjectGraphGenerator", "objectgraph-gen"],
+            dependencies: ["ObjectGraph", "ObjectGraphGenerator", "objectgraph-gen", "TestSupport"],
             swiftSettings: swiftSettings
         ),
 

@@ -1,11 +1,11 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 /// A container on a fresh SQLite file for `model`.
 private func container(_ model: ManagedObjectModel) throws -> PersistentContainer {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("objectgraph-generated-\(UUID().uuidString)")
+    let url = TestDirectory.make("objectgraph-generated")
         .appendingPathComponent("Generated.sqlite")
     let container = PersistentContainer(name: "Generated", managedObjectModel: model)
     container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Where the generator's inputs and committed outputs live in the source tree.
 enum GeneratedSources {
@@ -14,7 +15,7 @@ enum GeneratedSources {
 
     /// A fresh temporary folder.
     static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-gen-\(UUID().uuidString)")
+        let url = TestDirectory.make("objectgraph-gen")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

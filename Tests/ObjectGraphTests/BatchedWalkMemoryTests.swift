@@ -27,7 +27,7 @@ struct BatchedWalkMemoryTests {
 
     @Test("walking 1,000,000 objects with fetchBatchSize 100 stays under 150 MB")
     func millionObjectWalk() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-walk-\(UUID().uuidString)")
+        let directory = TestDirectory.make("objectgraph-walk")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("Walk.sqlite").path

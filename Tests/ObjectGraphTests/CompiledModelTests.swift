@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 /// Models as apps ship them: `.mom` files and `.momd` folders Xcode compiled, and the model
@@ -121,7 +122,7 @@ struct CompiledModelTests {
 
     @Test("a file that is not a compiled model is refused, naming it")
     func notAModel() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-mom-\(UUID().uuidString)")
+        let folder = TestDirectory.make("objectgraph-mom")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("Broken.mom")
         try Data("bplist00 not really".utf8).write(to: url)

@@ -33,7 +33,7 @@ struct CoreDataExternalBinaryTests {
 
     /// A new folder and the store URL `Photos.sqlite` in it.
     static func newStore() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-external-\(UUID().uuidString)")
+        let directory = TestDirectory.make("objectgraph-external")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory.appendingPathComponent("Photos.sqlite")
     }

@@ -13,7 +13,7 @@ import Testing
 struct CoreDataStoreLayoutTests {
     /// Creates an empty store of `model` in a fresh folder and returns its file.
     static func createStore(_ model: ManagedObjectModel, fill: ((ManagedObjectContext) throws -> Void)? = nil) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-layout-\(UUID().uuidString)")
+        let folder = TestDirectory.make("objectgraph-layout")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("Created.sqlite")
         let container = try open(url, model: model)

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraphPeerModel
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ObjectGraph
@@ -12,8 +13,7 @@ import Testing
 struct RemoteChangeProcessTests {
     /// A new store file's URL in a directory of its own.
     static func storeURL() -> URL {
-        FileManager.default.temporaryDirectory
-            .appendingPathComponent("objectgraph-remote-\(UUID().uuidString)")
+        TestDirectory.make("objectgraph-remote")
             .appendingPathComponent("Peer.sqlite")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 private final class Shelf: ManagedObject {
@@ -25,7 +26,7 @@ struct SQLStatementObserverTests {
                 RelationshipDescription("shelf", to: "Shelf", inverse: "books")
             }
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-sql-\(UUID().uuidString)")
+        let directory = TestDirectory.make("objectgraph-sql")
         let description = PersistentStoreDescription(url: directory.appendingPathComponent("Store.sqlite"))
         description.setOption(log.observer, forKey: PersistentStore.sqlStatementObserverOption)
         let container = PersistentContainer(name: "Shelves", managedObjectModel: model)

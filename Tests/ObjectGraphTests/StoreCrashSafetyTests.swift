@@ -17,7 +17,7 @@ struct StoreCrashSafetyTests {
 
     @Test("a writer killed with SIGKILL 50 times loses no reported save and leaves no half-save", .timeLimit(.minutes(10)))
     func killedWriter() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-crash-\(UUID().uuidString)")
+        let directory = TestDirectory.make("objectgraph-crash")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("Crash.sqlite").path
@@ -70,7 +70,7 @@ struct StoreCrashSafetyTests {
 
     @Test("the check sees a save missing one item, and a reported save that is not there")
     func verifierSeesHalfSave() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-crash-\(UUID().uuidString)")
+        let directory = TestDirectory.make("objectgraph-crash")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("Crash.sqlite").path

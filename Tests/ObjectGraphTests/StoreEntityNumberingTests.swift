@@ -31,7 +31,7 @@ struct StoreEntityNumberingTests {
 
     @Test("a store numbered by name alone is renumbered as Core Data numbers, and reads as before")
     func oldNumberingRenumbered() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-numbering-\(UUID().uuidString)")
+        let folder = TestDirectory.make("objectgraph-numbering")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("Zoo.sqlite")
         do {

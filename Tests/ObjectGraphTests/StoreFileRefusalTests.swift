@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ObjectGraph
+import TestSupport
 import Testing
 
 /// A refused file must be exactly the file its owner had — main file, `-wal` and `-shm`, each
@@ -45,7 +46,7 @@ struct StoreFileRefusalTests {
     }
 
     private static func directory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-refusal-\(UUID().uuidString)")
+        let directory = TestDirectory.make("objectgraph-refusal")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

@@ -1,11 +1,12 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 @Suite("Store files")
 struct StoreFileTests {
     private func temporaryFile(_ name: String = "Store.sqlite") throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-store-\(UUID().uuidString)")
+        let directory = TestDirectory.make("objectgraph-store")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory.appendingPathComponent(name)
     }

@@ -24,7 +24,7 @@ struct StoreLayoutConversionTests {
             versionHashHistory: [snapshot.versionHash]
         )
         let plist = String(decoding: try JSONEncoder.sortedKeys.encode(metadata), as: UTF8.self)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-former-\(UUID().uuidString)")
+        let folder = TestDirectory.make("objectgraph-former")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("Former.sqlite")
         let keys = model.entities.map { [$0.entityCode, $0.superentity?.entityCode ?? 0] as [Int] }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ObjectGraph
+import TestSupport
 import Testing
 
 /// Another program (or process) writing to a store must not keep this one from opening and
@@ -8,7 +9,7 @@ import Testing
 @Suite("Opening a store while another connection writes")
 struct StoreOpenWhileWritingTests {
     @Test func anUpToDateStoreOpensAndReadsWhileAnotherConnectionHoldsTheWriteLock() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-locked-\(UUID().uuidString)")
+        let directory = TestDirectory.make("objectgraph-locked")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("Store.sqlite")

@@ -24,7 +24,7 @@ enum CoreDataStoreFixtures {
     /// temporary folder, keeping its file name.
     static func copy(_ relativePath: String) throws -> URL {
         let source = url(relativePath)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-coredata-\(UUID().uuidString)")
+        let directory = TestDirectory.make("objectgraph-coredata")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let target = directory.appendingPathComponent(source.lastPathComponent)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {

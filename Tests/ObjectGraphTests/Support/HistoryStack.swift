@@ -1,13 +1,13 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 /// Containers whose store tracks persistent history, for the history tests.
 enum HistoryStack {
     /// A store file in a new temporary folder (not created yet).
     static func temporaryURL() -> URL {
-        FileManager.default.temporaryDirectory
-            .appendingPathComponent("objectgraph-history-\(UUID().uuidString)")
+        TestDirectory.make("objectgraph-history")
             .appendingPathComponent("History.sqlite")
     }
 

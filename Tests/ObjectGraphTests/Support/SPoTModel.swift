@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 
 /// The SPoT shape used across the tests: Photo ↔ Tag many-to-many, Photo ↔ Recent one-to-one,
 /// Photographer ↔ Photo one-to-many.
@@ -78,8 +79,7 @@ struct TestStack {
         } else {
             let url =
                 file
-                ?? FileManager.default.temporaryDirectory
-                .appendingPathComponent("objectgraph-tests-\(UUID().uuidString)")
+                ?? TestDirectory.make("objectgraph-tests")
                 .appendingPathComponent("Test.sqlite")
             container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
             self.url = url

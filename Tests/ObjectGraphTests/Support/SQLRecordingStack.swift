@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 /// A container on a fresh SQLite file that records every SQL statement its store runs, in
@@ -20,8 +21,7 @@ final class SQLRecordingStack: Sendable {
     private let log = StatementLog()
 
     init(model: ManagedObjectModel = SPoTModel.make()) throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("objectgraph-sql-\(UUID().uuidString)")
+        url = TestDirectory.make("objectgraph-sql")
             .appendingPathComponent("Store.sqlite")
         let description = PersistentStoreDescription(url: url)
         description.setOption(log.observer, forKey: PersistentStore.sqlStatementObserverOption)

@@ -24,8 +24,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func newDescription() throws -> PersistentStoreDescription {
         switch self {
         case .sqlite:
-            let url = FileManager.default.temporaryDirectory
-                .appendingPathComponent("objectgraph-tests-\(UUID().uuidString)")
+            let url = TestDirectory.make("objectgraph-tests")
                 .appendingPathComponent("Test.sqlite")
             return PersistentStoreDescription(url: url)
         case .inMemory:

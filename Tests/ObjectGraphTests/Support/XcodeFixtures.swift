@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 
 /// The Xcode model fixtures under `Fixtures/XcodeModels`, as copied into the test bundle.
 enum XcodeFixtures {
@@ -18,7 +19,7 @@ enum XcodeFixtures {
 
     /// A fresh temporary folder, for models written by a test.
     static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-xcode-\(UUID().uuidString)")
+        let url = TestDirectory.make("objectgraph-xcode")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
