@@ -39,7 +39,9 @@ extension ManagedObjectContext {
         }
         var failures: [ValidationFailure] = []
         for object in objects {
-            failures.append(contentsOf: object.storage.pendingFailures)
+            // Appending an empty array still makes `failures` a buffer of its own.
+            let pending = object.storage.pendingFailures
+            if !pending.isEmpty { failures.append(contentsOf: pending) }
             guard object.hasChanges else { continue }
             do {
                 if object.isDeleted {
