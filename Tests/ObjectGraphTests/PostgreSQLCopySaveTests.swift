@@ -163,7 +163,9 @@ struct PostgreSQLCopySaveTests {
         }
         defer { NotificationCenter.default.removeObserver(token) }
         let (inserted, updated) = try context.performAndWait {
-            // Enough new rows for COPY, with join rows; three stored items changed, two deleted.
+            // 400 new rows for COPY (one in 18 with a 10 KB text: ~220 KB, more than COPY's first
+            // 64 KB chunk, so the payload is made while the server takes the rest), with join
+            // rows; three stored items changed, two deleted.
             let label = EntityDescription.insertNewObject(forEntityName: "Label", into: context)
             label.setValue("new", forKey: "name")
             var inserted: Set<ManagedObjectID> = [label.objectID]
