@@ -55,6 +55,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API on statements GRDB prepared, for binding and decoding rows.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // Warnings, such as a store option spelled as Core Data does not spell it.
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The PostgreSQL store, on postgres-nio's `PostgresClient` (its connection pool).
@@ -72,6 +74,7 @@ let package = Package(
             dependencies: [
                 "ObjectGraph", "ObjectGraphPostgres", "TestSupport", "ObjectGraphPeerModel",
                 "objectgraph-memory-walk", "objectgraph-crash-writer", "objectgraph-remote-peer", "objectgraph", "WebDriverKit",
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")]
         ),

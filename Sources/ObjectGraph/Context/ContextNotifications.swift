@@ -94,14 +94,20 @@ public struct ContextDidSave: Sendable, Hashable {
 
 extension Notification.Name {
     /// Posted (object: the context) after `processPendingChanges()` found changes; user info
-    /// under ``ManagedObjectContext/objectsDidChangeKey`` is an ``ObjectsDidChange``.
-    public static let managedObjectContextObjectsDidChange = Notification.Name("ObjectGraph.ManagedObjectContextObjectsDidChange")
-    /// Posted (object: the context) before a save writes anything.
-    public static let managedObjectContextWillSave = Notification.Name("ObjectGraph.ManagedObjectContextWillSave")
+    /// under ``ManagedObjectContext/objectsDidChangeKey`` is an ``ObjectsDidChange``. Core
+    /// Data's `NSManagedObjectContextObjectsDidChange`, with its value,
+    /// `"NSObjectsChangedInManagingContextNotification"`.
+    public static let managedObjectContextObjectsDidChange = Notification.Name("NSObjectsChangedInManagingContextNotification")
+    /// Posted (object: the context) before a save writes anything. Core Data's
+    /// `NSManagedObjectContextWillSave`, with its value,
+    /// `"NSManagingContextWillSaveChangesNotification"`.
+    public static let managedObjectContextWillSave = Notification.Name("NSManagingContextWillSaveChangesNotification")
     /// Posted (object: the context) after a save; user info under
-    /// ``ManagedObjectContext/didSaveKey`` is a ``ContextDidSave``, and under
-    /// `insertedObjectIDs` / `updatedObjectIDs` / `deletedObjectIDs` the sets of IDs.
-    public static let managedObjectContextDidSave = Notification.Name("ObjectGraph.ManagedObjectContextDidSave")
+    /// ``ManagedObjectContext/didSaveKey`` is a ``ContextDidSave``, and under Core Data's
+    /// `"inserted_objectIDs"` / `"updated_objectIDs"` / `"deleted_objectIDs"`
+    /// (``ManagedObjectContext/NotificationKey``) the sets of IDs. Core Data's
+    /// `NSManagedObjectContextDidSave`, with its value, `"NSManagingContextDidSaveChangesNotification"`.
+    public static let managedObjectContextDidSave = Notification.Name("NSManagingContextDidSaveChangesNotification")
 }
 
 /// Keeps an observer registered; call ``cancel()`` (or drop every reference) to remove it.

@@ -159,12 +159,7 @@ extension ManagedObjectContext {
         NotificationCenter.default.post(
             name: .managedObjectContextDidSave,
             object: self,
-            userInfo: [
-                Self.didSaveKey: saved,
-                "insertedObjectIDs": saved.insertedObjectIDs,
-                "updatedObjectIDs": saved.updatedObjectIDs,
-                "deletedObjectIDs": saved.deletedObjectIDs,
-            ]
+            userInfo: saved.notificationUserInfo
         )
     }
 }

@@ -109,18 +109,19 @@ public struct MergePolicy: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The built-in merge policies, as Core Data's `NSMergePolicyType`.
-public enum MergePolicyType: Sendable, Hashable {
-    /// Conflicts are errors.
-    case errorMergePolicyType
-    /// Property by property, the store's changes win.
-    case mergeByPropertyStoreTrumpMergePolicyType
-    /// Property by property, the context's changes win.
-    case mergeByPropertyObjectTrumpMergePolicyType
-    /// The context's whole object overwrites the store's row.
-    case overwriteMergePolicyType
-    /// The context's changes to conflicting objects are discarded.
-    case rollbackMergePolicyType
+/// The built-in merge policies, as Core Data's `NSMergePolicyType`, with its raw values
+/// (0 to 4, in Core Data's order), so a type stored or sent as a number means the same.
+public enum MergePolicyType: UInt, Sendable, Hashable {
+    /// Conflicts are errors (Core Data's `NSErrorMergePolicyType`, 0).
+    case errorMergePolicyType = 0
+    /// Property by property, the store's changes win (1).
+    case mergeByPropertyStoreTrumpMergePolicyType = 1
+    /// Property by property, the context's changes win (2).
+    case mergeByPropertyObjectTrumpMergePolicyType = 2
+    /// The context's whole object overwrites the store's row (3).
+    case overwriteMergePolicyType = 3
+    /// The context's changes to conflicting objects are discarded (4).
+    case rollbackMergePolicyType = 4
 
     var policyName: String {
         switch self {

@@ -163,5 +163,5 @@ extension ObjectGraphError.Code {
     /// A persistent history request asked for changes after a token whose following history
     /// was deleted, as Core Data's `NSPersistentHistoryTokenExpiredError`: fetch the objects
     /// anew, then continue from the current token.
-    public static let persistentHistoryTokenExpired = ObjectGraphError.Code("persistentHistoryTokenExpired")
+    public static let persistentHistoryTokenExpired = ObjectGraphError.Code("persistentHistoryTokenExpired", 134301)
 }

@@ -84,20 +84,16 @@ public final class PersistentHistoryTransaction: @unchecked Sendable, CustomStri
     /// context's queue.
     ///
     /// Its user info holds the ``contextDidSave`` payload under
-    /// ``ManagedObjectContext/didSaveKey`` and the sets of IDs under `insertedObjectIDs`,
-    /// `updatedObjectIDs` and `deletedObjectIDs`. A `Notification` is not `Sendable`: create it
+    /// ``ManagedObjectContext/didSaveKey`` and the sets of IDs under Core Data's keys
+    /// `"inserted_objectIDs"`, `"updated_objectIDs"` and `"deleted_objectIDs"`
+    /// (``ManagedObjectContext/NotificationKey``). A `Notification` is not `Sendable`: create it
     /// on the queue that merges it (or cross queues with ``contextDidSave``).
     public func objectIDNotification() -> Notification {
         let saved = contextDidSave
         return Notification(
             name: .managedObjectContextDidSave,
             object: nil,
-            userInfo: [
-                ManagedObjectContext.didSaveKey: saved,
-                "insertedObjectIDs": saved.insertedObjectIDs,
-                "updatedObjectIDs": saved.updatedObjectIDs,
-                "deletedObjectIDs": saved.deletedObjectIDs,
-            ]
+            userInfo: saved.notificationUserInfo
         )
     }
 

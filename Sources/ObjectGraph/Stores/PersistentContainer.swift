@@ -90,7 +90,6 @@ open class PersistentContainer: @unchecked Sendable {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         var options = description.options
-        options[PersistentStore.readOnlyOption] = description.isReadOnly
         options[PersistentStore.migratePersistentStoresAutomaticallyOption] = description.shouldMigrateStoreAutomatically
         options[PersistentStore.inferMappingModelAutomaticallyOption] = description.shouldInferMappingModelAutomatically
         if options[PersistentStore.stagedMigrationManagerOption] == nil, let managedObjectModelBundle {
@@ -154,8 +153,13 @@ public final class PersistentStoreDescription: CustomStringConvertible {
     public var type: String = SQLiteStoreType
     /// The model configuration to use.
     public var configuration: String?
-    /// Whether the store is opened read-only.
-    public var isReadOnly = false
+    /// Whether the store is opened read-only: as in Core Data, the
+    /// ``PersistentStore/readOnlyOption`` of ``options`` (`"NSReadOnlyPersistentStoreOption"`),
+    /// so setting either sets both.
+    public var isReadOnly: Bool {
+        get { (try? PersistentStoreCoordinator.flag(PersistentStore.readOnlyOption, in: options)) ?? false }
+        set { options[PersistentStore.readOnlyOption] = newValue }
+    }
     /// Accepted for source compatibility: stores always load synchronously.
     public var shouldAddStoreAsynchronously = false
     /// Whether a store written with an older version of the model is migrated when it loads

@@ -56,6 +56,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ) throws -> PersistentStore {
         try managedObjectModel.validate()
         ManagedObjectClassRegistry.register(managedObjectModel)
+        // An option set by a spelling Core Data does not read is read as Core Data's key, with a warning.
+        let options = OptionSpellings.corrected(options)
         if state.withLock({ !$0.stores.isEmpty }) {
             throw ObjectGraphError(.persistentStoreOperation, "this coordinator already has a store; ObjectGraph supports one store per coordinator")
         }
@@ -65,7 +67,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let resolvedType = serverURL && type == .sqlite ? PersistentStore.StoreType(rawValue: "PostgreSQL") : type
         let inMemory = resolvedType == .inMemory || url?.path == "/dev/null"
         let backend: any StoreBackend
-        let readOnly = (options?[PersistentStore.readOnlyOption] as? Bool) ?? false
+        let readOnly = try Self.flag(PersistentStore.readOnlyOption, in: options)
         if resolvedType == .sqlite || inMemory {
             if !inMemory && url == nil {
                 throw ObjectGraphError(.persistentStoreOperation, "an SQLite store needs a file URL")
@@ -264,8 +266,10 @@ public final class PersistentStore: @unchecked Sendable {
         public static let inMemory = StoreType(rawValue: InMemoryStoreType)
     }
 
-    /// The option key that opens a store read-only (a `Bool`).
-    public static let readOnlyOption = "ReadOnly"
+    /// The option key that opens a store read-only (a `Bool`): Core Data's
+    /// `NSReadOnlyPersistentStoreOption`, with its value. ObjectGraph's earlier spelling,
+    /// `"ReadOnly"`, still works, with a warning in the log.
+    public static let readOnlyOption = "NSReadOnlyPersistentStoreOption"
 
     /// The option key of an ``SQLStatementObserver`` that sees every SQL statement the store
     /// runs — ObjectGraph's counterpart of Core Data's `-com.apple.CoreData.SQLDebug 1`, and

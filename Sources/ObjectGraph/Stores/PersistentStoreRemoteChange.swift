@@ -4,14 +4,17 @@ extension PersistentStore {
     /// The option key (a `Bool`) that makes the coordinator notice commits made to the store by
     /// another process or another coordinator, and post a
     /// ``Foundation/Notification/Name/persistentStoreRemoteChange`` notification for each — Core
-    /// Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey`.
+    /// Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey`, whose value (the string
+    /// Core Data reads, and this key's) is `"NSPersistentStoreRemoteChangeNotificationOptionKey"`:
+    /// the constant's name and its value differ. Options set by the name's spelling still work,
+    /// with a warning in the log (see <doc:PortingFromCoreData>).
     ///
     /// With ``persistentHistoryTrackingOption`` on as well, the notification carries the
     /// history token after the commit, and contexts with
     /// ``ManagedObjectContext/automaticallyMergesChangesFromParent`` merge the other writer's
     /// transactions by themselves (see <doc:Concurrency>). Without history the contexts that
     /// merge automatically fetch their objects anew, since what changed is unknown.
-    public static let remoteChangeNotificationPostOption = "NSPersistentStoreRemoteChangeNotificationPostOptionKey"
+    public static let remoteChangeNotificationPostOption = "NSPersistentStoreRemoteChangeNotificationOptionKey"
 
     /// The option key of how often, in seconds, the store is checked for other writers'
     /// commits (a number; 0.04 when absent). Shorter brings remote changes sooner; each check is
@@ -31,12 +34,14 @@ extension Notification.Name {
 }
 
 /// The user-info key of the ``PersistentHistoryToken`` after the commits a remote change
-/// notification announces: Core Data's `NSPersistentHistoryTokenKey`.
+/// notification announces: Core Data's `NSPersistentHistoryTokenKey`, whose value is
+/// `"historyToken"`.
 public let PersistentHistoryTokenKey = "historyToken"
-/// The user-info key of the store's identifier (a `String`): Core Data's `NSStoreUUIDKey`.
+/// The user-info key of the store's identifier (a `String`): Core Data's `NSStoreUUIDKey`
+/// (`"NSStoreUUID"`), also the metadata key of the store's identifier.
 public let StoreUUIDKey = "NSStoreUUID"
-/// The user-info key of the store's file URL: the `storeURL` key of Core Data's remote change
-/// notification.
+/// The user-info key of the store's file URL: Core Data's `NSPersistentStoreURLKey`, whose
+/// value is `"storeURL"`.
 public let StoreURLKey = "storeURL"
 
 /// Commits another process or coordinator made to a store, as a remote change notification

@@ -10,30 +10,37 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// A short identifier, e.g. `"validationMultipleErrors"`.
         public let name: String
-        init(_ name: String) { self.name = name }
+        /// Core Data's `NSError` code for this kind of error in `NSCocoaErrorDomain` (e.g.
+        /// 133020 for `NSManagedObjectMergeError`), or `nil` where Core Data has none (it
+        /// raises an exception instead, or has no such error).
+        public let coreDataCode: Int?
+        init(_ name: String, _ coreDataCode: Int? = nil) {
+            self.name = name
+            self.coreDataCode = coreDataCode
+        }
         /// A readable summary, for logs and debugging.
         public var description: String { name }
 
         /// One or more objects failed validation at save; see ``ObjectGraphError/failures``.
-        public static let validationMultipleErrors = Code("validationMultipleErrors")
+        public static let validationMultipleErrors = Code("validationMultipleErrors", 1560)
         /// A delete was refused by a `.deny` delete rule.
-        public static let validationRelationshipDeniedDelete = Code("validationRelationshipDeniedDelete")
+        public static let validationRelationshipDeniedDelete = Code("validationRelationshipDeniedDelete", 1600)
         /// A save would break a uniqueness constraint.
-        public static let constraintConflict = Code("managedObjectConstraintMerge")
+        public static let constraintConflict = Code("managedObjectConstraintMerge", 133021)
         /// A save found objects changed in the store since they were read, and the context's
         /// merge policy is ``MergePolicy/error`` (Core Data's `NSManagedObjectMergeError`);
         /// ``ObjectGraphError/conflicts`` lists them.
-        public static let managedObjectMerge = Code("managedObjectMerge")
+        public static let managedObjectMerge = Code("managedObjectMerge", 133020)
         /// The store was written with another model; ``ObjectGraphError/differences`` lists how.
-        public static let persistentStoreIncompatibleVersionHash = Code("persistentStoreIncompatibleVersionHash")
+        public static let persistentStoreIncompatibleVersionHash = Code("persistentStoreIncompatibleVersionHash", 134100)
         /// A store could not be migrated to the model's version (Core Data's
         /// `NSMigrationError`); ``ObjectGraphError/differences`` lists every change that could not
         /// be migrated, with entity and property. The store was left as it was.
-        public static let migrationFailed = Code("migrationError")
+        public static let migrationFailed = Code("migrationError", 134110)
         /// The file is not a store, or is damaged.
-        public static let persistentStoreInvalidType = Code("persistentStoreInvalidType")
+        public static let persistentStoreInvalidType = Code("persistentStoreInvalidType", 134000)
         /// The store could not be opened or written.
-        public static let persistentStoreOperation = Code("persistentStoreOperation")
+        public static let persistentStoreOperation = Code("persistentStoreOperation", 134070)
         /// No entity has the given name.
         public static let entityNotFound = Code("entityNotFound")
         /// An entity has no property with the given key.
@@ -41,7 +48,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         /// A value does not have the type its attribute or relationship expects.
         public static let typeMismatch = Code("typeMismatch")
         /// No object exists with the given ID.
-        public static let objectNotFound = Code("managedObjectReferentialIntegrity")
+        public static let objectNotFound = Code("managedObjectReferentialIntegrity", 133000)
         /// The context has no persistent store to work with.
         public static let noPersistentStore = Code("noPersistentStore")
         /// The request cannot be carried out as asked.

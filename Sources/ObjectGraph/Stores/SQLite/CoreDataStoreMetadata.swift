@@ -44,8 +44,8 @@ struct CoreDataStoreMetadata: Sendable {
                 file: path
             )
         }
-        guard let dictionary = decoded as? [String: Any], let type = dictionary["NSStoreType"] as? String else { return nil }
-        guard let hashes = dictionary["NSStoreModelVersionHashes"] as? [String: Any] else {
+        guard let dictionary = decoded as? [String: Any], let type = dictionary[StoreTypeKey] as? String else { return nil }
+        guard let hashes = dictionary[StoreModelVersionHashesKey] as? [String: Any] else {
             throw ObjectGraphError(
                 .persistentStoreInvalidType,
                 "\(path) is a Core Data \(type) store without NSStoreModelVersionHashes in its metadata",
@@ -54,10 +54,10 @@ struct CoreDataStoreMetadata: Sendable {
         }
         return CoreDataStoreMetadata(
             plist: plist,
-            storeUUID: dictionary["NSStoreUUID"] as? String ?? uuid ?? "",
+            storeUUID: dictionary[StoreUUIDKey] as? String ?? uuid ?? "",
             storeType: type,
             versionHashes: hashes.compactMapValues { $0 as? Data },
-            versionIdentifiers: (dictionary["NSStoreModelVersionIdentifiers"] as? [Any])?.compactMap { $0 as? String } ?? [],
+            versionIdentifiers: (dictionary[StoreModelVersionIdentifiersKey] as? [Any])?.compactMap { $0 as? String } ?? [],
             entityNumbers: entityNumbers
         )
     }
@@ -113,8 +113,8 @@ struct CoreDataStoreMetadata: Sendable {
     /// What ``PersistentStore/metadata`` reports for the store.
     var summary: [String: String] {
         [
-            "storeUUID": storeUUID, "NSStoreUUID": storeUUID, "NSStoreType": storeType,
-            "NSStoreModelVersionIdentifiers": versionIdentifiers.joined(separator: ", "), "layout": "Core Data",
+            "storeUUID": storeUUID, StoreUUIDKey: storeUUID, StoreTypeKey: storeType,
+            StoreModelVersionIdentifiersKey: versionIdentifiers.joined(separator: ", "), "layout": "Core Data",
         ]
     }
 }
