@@ -131,11 +131,15 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 case .noStore:
                     break
                 }
-                plan = StorePlan(model: model, layout: layout)
                 writer = try DatabasePool(path: url.path, configuration: configuration)
                 if let migration {
                     try writer.write { db in try migration.run(in: db) }
                 }
+                // The file's own join tables win where Core Data named one from the other side.
+                let tables = try writer.read { db in
+                    Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+                }
+                plan = StorePlan(model: model, layout: layout, existingTables: tables)
             } else {
                 plan = StorePlan(model: model, layout: .coreData)
                 writer = try DatabaseQueue(configuration: configuration)

@@ -69,9 +69,10 @@ struct StorePlan: Sendable {
     let aliasedSelectLists: [String: String]
     private let codesByName: [String: Int]
 
-    /// The plan of `model` in `layout`.
-    init(model: ManagedObjectModel, layout: StoreLayout) {
-        let schema = StoreSchema(model: model, layout: layout)
+    /// The plan of `model` in `layout`; for a store that exists, `existingTables` names its
+    /// tables (see ``StoreSchema/init(model:layout:existingTables:)``).
+    init(model: ManagedObjectModel, layout: StoreLayout, existingTables: Set<String>? = nil) {
+        let schema = StoreSchema(model: model, layout: layout, existingTables: existingTables)
         self.schema = schema
         var entities: [EntityPlan?] = Array(repeating: nil, count: (model.entities.map(\.entityCode).max() ?? 0) + 1)
         var codes: [String: Int] = [:]

@@ -72,8 +72,11 @@ struct StoreSchema: Sendable {
     /// The layout the schema spells.
     let layout: StoreLayout
 
-    /// The schema of `model` in `layout`.
-    init(model: ManagedObjectModel, layout: StoreLayout) {
+    /// The schema of `model` in `layout`. For a store that exists, `existingTables` (its tables'
+    /// names) decides which side of a many-to-many relationship names its join table where the
+    /// rule and the file disagree: the file's table is the one read and written (see
+    /// ``joinTableOwners(of:layout:existingTables:)``).
+    init(model: ManagedObjectModel, layout: StoreLayout, existingTables: Set<String>? = nil) {
         self.layout = layout
         let entities = model.entities
         for entity in entities { entityNames[entity.entityCode] = entity.name }
@@ -147,6 +150,11 @@ struct StoreSchema: Sendable {
             entity.properties.compactMap { $0 as? RelationshipDescription }.filter { $0.isToMany && !$0.isTransient }
                 .sorted { $0.name < $1.name }
         }
+        let owners = Self.joinTableOwners(of: toManyRelationships, layout: layout, existingTables: existingTables)
+        /// Whether this side of a join table writes it and names it.
+        func ownsJoinTable(_ relationship: RelationshipDescription) -> Bool {
+            relationship.inverseRelationship == nil || owners.contains(RelationshipKey(relationship))
+        }
         var joinColumns: Set<String> = []
         /// A join table column named `base`, numbered on a clash with any other join table's.
         func joinColumn(_ base: String) -> String {
@@ -161,7 +169,7 @@ struct StoreSchema: Sendable {
             return candidate
         }
         for relationship in toManyRelationships
-        where Self.usesJoinTable(relationship) && Self.ownsJoinTable(relationship, layout: layout) {
+        where Self.usesJoinTable(relationship) && ownsJoinTable(relationship) {
             guard let entity = relationship.entity, let destination = relationship.destinationEntity else { continue }
             let inverse = relationship.inverseRelationship
             let sourceColumn: String
@@ -182,7 +190,7 @@ struct StoreSchema: Sendable {
                 if inverse?.isOrdered == true { destinationOrderColumn = "Z_FOK_DESTINATION" }
             }
             joinTables[RelationshipKey(relationship)] = JoinTable(
-                name: "Z_\(entity.entityCode)" + relationship.name.uppercased(),
+                name: Self.joinTableName(of: relationship),
                 sourceTable: Self.tableName(of: entity),
                 destinationTable: Self.tableName(of: destination),
                 sourceColumn: sourceColumn,
@@ -194,7 +202,7 @@ struct StoreSchema: Sendable {
         for relationship in toManyRelationships {
             let key = RelationshipKey(relationship)
             if Self.usesJoinTable(relationship) {
-                let isOwner = Self.ownsJoinTable(relationship, layout: layout)
+                let isOwner = ownsJoinTable(relationship)
                 let owner = isOwner ? relationship : relationship.inverseRelationship!
                 if let table = joinTables[RelationshipKey(owner)] { toMany[key] = .joinTable(table, isOwner: isOwner) }
             } else if let inverse = relationship.inverseRelationship, let owner = inverse.entity,
@@ -259,20 +267,54 @@ struct StoreSchema: Sendable {
         return inverse.isToMany
     }
 
-    /// Whether this side of a join table writes it and names it (the other side only mirrors
-    /// it). Core Data names a join table from the side whose entity number is lower (Photos'
-    /// `Z_26ASSETS` from album 26 to asset 34; the relationship name decides within one entity);
-    /// ObjectGraph's former layout from the side whose "Entity.relationship" sorts first.
-    private static func ownsJoinTable(_ relationship: RelationshipDescription, layout: StoreLayout) -> Bool {
+    /// Whether `relationship` names its join table by the layout's rule, before any file is
+    /// consulted. Core Data names a join table `Z_<n><REL>` from the relationship it set up
+    /// first: the ordered side when only one side is ordered (DuckDuckGo's bookmarks:
+    /// `Z_1FAVORITES` from the ordered `favorites`, not from its inverse `favoriteFolders`;
+    /// Photos' `Z_26ASSETS` from the albums' ordered `assets`, entity 26, to assets, entity 3);
+    /// otherwise the side whose entity number is lower (Bear's `Z_5TAGS` from notes, 5, to tags,
+    /// 13), and within one entity the relationship whose name sorts first. ObjectGraph's former
+    /// layout names it from the side whose "Entity.relationship" sorts first.
+    static func namesJoinTable(_ relationship: RelationshipDescription, layout: StoreLayout) -> Bool {
         guard usesJoinTable(relationship), let inverse = relationship.inverseRelationship else { return true }
         switch layout {
         case .coreData:
+            if relationship.isOrdered != inverse.isOrdered { return relationship.isOrdered }
             let mine = relationship.entity?.entityCode ?? 0
             let theirs = inverse.entity?.entityCode ?? 0
             return mine == theirs ? relationship.name <= inverse.name : mine < theirs
         case .objectGraph:
             return "\(relationship.entity?.name ?? "").\(relationship.name)" <= "\(inverse.entity?.name ?? "").\(inverse.name)"
         }
+    }
+
+    /// The side of each many-to-many pair that names and writes its join table: by
+    /// ``namesJoinTable(_:layout:)``, unless `existingTables` (a store's tables) has the table
+    /// by the other side's name and not by the rule's, when the file wins — the store was
+    /// written by a Core Data that met the relationships in another order, or by an earlier
+    /// ObjectGraph with another rule, and its join table is read and written where it is.
+    static func joinTableOwners(
+        of relationships: [RelationshipDescription],
+        layout: StoreLayout,
+        existingTables: Set<String>?
+    ) -> Set<RelationshipKey> {
+        var owners: Set<RelationshipKey> = []
+        for relationship in relationships where usesJoinTable(relationship) {
+            guard let inverse = relationship.inverseRelationship else { continue }
+            var owns = namesJoinTable(relationship, layout: layout)
+            if let existingTables, inverse !== relationship {
+                let ruleTable = joinTableName(of: owns ? relationship : inverse)
+                let otherTable = joinTableName(of: owns ? inverse : relationship)
+                if !existingTables.contains(ruleTable) && existingTables.contains(otherTable) { owns.toggle() }
+            }
+            if owns { owners.insert(RelationshipKey(relationship)) }
+        }
+        return owners
+    }
+
+    /// The join table `relationship` names when it owns one: `Z_<n><REL>`, `n` its entity's number.
+    static func joinTableName(of relationship: RelationshipDescription) -> String {
+        "Z_\(relationship.entity?.entityCode ?? 0)" + relationship.name.uppercased()
     }
 
     /// Where the members of to-many `relationship` are stored; `nil` for a to-one or transient one.
