@@ -189,13 +189,16 @@ struct CoreDataJoinTableTests {
                 RelationshipDescription("children", to: "BookmarkEntity", inverse: "parent", toMany: true, ordered: true)
                 RelationshipDescription("parent", to: "BookmarkEntity", inverse: "children")
                 RelationshipDescription("favorites", to: "BookmarkEntity", inverse: "favoriteFolders", toMany: true, ordered: true)
-                {
-                    let folders = RelationshipDescription("favoriteFolders", to: "BookmarkEntity", inverse: "favorites", toMany: true)
-                    folders.renamingIdentifier = "favoriteFolder"
-                    return folders
-                }()
+                favoriteFolders()
             }
         }
+    }
+
+    /// `favoriteFolders`, which was `favoriteFolder` in an earlier version of the model.
+    static func favoriteFolders() -> RelationshipDescription {
+        let folders = RelationshipDescription("favoriteFolders", to: "BookmarkEntity", inverse: "favorites", toMany: true)
+        folders.renamingIdentifier = "favoriteFolder"
+        return folders
     }
 
     /// A new object of `entity` whose first attribute (`name`, or `uuid`) is `name`.

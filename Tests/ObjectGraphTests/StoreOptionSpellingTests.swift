@@ -24,9 +24,8 @@ struct StoreOptionSpellingTests {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        // swift-format-ignore
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-            lines.value.withLock { $0.append("\(level): \(message)") }
+        func log(event: LogEvent) {
+            lines.value.withLock { $0.append("\(event.level): \(event.message)") }
         }
     }
 
