@@ -202,3 +202,14 @@ public protocol LiveListProtocol<Row>: AnyObject, Sendable {
     /// Stops tracking and ends every subscriber's sequence.
     func close() async
 }
+
+extension LiveList: RefetchableList {
+    /// Fetches every source again and sends the whole content: after a database outage,
+    /// whatever the list missed is in it (``SPoTStore`` calls this when the database answers
+    /// again).
+    func refetch() async {
+        await context.perform { [self] in
+            for source in tracking.sources { refetch(source) }
+        }
+    }
+}

@@ -23,6 +23,9 @@ public struct RefreshStatus: Sendable, Hashable, Codable {
     /// Whether the last refresh was left to another process or instance on the same database,
     /// which was refreshing it: its photos arrive as it saves them.
     public var refreshedElsewhere: Bool = false
+    /// Whether the database answers; while it does not, since when and why (pages show it,
+    /// and refreshes are retried with growing delays until it answers).
+    public var database: DatabaseStatus = .online
 
     /// Creates the status of a refresher that has not run.
     public init() {}

@@ -23,8 +23,15 @@ public actor Refresher {
     /// The refresh in progress.
     private var current: Task<RefreshStatus, Never>?
     private var schedule: Task<Void, Never>?
-    /// The current status.
-    public private(set) var status = RefreshStatus()
+    /// The current status, but for the database's (the monitor's, read in ``status``).
+    private var refreshState = RefreshStatus()
+    /// The database status last sent to observers.
+    private var sentDatabase = DatabaseStatus.online
+    /// The task that sends the database's changes to observers, once there are observers.
+    private var databaseWatch: Task<Void, Never>?
+    /// Whether the last refresh failed because the database did not answer: the schedule
+    /// retries it with growing delays.
+    private var lastFailureWasOutage = false
     private var observers: [UUID: AsyncStream<RefreshStatus>.Continuation] = [:]
     /// Calls of ``refresh()`` so far, for tests that hold a refresh back until every trigger
     /// is in.
@@ -85,20 +92,64 @@ public actor Refresher {
     /// the refresh of an empty store), for tests that prove nothing more will run.
     package var scheduleTask: Task<Void, Never>? { schedule }
 
+    /// The current status, with the database's.
+    public var status: RefreshStatus {
+        var status = refreshState
+        status.database = store.monitor.status
+        return status
+    }
+
+    /// The longest delay between retries of a refresh the database's outage stopped.
+    static let maximumOutageDelay: Duration = .seconds(30)
+
+    /// The delay before the `n`th retry of a refresh the database's outage stopped: 1 s, 2 s,
+    /// 4 s, … up to ``maximumOutageDelay``.
+    static func outageDelay(_ attempt: Int) -> Duration {
+        min(maximumOutageDelay, .seconds(1 << min(max(attempt - 1, 0), 5)))
+    }
+
     /// Starts the schedule: a refresh at once when the store has no photos, then one every
-    /// `interval` (none when the interval is zero). Calling it again restarts the schedule.
+    /// `interval` (none when the interval is zero). A refresh the database's outage stopped
+    /// (or a check of an empty store it prevented) is retried after 1 s, 2 s, 4 s, … up to
+    /// 30 s, until the database answers. Calling it again restarts the schedule.
     public func start() {
         schedule?.cancel()
         schedule = Task {
-            if ((try? await store.counts().photos) ?? 0) == 0 { await refresh() }
-            guard interval > .zero else { return }
+            var outages = 0
+            var checkedEmpty = false
             while !Task.isCancelled {
+                let hitOutage: Bool
+                if !checkedEmpty {
+                    do {
+                        if try await store.counts().photos == 0 { await refresh() }
+                        checkedEmpty = true
+                        hitOutage = lastFailureWasOutage
+                    } catch let error as SPoTError where error.kind == .unavailable {
+                        hitOutage = true
+                    } catch {
+                        checkedEmpty = true
+                        await refresh()
+                        hitOutage = lastFailureWasOutage
+                    }
+                } else {
+                    await refresh()
+                    hitOutage = lastFailureWasOutage
+                }
+                let delay: Duration
+                if hitOutage {
+                    outages += 1
+                    delay = Self.outageDelay(outages)
+                    logger.notice("the database does not answer; trying again", metadata: ["in": "\(delay)"])
+                } else {
+                    outages = 0
+                    guard interval > .zero else { return }
+                    delay = interval
+                }
                 do {
-                    try await clock.sleep(for: interval)
+                    try await clock.sleep(for: delay)
                 } catch {
                     return
                 }
-                await refresh()
             }
         }
     }
@@ -108,6 +159,8 @@ public actor Refresher {
     public func stop() async {
         schedule?.cancel()
         schedule = nil
+        databaseWatch?.cancel()
+        databaseWatch = nil
         current?.cancel()
         _ = await current?.value
     }
@@ -121,6 +174,7 @@ public actor Refresher {
             Task { await self?.removeObserver(id) }
         }
         continuation.yield(status)
+        watchDatabase()
         return stream
     }
 
@@ -129,8 +183,27 @@ public actor Refresher {
     }
 
     private func update(_ change: (inout RefreshStatus) -> Void) {
-        change(&status)
+        change(&refreshState)
+        let status = self.status
+        sentDatabase = status.database
         for observer in observers.values { observer.yield(status) }
+    }
+
+    /// Sends the status to observers each time the database goes offline or comes back.
+    private func watchDatabase() {
+        guard databaseWatch == nil else { return }
+        let updates = store.monitor.updates()
+        databaseWatch = Task { [weak self] in
+            for await database in updates {
+                guard let self else { return }
+                await self.databaseChanged(database)
+            }
+        }
+    }
+
+    private func databaseChanged(_ database: DatabaseStatus) {
+        guard database != sentDatabase else { return }
+        update { _ in }
     }
 
     private func run() async -> RefreshStatus {
@@ -138,8 +211,9 @@ public actor Refresher {
         // leave it to the one refreshing and see its pages arrive in their lists.
         let lease: StoreLease
         do {
-            guard let taken = try store.tryRefreshLease() else {
+            guard let taken = try await store.tryRefreshLease() else {
                 logger.info("another process is refreshing the database; its photos arrive as it saves them")
+                lastFailureWasOutage = false
                 update {
                     $0.refreshedElsewhere = true
                     $0.lastError = nil
@@ -150,6 +224,7 @@ public actor Refresher {
             lease = taken
         } catch {
             logger.warning("refresh failed", metadata: ["error": "\(error)"])
+            lastFailureWasOutage = (error as? SPoTError)?.kind == .unavailable
             update {
                 $0.lastError = "\(error)"
                 $0.lastFailure = Date()
@@ -158,6 +233,7 @@ public actor Refresher {
             return status
         }
         defer { lease.release() }
+        lastFailureWasOutage = false
         update {
             $0.refreshedElsewhere = false
             $0.isRunning = true
@@ -188,7 +264,15 @@ public actor Refresher {
             }
             logger.info("refresh done", metadata: ["new": "\(status.newPhotos)", "updated": "\(status.updatedPhotos)"])
         } catch {
-            let error: any Error = Task.isCancelled ? SPoTError(.flickr, "The refresh was stopped; the pages saved before are kept") : error
+            var error: any Error = Task.isCancelled ? SPoTError(.flickr, "The refresh was stopped; the pages saved before are kept") : error
+            if !(error is SPoTError) { error = store.monitor.failed(error, doing: "import into") }
+            var outage = (error as? SPoTError)?.kind == .unavailable
+            if !outage, (error as? SPoTError)?.kind == .store {
+                // The import's own contexts failed: was it the database going away? The
+                // schedule retries sooner if so.
+                outage = await !store.monitor.check(within: .seconds(1)).isOnline
+            }
+            lastFailureWasOutage = outage
             logger.warning("refresh failed", metadata: ["error": "\(error)"])
             update {
                 $0.isRunning = false

@@ -12,6 +12,9 @@ public struct SPoTError: Error, Sendable, Hashable, CustomStringConvertible {
         case objectNotFound
         /// The store could not be opened, read or written.
         case store
+        /// The database cannot be reached or is locked by another process (an outage, not a
+        /// fault of the data): the same request may succeed later. The description says why.
+        case unavailable
         /// Flickr (or the sandbox) failed.
         case flickr
         /// An image could not be fetched or decoded.

@@ -12,9 +12,25 @@ extension SPoTStore {
         ]
     }
 
-    /// List `id`, opened: its spot or photographer looked up once, its rows fetched.
-    /// - Throws: ``SPoTError`` `.spotNotFound` / `.photographerNotFound`.
+    /// List `id`, opened: its spot or photographer looked up once, its rows fetched — within
+    /// ``readDeadline``.
+    /// - Throws: ``SPoTError`` `.spotNotFound` / `.photographerNotFound`; `.unavailable` at
+    ///   once while the database does not answer, or when it does not answer in time.
     public func list(_ id: ListID) async throws -> any LiveListProtocol {
+        let doing = "open the list \(id.address) from"
+        if let refusal = monitor.refusal(doing) { throw refusal }
+        let monitor = self.monitor
+        return try await withDeadline(Self.readDeadline, late: { monitor.late(Self.readDeadline, doing: doing) }) { [self] in
+            do {
+                let list = try await open(id)
+                return list
+            } catch {
+                throw monitor.failed(error, doing: doing)
+            }
+        }
+    }
+
+    private func open(_ id: ListID) async throws -> any LiveListProtocol {
         switch id {
         case .spots: try await spotList()
         case .spot(let address): try await photoList(spot: address)
@@ -25,6 +41,12 @@ extension SPoTStore {
         }
     }
 
+    /// `list`, kept among the lists fetched again after an outage.
+    private func opened<Row>(_ list: LiveList<Row>) -> LiveList<Row> {
+        register(list)
+        return list
+    }
+
     /// What every photo row shows besides the photo: fetched with the photos, in one query
     /// per key path whatever the list's length.
     static let photoRowPrefetching = ["photographer"]
@@ -33,7 +55,7 @@ extension SPoTStore {
     public func spotList() async throws -> LiveList<SpotRow> {
         let context = listContext
         let info = ListInfo(id: .spots, title: "Spots", emptyText: "No spots yet. Refresh to fetch Stanford's photos.")
-        return try await LiveList(info: info, context: context) {
+        return opened(try await LiveList(info: info, context: context) {
             let request = Tag.fetchRequest()
             request.predicate = FetchPredicate(format: "photoCount > 0")
             request.sortDescriptors = [
@@ -42,7 +64,7 @@ extension SPoTStore {
                 FetchSortDescriptor(key: "name", ascending: true),
             ]
             return [FetchedLiveListSource(request: request, context: context) { $0.row }]
-        }
+        })
     }
 
     /// The visible photos of the spot `address` names (see ``spot(_:)``).
@@ -59,7 +81,7 @@ extension SPoTStore {
         let context = listContext
         let isAll = spot.id == Tag.allAddress
         let info = ListInfo(id: .spot(spot.id), title: spot.name, back: .spots, emptyText: "No photos in this spot.")
-        return try await LiveList(info: info, context: context) {
+        return opened(try await LiveList(info: info, context: context) {
             let request = Photo.fetchRequest()
             let sectionKey = isAll ? "spotTitle" : "sectionTitle"
             if isAll {
@@ -70,14 +92,14 @@ extension SPoTStore {
             request.sortDescriptors = [FetchSortDescriptor(key: sectionKey, ascending: true)] + Self.photoOrder
             request.relationshipKeyPathsForPrefetching = Self.photoRowPrefetching
             return [FetchedLiveListSource(request: request, context: context, sectionNameKeyPath: sectionKey) { $0.row }]
-        }
+        })
     }
 
     /// Recently viewed photos, most recent first (at most ``SPoTModel/maxRecents``). Unsectioned.
     public func recentList() async throws -> LiveList<RecentRow> {
         let context = listContext
         let info = ListInfo(id: .recents, title: "Recents", emptyText: "Photos you view appear here.")
-        return try await LiveList(info: info, context: context) {
+        return opened(try await LiveList(info: info, context: context) {
             let request = Recent.fetchRequest()
             request.predicate = FetchPredicate(format: "photo != nil AND photo.hidden == NO")
             request.sortDescriptors = [FetchSortDescriptor(key: "lastViewed", ascending: false)]
@@ -87,14 +109,14 @@ extension SPoTStore {
                     RecentRow(photo: recent.photo?.row ?? Self.missingPhotoRow, lastViewed: recent.lastViewed ?? .distantPast)
                 }
             ]
-        }
+        })
     }
 
     /// Photographers with visible photos, by name. Unsectioned.
     public func photographerList() async throws -> LiveList<PhotographerRow> {
         let context = listContext
         let info = ListInfo(id: .photographers, title: "Photographers", emptyText: "No photographers yet.")
-        return try await LiveList(info: info, context: context) {
+        return opened(try await LiveList(info: info, context: context) {
             let request = Photographer.fetchRequest()
             request.predicate = FetchPredicate(format: "photoCount > 0")
             request.sortDescriptors = [
@@ -102,7 +124,7 @@ extension SPoTStore {
                 FetchSortDescriptor(key: "userID", ascending: true),
             ]
             return [FetchedLiveListSource(request: request, context: context) { $0.row }]
-        }
+        })
     }
 
     /// One photographer's visible photos, in alphabetical sections.
@@ -116,13 +138,13 @@ extension SPoTStore {
             back: .photographers,
             emptyText: "No photos by \(photographer.name)."
         )
-        return try await LiveList(info: info, context: context) {
+        return opened(try await LiveList(info: info, context: context) {
             let request = Photo.fetchRequest()
             request.predicate = FetchPredicate(format: "hidden == NO AND photographer.userID == %@", userID)
             request.sortDescriptors = [FetchSortDescriptor(key: "sectionTitle", ascending: true)] + Self.photoOrder
             request.relationshipKeyPathsForPrefetching = Self.photoRowPrefetching
             return [FetchedLiveListSource(request: request, context: context, sectionNameKeyPath: "sectionTitle") { $0.row }]
-        }
+        })
     }
 
     /// Spots whose name contains `text`, then photos whose title or description does,
@@ -137,7 +159,7 @@ extension SPoTStore {
             back: .spots,
             emptyText: query.isEmpty ? "Type a spot or a word from a photo's title." : "Nothing matches “\(query)”."
         )
-        return try await LiveList(info: info, context: context) {
+        return opened(try await LiveList(info: info, context: context) {
             let spots = Tag.fetchRequest()
             let photos = Photo.fetchRequest()
             if query.isEmpty {
@@ -169,7 +191,7 @@ extension SPoTStore {
                     SearchResultRow.photo($0.row)
                 },
             ]
-        }
+        })
     }
 
     /// A placeholder for a recent whose photo is gone (the list's predicate excludes them;
@@ -184,4 +206,15 @@ extension SPoTStore {
         uploadDate: nil,
         hasOriginal: false
     )
+}
+
+/// A live list the store fetches again when the database answers after an outage.
+protocol RefetchableList: AnyObject, Sendable {
+    /// Fetches the whole list again and sends it to every subscriber.
+    func refetch() async
+}
+
+/// A live list the store does not keep alive.
+struct WeakList: Sendable {
+    weak var list: (any RefetchableList)?
 }

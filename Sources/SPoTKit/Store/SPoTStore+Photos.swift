@@ -86,8 +86,11 @@ extension SPoTStore {
     }
 
     /// How many photos the store holds: all, visible and hidden, with spots and photographers.
-    public func counts() async throws -> StoreCounts {
-        try await read { context in
+    /// - Parameter deadline: how long to wait for the database.
+    /// - Throws: ``SPoTError`` `.unavailable` while the database does not answer, or when it
+    ///   does not answer within `deadline`.
+    public func counts(deadline: Duration = SPoTStore.readDeadline) async throws -> StoreCounts {
+        try await read(deadline: deadline) { context in
             let photos = Photo.fetchRequest()
             let total = try context.count(for: photos)
             photos.predicate = FetchPredicate(format: "hidden == YES")

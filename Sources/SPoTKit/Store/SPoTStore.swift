@@ -2,6 +2,7 @@ import Flickr
 public import Foundation
 public import ObjectGraph
 import ObjectGraphPostgres
+import Synchronization
 
 /// SPoT's database: the ObjectGraph container holding photos, spots, photographers, recents
 /// and thumbnails, with a long-lived context for live lists that merges every save.
@@ -28,6 +29,13 @@ public final class SPoTStore: Sendable {
     /// background writer): writers of this process never conflict with each other, and
     /// optimistic locking retries only for other processes' and the importer's saves.
     private let writerContext: ManagedObjectContext
+    /// The context of ``writeCache(_:)``.
+    private let cacheWriterContext: ManagedObjectContext
+    /// Whether the database answers (see ``DatabaseMonitor``): calls fail at once while it
+    /// does not, and the live lists fetch again when it answers again.
+    public let monitor: DatabaseMonitor
+    /// The live lists opened on ``listContext``, to fetch again after an outage.
+    private let openLists = Mutex<[WeakList]>([])
 
     /// Opens (creating if needed) the store at `url`; `nil` opens one in memory.
     /// - Parameters:
@@ -70,6 +78,27 @@ public final class SPoTStore: Sendable {
         listContext.automaticallyMergesChangesFromParent = true
         writerContext = container.newBackgroundContext()
         writerContext.name = "background"
+        cacheWriterContext = container.newBackgroundContext()
+        cacheWriterContext.name = "cache"
+        let testsWrites = url.map { !Self.isServerURL($0) } ?? false
+        monitor = DatabaseMonitor(databaseName: Self.describe(url)) { [container] in
+            let context = container.newBackgroundContext()
+            try await context.perform {
+                let request = Tag.fetchRequest()
+                request.fetchLimit = 1
+                _ = try context.fetch(request)
+                if testsWrites {
+                    // Another process may hold an SQLite file's write lock while reads go on
+                    // (WAL): an update that matches no row waits for that lock, writes
+                    // nothing and gives it back.
+                    let update = BatchUpdateRequest(entityName: "Tag")
+                    update.predicate = FetchPredicate(value: false)
+                    update.propertiesToUpdate = ["rank": 0]
+                    _ = try context.execute(update)
+                }
+            }
+        }
+        monitor.onRecovery { [weak self] in await self?.refetchLiveLists() }
     }
 
     /// Whether `url` names a PostgreSQL database (`postgres://`, `postgresql://`) rather than a
@@ -87,47 +116,141 @@ public final class SPoTStore: Sendable {
         return components.string ?? url.absoluteString
     }
 
+    /// How long a request may wait for a read (a photo, a spot, a thumbnail, a list opened for
+    /// the first time) before it is answered that the database does not answer. Generous: a
+    /// database known to be away refuses at once, this bounds only the moment it goes away.
+    public static let readDeadline: Duration = .seconds(5)
+    /// How long a request may wait for a write (hide, unhide, a view) before it is answered
+    /// that the database does not answer: within the 2 s a browser is promised.
+    public static let writeDeadline: Duration = .milliseconds(1_800)
+    /// How long a write waits for the live lists to show it before answering anyway.
+    public static let liveListsDeadline: Duration = .seconds(5)
+
     /// Takes the refresh lease: `nil` when another process or instance on the same database
-    /// is refreshing (see ``Refresher``).
-    func tryRefreshLease() throws -> StoreLease? {
-        try container.persistentStoreCoordinator.tryExclusiveLease(named: "refresh")
+    /// is refreshing (see ``Refresher``). Off the caller's thread (taking it may wait for a
+    /// server), within ``readDeadline``; a lease taken after that is released at once.
+    /// - Throws: ``SPoTError`` `.unavailable` while the database does not answer.
+    func tryRefreshLease() async throws -> StoreLease? {
+        if let refusal = monitor.refusal("take the refresh lease in") { throw refusal }
+        let coordinator = container.persistentStoreCoordinator
+        let context = container.newBackgroundContext()
+        let ticket = CallTicket()
+        let monitor = self.monitor
+        return try await withDeadline(Self.readDeadline, late: { ticket.abandon(); return monitor.late(Self.readDeadline, doing: "take the refresh lease in") }) {
+            let lease: StoreLease?
+            do {
+                lease = try await context.perform {
+                    guard ticket.start() else { return nil }
+                    return try coordinator.tryExclusiveLease(named: "refresh")
+                }
+            } catch {
+                throw monitor.failed(error, doing: "take the refresh lease in")
+            }
+            if !ticket.finish() { lease?.release() }
+            return lease
+        }
     }
 
     /// Returns once every save made before the call has reached the live lists: their
-    /// content, snapshots and observers reflect it.
+    /// content, snapshots and observers reflect it — or after ``liveListsDeadline`` when the
+    /// lists' context is held up by a database that does not answer.
     public func waitForLiveLists() async {
-        await listContext.perform {}
+        let context = listContext
+        _ = try? await withDeadline(Self.liveListsDeadline, late: { CancellationError() }) { await context.perform {} }
     }
 
-    /// Runs `body` in a new background context and returns its result.
-    /// - Throws: ``SPoTError``s as thrown; any other error as `.store`, naming the file.
-    func read<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+    /// Fetches every open live list again (after the database answers again): each sends its
+    /// whole content, so whatever it missed while the database was away is there.
+    func refetchLiveLists() async {
+        let lists = openLists.withLock { lists in
+            lists.removeAll { $0.list == nil }
+            return lists.compactMap(\.list)
+        }
+        for list in lists { await list.refetch() }
+    }
+
+    /// Keeps `list` among the lists fetched again after an outage, while it lives.
+    func register(_ list: some RefetchableList) {
+        openLists.withLock { lists in
+            lists.removeAll { $0.list == nil }
+            lists.append(WeakList(list: list))
+        }
+    }
+
+    /// Runs `body` in a new background context and returns its result, within `deadline`.
+    /// - Throws: ``SPoTError``s as thrown; `.unavailable` at once while the database does not
+    ///   answer, and when it fails to answer or cannot be reached; any other error as
+    ///   `.store`, naming the file.
+    func read<T: Sendable>(
+        deadline: Duration = SPoTStore.readDeadline,
+        _ body: @escaping @Sendable (ManagedObjectContext) throws -> T
+    ) async throws -> T {
+        if let refusal = monitor.refusal("read") { throw refusal }
         let context = container.newBackgroundContext()
-        do {
-            return try await context.perform { try body(context) }
-        } catch let error as SPoTError {
-            throw error
-        } catch {
-            throw SPoTError(.store, "Could not read the database \(Self.describe(url)): \(error)")
+        let monitor = self.monitor
+        return try await withDeadline(deadline, late: { monitor.late(deadline, doing: "read") }) {
+            do {
+                let result = try await context.perform { try body(context) }
+                return result
+            } catch let error as SPoTError {
+                throw error
+            } catch {
+                throw monitor.failed(error, doing: "read")
+            }
         }
     }
 
     /// Runs `body` on the writer context, starting from the store's current state, saves if it
     /// changed anything, and returns its result. Writes run one at a time.
-    /// - Throws: ``SPoTError``s as thrown; any other error as `.store`, naming the file.
-    ///   Nothing is saved then.
+    ///
+    /// Answers within ``writeDeadline``: a write that has not started by then never runs; one
+    /// under way then is in one transaction, saved whole or not at all, and the caller is told
+    /// it was not confirmed.
+    /// - Throws: ``SPoTError``s as thrown; `.unavailable` at once while the database does not
+    ///   answer, or when it does not answer in time; any other error as `.store`, naming the
+    ///   file. Nothing is saved then.
     func write<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
-        let context = writerContext
-        do {
-            return try await context.perform {
-                // Nothing carries over from an earlier write, a failed one included.
-                context.reset()
-                return try context.savingRetryingConflicts { try body(context) }
+        try await write(on: writerContext, deadline: Self.writeDeadline, body)
+    }
+
+    /// Like ``write(_:)`` for what the store keeps for speed (a downloaded thumbnail), on a
+    /// writer of its own so that a burst of them never holds up a user's write, and without
+    /// a deadline of its own (a thumbnail is answered whether or not it was kept).
+    func writeCache<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+        try await write(on: cacheWriterContext, deadline: Self.readDeadline, body)
+    }
+
+    private func write<T: Sendable>(
+        on context: ManagedObjectContext,
+        deadline: Duration,
+        _ body: @escaping @Sendable (ManagedObjectContext) throws -> T
+    ) async throws -> T {
+        if let refusal = monitor.refusal("save to") { throw refusal }
+        let monitor = self.monitor
+        let ticket = CallTicket()
+        let late: @Sendable () -> any Error = {
+            let error = monitor.late(deadline, doing: "save to")
+            return ticket.abandon()
+                ? SPoTError(.unavailable, error.description + "; nothing was saved")
+                : SPoTError(.unavailable, error.description + "; the change is saved only if the database takes it later")
+        }
+        return try await withDeadline(deadline, late: late) {
+            do {
+                let result = try await context.perform {
+                    guard ticket.start() else { throw SPoTError(.unavailable, "The write was given up before it started") }
+                    // Nothing carries over from an earlier write, a failed one included.
+                    context.reset()
+                    return try context.savingRetryingConflicts { try body(context) }
+                }
+                _ = ticket.finish()
+                return result
+            } catch let error as SPoTError {
+                _ = ticket.finish()
+                throw error
+            } catch {
+                _ = ticket.finish()
+                throw monitor.failed(error, doing: "save to")
             }
-        } catch let error as SPoTError {
-            throw error
-        } catch {
-            throw SPoTError(.store, "Could not save to the database \(Self.describe(url)): \(error)")
         }
     }
 

@@ -47,7 +47,7 @@ public actor ThumbnailStore {
                 throw SPoTError(.image, "Could not download the thumbnail of photo \(id): \(error)")
             }
             let data = Data(bytes)
-            try await store.write { context in
+            try await store.writeCache { context in
                 guard try Self.storedThumbnail(id, in: context) == nil else { return }
                 let thumbnail = Thumbnail(context: context)
                 thumbnail.photoID = id

@@ -25,6 +25,8 @@ struct WebError: Error, Sendable, CustomStringConvertible {
             case .invalidInput: self.init(.badRequest, error.description)
             case .image, .flickr: self.init(.badGateway, error.description)
             case .store: self.init(.serviceUnavailable, "The database is not available right now; try again shortly")
+            // The database cannot be reached or is locked: the reason names it, and says why.
+            case .unavailable: self.init(.serviceUnavailable, error.description)
             }
         case let error as HTTPError:
             switch error.status {

@@ -27,6 +27,7 @@ struct PageBuilder: Sendable {
         let query: String
         let status: StatusView
         let banner: String?
+        let offline: String?
         let body: String
     }
 
@@ -55,6 +56,7 @@ struct PageBuilder: Sendable {
             query: query,
             status: LayoutView.StatusView(isRunning: refresh.isRunning, fractionDone: refresh.fractionDone),
             banner: Self.banner(refresh),
+            offline: refresh.database.marker,
             body: body
         )
         return renderer.render(view, .layout)
@@ -67,7 +69,7 @@ struct PageBuilder: Sendable {
 
     /// What of `refresh` a page shows, as text: pages showing the same signature are the same.
     static func signature(_ refresh: RefreshStatus) -> String {
-        "\(refresh.isRunning) \(refresh.fractionDone) \(banner(refresh) ?? "")"
+        "\(refresh.isRunning) \(refresh.fractionDone) \(banner(refresh) ?? "") \(refresh.database.marker ?? "")"
     }
 
     /// An HTML response.

@@ -12,8 +12,9 @@ struct APIRoutes: Sendable {
         let api = router.group("api")
         api.get("tags") { _, _ in try await list(.spots) }
         api.get("tags/:name/photos") { _, context in
-            let spot = try await web.spot.store.spot(try Input.text(context, "name", what: "spot name"))
-            return try await list(.spot(spot.id))
+            // The hub knows a spot's list by any of its names once it is open: no lookup in
+            // the database (which may not answer) for a list held in memory.
+            try await list(.spot(try Input.text(context, "name", what: "spot name")))
         }
         api.get("photos/:id") { _, context in
             try JSONResponse.make(try await web.spot.store.photo(try Input.photoID(context)))
@@ -32,15 +33,13 @@ struct APIRoutes: Sendable {
         api.get("openapi.json") { request, _ in web.openAPI.response(to: request) }
         api.get("status") { _, _ in try JSONResponse.make(await web.spot.refresher.status) }
         api.post("refresh") { _, _ in
+            try web.refuseWhileOffline("refresh from Flickr into")
             web.startRefresh()
             return try JSONResponse.make(["status": await web.spot.refresher.status], status: .accepted)
         }
         api.post("photos/:id/hide") { _, context in try await setHidden(true, context) }
         api.post("photos/:id/unhide") { _, context in try await setHidden(false, context) }
-        router.get("health") { _, _ in
-            let counts = try await web.spot.store.counts()
-            return try JSONResponse.make(Health(status: "ok", photos: counts.photos))
-        }
+        router.get("health") { _, _ in try await health() }
     }
 
     private struct Health: Encodable {
@@ -48,18 +47,76 @@ struct APIRoutes: Sendable {
         let photos: Int
     }
 
+    private struct Unhealthy: Encodable {
+        let status = "unavailable"
+        let database: String
+        let error: String
+        let offlineSince: Date?
+    }
+
+    /// `ok` and the photo count, or 503 naming the database and why it does not answer —
+    /// within a second either way: at once while the monitor knows it is offline, else after
+    /// the monitor's probe (which also asks for an SQLite file's write lock) and a count,
+    /// side by side, each given ``healthDeadline``.
+    private func health() async throws -> Response {
+        let store = web.spot.store
+        let monitor = store.monitor
+        async let checked = monitor.check(within: Self.healthDeadline)
+        async let counted = store.counts(deadline: Self.healthDeadline)
+        let database = await checked
+        let counts: StoreCounts
+        do {
+            counts = try await counted
+        } catch let error as SPoTError where error.kind == .unavailable || error.kind == .store {
+            return try unhealthy(monitor, database.isOnline ? monitor.status : database, error.description)
+        }
+        guard database.isOnline else { return try unhealthy(monitor, database, "") }
+        return try JSONResponse.make(Health(status: "ok", photos: counts.photos))
+    }
+
+    private func unhealthy(_ monitor: DatabaseMonitor, _ database: DatabaseStatus, _ fallback: String) throws -> Response {
+        try JSONResponse.make(
+            Unhealthy(database: monitor.databaseName, error: database.reason ?? fallback, offlineSince: database.offlineSince),
+            status: .serviceUnavailable
+        )
+    }
+
+    /// How long `/health` waits for the database before answering that it does not answer.
+    static let healthDeadline: Duration = .milliseconds(900)
+
     private struct HiddenAnswer: Encodable {
         let id: String
         let hidden: Bool
     }
 
+    /// List `id` as JSON, from the live list's snapshot (the database is not asked); while
+    /// the database does not answer, with `"offline": {"since", "reason"}`.
     private func list(_ id: ListID) async throws -> Response {
         let feed = try await web.hub.feed(id)
+        let snapshot = try feed.encodedSnapshot()
+        var body = ByteBuffer()
+        let database = web.spot.store.monitor.status
+        if !database.isOnline, snapshot.first == UInt8(ascii: "{") {
+            // The snapshot's bytes are shared by every request for its version: the marker is
+            // written in front of them rather than encoded into them.
+            let offline = Offline(since: database.offlineSince ?? Date(), reason: database.reason ?? "")
+            body.writeString("{\"offline\":")
+            body.writeBytes(try JSONResponse.data(offline))
+            body.writeString(snapshot.count > 2 ? "," : "")
+            body.writeBytes(snapshot.dropFirst())
+        } else {
+            body.writeBytes(snapshot)
+        }
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try feed.encodedSnapshot()))
+            body: ResponseBody(byteBuffer: body)
         )
+    }
+
+    private struct Offline: Encodable {
+        let since: Date
+        let reason: String
     }
 
     private func setHidden(_ hidden: Bool, _ context: BasicRequestContext) async throws -> Response {

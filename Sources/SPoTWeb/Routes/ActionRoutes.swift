@@ -8,6 +8,7 @@ struct ActionRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("/refresh") { request, _ in
+            try web.refuseWhileOffline("refresh from Flickr into")
             web.startRefresh()
             return Response.redirect(to: Input.returnPath(request, fallback: "/"), type: .normal)
         }
@@ -30,5 +31,11 @@ extension SPoTWebApp {
     func startRefresh() {
         let refresher = spot.refresher
         Task { await refresher.refresh() }
+    }
+
+    /// Throws the reason while the database does not answer: what needs it is refused at once
+    /// (``SPoTError/Kind/unavailable``, answered 503).
+    func refuseWhileOffline(_ doing: String) throws {
+        if let refusal = spot.store.monitor.refusal(doing) { throw refusal }
     }
 }

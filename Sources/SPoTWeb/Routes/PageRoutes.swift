@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import SPoTKit
 
 /// The HTML pages: spots, a spot's photos, recents, photographers, a photographer's photos,
@@ -148,7 +149,14 @@ struct PageRoutes: Sendable {
     func photoPage(_ id: String, list: ListID?, viewing: Bool) async throws -> Response {
         let store = web.spot.store
         let photo = try await store.photo(id)
-        if viewing && !photo.isHidden { try await store.markViewed(id) }
+        if viewing && !photo.isHidden {
+            do {
+                try await store.markViewed(id)
+            } catch let error as SPoTError where error.kind == .unavailable {
+                // The photo was read; only its place in Recents could not be saved.
+                web.logger.warning("could not mark a photo viewed", metadata: ["photo": "\(id)", "error": "\(error)"])
+            }
+        }
         let feed = try await web.hub.feed(list ?? .spot(Tag.allAddress))
         let info = feed.info
         let key = info.id

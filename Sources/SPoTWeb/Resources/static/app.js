@@ -152,7 +152,22 @@
       else if (banner.kind() === 'refresh') banner.hide();
     }
     if (!running) stopPullRefreshing();
+    applyDatabase(status.database);
     lastStatus = status;
+  }
+
+  /* The database's state: while it does not answer, the page says so and since when (what it
+     shows was loaded before); the marker goes when it answers again. */
+  const offlineEl = $('#offline');
+  function applyDatabase(database) {
+    if (!offlineEl || !database || typeof database !== 'object') return;
+    if (database.isOnline !== false) { offlineEl.hidden = true; return; }
+    const since = database.offlineSince ? new Date(database.offlineSince) : null;
+    const time = since && !isNaN(since) ? ` since ${since.toLocaleTimeString()}` : '';
+    const reason = typeof database.reason === 'string' && database.reason ? database.reason : 'it does not answer';
+    const text = $('.offline-message', offlineEl);
+    if (text) text.textContent = `Database offline${time}: ${reason}. Showing what was loaded before.`;
+    offlineEl.hidden = false;
   }
 
   async function startRefresh(fromPull) {

@@ -1,22 +1,24 @@
-import Foundation
+public import Foundation
 
 /// A PostgreSQL server of one test's own, in a temporary directory, that the test may stop and
 /// start: `Scripts/test` says where PostgreSQL's programs are (`OBJECTGRAPH_TEST_POSTGRES_BIN`)
 /// and, when the tests run as root, which unprivileged user runs them
 /// (`OBJECTGRAPH_TEST_POSTGRES_USER`); PostgreSQL refuses to run as root.
-final class PrivatePostgresServer: Sendable {
-    let directory: URL
-    let port: Int
+public final class PrivatePostgresServer: Sendable {
+    /// The folder holding the cluster, its log and its socket.
+    public let directory: URL
+    /// The port it listens on, on 127.0.0.1.
+    public let port: Int
     let bin: String
     let user: String?
 
     /// The server's URL (trust authentication, user `objectgraph`), with `schema`.
-    func url(schema: String) -> URL {
+    public func url(schema: String) -> URL {
         URL(string: "postgres://objectgraph@127.0.0.1:\(port)/postgres?schema=\(schema)")!
     }
 
     /// Initialises a new cluster and starts it on a free port.
-    static func start() throws -> PrivatePostgresServer {
+    public static func start() throws -> PrivatePostgresServer {
         let environment = ProcessInfo.processInfo.environment
         guard let bin = environment["OBJECTGRAPH_TEST_POSTGRES_BIN"].flatMap({ $0.isEmpty ? nil : $0 }) ?? installedBin() else {
             throw ServerError(
@@ -63,7 +65,7 @@ final class PrivatePostgresServer: Sendable {
     private var dataDirectory: String { directory.appendingPathComponent("data").path }
 
     /// Starts the server (again) on its port, and returns once it accepts connections.
-    func startServer() throws {
+    public func startServer() throws {
         // Commits are durable when acknowledged (synchronous_commit on), so an immediate stop
         // loses nothing a client was told was saved.
         try postgres(
@@ -76,12 +78,12 @@ final class PrivatePostgresServer: Sendable {
     }
 
     /// Stops the server at once, as a crash or a kill would: connections drop mid-statement.
-    func stopImmediately() throws {
+    public func stopImmediately() throws {
         try postgres("pg_ctl", ["-D", dataDirectory, "-m", "immediate", "-w", "stop"])
     }
 
     /// Stops the server and removes its directory.
-    func remove() {
+    public func remove() {
         try? postgres("pg_ctl", ["-D", dataDirectory, "-m", "immediate", "stop"])
         try? FileManager.default.removeItem(at: directory)
     }
@@ -144,8 +146,10 @@ final class PrivatePostgresServer: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    struct ServerError: Error, CustomStringConvertible {
-        let description: String
+    /// Why the server could not be started or stopped.
+    public struct ServerError: Error, CustomStringConvertible {
+        /// What went wrong, with the server's log when there is one.
+        public let description: String
         init(_ description: String) { self.description = description }
     }
 }
