@@ -10,7 +10,7 @@ import Testing
 struct PostgreSQLBatchRequestTests {
     @Test(
         "another instance's batch update, insert and delete reach an auto-merging context's fetched results controller",
-        .timeLimit(.minutes(1))
+        .timeLimit(.minutes(10))
     )
     func otherInstanceFollowsBatches() async throws {
         let follower = try PostgreSQLRemoteChangeTests.follower(sortedBy: "title")

@@ -4,8 +4,9 @@ import ObjectGraphPostgres
 import Synchronization
 import Testing
 
-/// Large saves on PostgreSQL, whose new rows, join rows and history rows go to the server with
-/// `COPY … FROM STDIN` (text format, escaped by the store) rather than INSERT statements: what a
+/// Large saves on PostgreSQL, whose new rows and history rows go to the server with
+/// `COPY … FROM STDIN` (text format, escaped by the store), and join rows in one INSERT from
+/// arrays, rather than an INSERT statement a row (the server records which ran): what a
 /// fresh coordinator reads back must be exactly what was saved, a broken uniqueness constraint
 /// must still name its objects and save nothing, and another instance must still follow.
 @Suite("PostgreSQL: large saves (COPY)")
@@ -108,10 +109,39 @@ struct PostgreSQLCopySaveTests {
         .joined(separator: " ")
     }
 
+    /// Records, on the server, the statement text of every statement that inserts into one of
+    /// the store's tables (a statement-level trigger on each table reads `current_query()`):
+    /// ``insertStatements(in:)`` then tells COPY from INSERT.
+    static func recordInserts(in url: URL) throws {
+        try PostgresShell.run(
+            """
+            CREATE TABLE insert_log (tbl text, query text);
+            CREATE FUNCTION log_insert() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+            BEGIN INSERT INTO insert_log VALUES (TG_TABLE_NAME, current_query()); RETURN NULL; END $$;
+            DO $$ DECLARE t text; BEGIN
+              FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'insert_log' LOOP
+                EXECUTE format('CREATE TRIGGER log_insert AFTER INSERT ON %I FOR EACH STATEMENT EXECUTE FUNCTION log_insert()', t);
+              END LOOP;
+            END $$;
+            """,
+            in: url
+        )
+    }
+
+    /// The statements recorded by ``recordInserts(in:)``: table, then the statement's first
+    /// word, then whether it reads `unnest(` arrays.
+    static func insertStatements(in url: URL) throws -> [String] {
+        try PostgresShell.run(
+            "SELECT tbl || ' ' || split_part(ltrim(query), ' ', 1) || CASE WHEN query LIKE '%unnest(%' THEN ' unnest' ELSE '' END FROM insert_log ORDER BY 1",
+            in: url
+        )
+    }
+
     @Test("a save of 500 items with awkward strings, nil values, doubles, dates, bytes and join rows reads back exactly")
     func roundTrip() throws {
         let url = try StoreKind.newPostgresSchemaURL()
         let container = try Self.open(url)
+        try Self.recordInserts(in: url)
         let context = container.newBackgroundContext()
         let saved = try context.performAndWait {
             var labels: [ManagedObject] = []
@@ -141,6 +171,13 @@ struct PostgreSQLCopySaveTests {
             break
         }
         #expect(read == saved)
+        // And how the rows went, as the server saw them: the 500 items in one COPY, the join
+        // rows (whose INSERT has a conflict clause COPY lacks) in one INSERT from unnest arrays.
+        let statements = try Self.insertStatements(in: url)
+        let items = statements.filter { $0.lowercased().hasPrefix("zitem ") }
+        let joins = statements.filter { $0.lowercased().hasPrefix("z_1labels ") }
+        #expect(items.map { $0.split(separator: " ").dropFirst().joined(separator: " ").uppercased() } == ["COPY"], "\(statements)")
+        #expect(joins.map { $0.split(separator: " ").dropFirst().joined(separator: " ").uppercased() } == ["INSERT UNNEST"], "\(statements)")
     }
 
     @Test("a large save's did-save, made while the server takes its rows, names exactly what it inserted, updated and deleted")

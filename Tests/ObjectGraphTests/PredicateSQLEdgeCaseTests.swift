@@ -358,41 +358,9 @@ struct PredicateSQLEdgeCaseTests {
 }
 
 /// ``PostgreSQLFolding``'s tables are Foundation's folding, scalar for scalar, and the
-/// functions built from them fold strings as the evaluator does.
+/// functions built from them, run by the server, fold strings as the evaluator does.
 @Suite("PostgreSQL folding tables")
 struct PredicateSQLCaseFoldingTests {
-    /// What the SQL functions compute, in Swift: each scalar mapped by the tables, the marks
-    /// after a character removed (for `[d]`), then NFC.
-    static func fold(_ text: String, _ options: ComparisonOptions) -> String {
-        var result = text
-        if options.contains(.diacriticInsensitive) {
-            var bases: [Unicode.Scalar: Unicode.Scalar] = [:]
-            for (scalar, base) in PostgreSQLFolding.diacriticMappings { bases[scalar] = base }
-            var unmarked = ""
-            // As `regexp_replace(…, '([^marks])[marks]+', '\1', 'g')`: a run of marks after a
-            // character goes; a run at the start stays.
-            var afterCharacter = false
-            for scalar in result.unicodeScalars {
-                let mapped = bases[scalar] ?? scalar
-                if PostgreSQLFolding.combiningMarks.contains(where: { $0.contains(mapped) }) {
-                    if afterCharacter { continue }
-                } else {
-                    afterCharacter = true
-                }
-                unmarked.unicodeScalars.append(mapped)
-            }
-            result = unmarked.precomposedStringWithCanonicalMapping
-        }
-        if options.contains(.caseInsensitive) {
-            var table: [Unicode.Scalar: [Unicode.Scalar]] = [:]
-            for (scalar, folded) in PostgreSQLFolding.caseMappings { table[scalar] = folded }
-            var mapped = ""
-            for scalar in result.unicodeScalars { mapped.unicodeScalars.append(contentsOf: table[scalar] ?? [scalar]) }
-            result = mapped.precomposedStringWithCanonicalMapping
-        }
-        return result
-    }
-
     @Test("the tables map every Unicode scalar as folding(options:locale:) does")
     func tablesAreFoundations() {
         var cases: [UInt32: [Unicode.Scalar]] = [:]
@@ -426,12 +394,30 @@ struct PredicateSQLCaseFoldingTests {
             "Ïmogen", "ı", "İ", "ø ł đ", "x\u{0327}\u{0301}", "a\u{0345}", "\u{0301}a", "ı\u{0307}", "한국어", "Ǖ ὒ ṩ",
         ]
     )
-    func composition(text: String) {
+    func composition(text: String) throws {
+        // The functions themselves, as the store creates them, run by the server (not a Swift
+        // copy of them), composed as the SQL compiler composes them: diacritics, then case.
+        let url = try StoreKind.newPostgresSchemaURL()
+        let schema = try PostgresShell.schema(of: url)
+        let functions = PostgreSQLFolding.creationSQL(schema: "\"\(schema)\"").joined(separator: ";\n")
+        try PostgresShell.run("CREATE SCHEMA \"\(schema)\";\n\(functions);", in: url)
         let nfc = text.precomposedStringWithCanonicalMapping
-        for options: ComparisonOptions in [.caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]] {
-            let expected = StringComparison.fold(nfc, options)
-            #expect(Array(Self.fold(nfc, options).unicodeScalars) == Array(expected.unicodeScalars), "options \(options.rawValue)")
+        let argument = "convert_from(decode('\(Data(nfc.utf8).map { String(format: "%02x", $0) }.joined())', 'hex'), 'UTF8')"
+        let optionSets: [ComparisonOptions] = [.caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]]
+        let selects = optionSets.map { options -> String in
+            let unmarked = options.contains(.diacriticInsensitive) ? "\(PostgreSQLFolding.diacriticFunctionName)(\(argument))" : argument
+            let folded = options.contains(.caseInsensitive) ? "\(PostgreSQLFolding.caseFunctionName)(\(unmarked))" : unmarked
+            return "encode(convert_to(\(folded), 'UTF8'), 'hex')"
         }
+        let line = try PostgresShell.run("SELECT concat_ws(' ', \(selects.joined(separator: ", ")))", in: url)
+        let rows = line.first.map { $0.split(separator: " ", omittingEmptySubsequences: false).map(String.init) } ?? []
+        #expect(rows.count == optionSets.count, "\(line)")
+        for (options, row) in zip(optionSets, rows) {
+            let served = String(decoding: Data(hex: row), as: UTF8.self)
+            let expected = StringComparison.fold(nfc, options)
+            #expect(Array(served.unicodeScalars) == Array(expected.unicodeScalars), "options \(options.rawValue): the server folds \(text) to \(served)")
+        }
+        try PostgresShell.run("DROP SCHEMA \"\(schema)\" CASCADE", in: url)
     }
 
     @Test("the functions' SQL names each mapping once, and no quote")

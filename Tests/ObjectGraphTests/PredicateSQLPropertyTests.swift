@@ -1016,8 +1016,8 @@ struct PredicateSQLRegressionTests {
         var photographer: String?
     }
 
-    static func seed(_ photos: [Seed], inMemory: Bool) throws -> TestStack {
-        let stack = try TestStack(inMemory: inMemory)
+    static func seed(_ photos: [Seed], kind: StoreKind) throws -> TestStack {
+        let stack = try TestStack(kind)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             var tags: [String: Tag] = [:]
@@ -1087,14 +1087,14 @@ struct PredicateSQLRegressionTests {
         for entity in ["Photo", "Tag", "Photographer"] { _ = try context.fetch(FetchRequest<ManagedObject>(entityName: entity)) }
     }
 
-    @Test("@sum beyond Int64 is a double, not SQLite's integer overflow error", arguments: TestStack.kinds)
-    func sumOverflow(inMemory: Bool) throws {
+    @Test("@sum beyond Int64 is a double, not SQLite's integer overflow error", arguments: StoreKind.allCases)
+    func sumOverflow(kind: StoreKind) throws {
         let stack = try Self.seed(
             [
                 Seed(unique: "max", views: .max, photographer: "P"), Seed(unique: "one", views: 1, photographer: "P"),
                 Seed(unique: "two", views: 2, photographer: "Q"),
             ],
-            inMemory: inMemory
+            kind: kind
         )
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
@@ -1106,9 +1106,9 @@ struct PredicateSQLRegressionTests {
         }
     }
 
-    @Test("integers beyond 2^53 compare exactly with doubles", arguments: TestStack.kinds)
-    func integerDoubleComparison(inMemory: Bool) throws {
-        let stack = try Self.seed([Seed(unique: "max", views: .max), Seed(unique: "low", views: -9_007_199_254_740_993)], inMemory: inMemory)
+    @Test("integers beyond 2^53 compare exactly with doubles", arguments: StoreKind.allCases)
+    func integerDoubleComparison(kind: StoreKind) throws {
+        let stack = try Self.seed([Seed(unique: "max", views: .max), Seed(unique: "low", views: -9_007_199_254_740_993)], kind: kind)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             try Self.load(context)
@@ -1118,11 +1118,11 @@ struct PredicateSQLRegressionTests {
         }
     }
 
-    @Test("fractional decimals compare with integer and double columns as in memory", arguments: TestStack.kinds)
-    func fractionalDecimals(inMemory: Bool) throws {
+    @Test("fractional decimals compare with integer and double columns as in memory", arguments: StoreKind.allCases)
+    func fractionalDecimals(kind: StoreKind) throws {
         let stack = try Self.seed(
             [Seed(unique: "big", views: 9_007_199_254_740_992, rating: 1.0 / 3.0), Seed(unique: "small", views: 1, rating: 0.1)],
-            inMemory: inMemory
+            kind: kind
         )
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
@@ -1142,15 +1142,23 @@ struct PredicateSQLRegressionTests {
                     request.predicate = predicate
                     let fetched = Set(try context.fetch(request).map(Self.label))
                     let all = try context.fetch(Photo.fetchRequest())
-                    #expect(fetched == Set(try all.filter { try predicate.evaluate(with: $0) }.map(Self.label)), "\(predicate)")
+                    let evaluated = Set(try all.filter { try predicate.evaluate(with: $0) }.map(Self.label))
+                    // Found by running these cases on PostgreSQL (issue 42): the server turns
+                    // the decimal into the nearest double, Foundation's Decimal-to-Double
+                    // conversion does not always; documented in the PostgreSQL store article.
+                    withKnownIssue("PostgreSQL converts a decimal to the nearest double, Foundation not always") {
+                        #expect(fetched == evaluated, "\(predicate)")
+                    } when: {
+                        kind == .postgreSQL && text == "0.333333333333333248"
+                    }
                 }
             }
         }
     }
 
-    @Test("@sum is a number: it never compares with a date", arguments: TestStack.kinds)
-    func sumAgainstDate(inMemory: Bool) throws {
-        let stack = try Self.seed([Seed(unique: "a", rating: 2, tags: ["t"]), Seed(unique: "b", rating: 3, tags: ["t"])], inMemory: inMemory)
+    @Test("@sum is a number: it never compares with a date", arguments: StoreKind.allCases)
+    func sumAgainstDate(kind: StoreKind) throws {
+        let stack = try Self.seed([Seed(unique: "a", rating: 2, tags: ["t"]), Seed(unique: "b", rating: 3, tags: ["t"])], kind: kind)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             try Self.load(context)
@@ -1161,11 +1169,11 @@ struct PredicateSQLRegressionTests {
         }
     }
 
-    @Test("an unsaved change to a related object changes which unchanged objects match", arguments: TestStack.kinds)
-    func relatedPendingChanges(inMemory: Bool) throws {
+    @Test("an unsaved change to a related object changes which unchanged objects match", arguments: StoreKind.allCases)
+    func relatedPendingChanges(kind: StoreKind) throws {
         let stack = try Self.seed(
             [Seed(unique: "p1", tags: ["quad"], photographer: "Ansel"), Seed(unique: "p2", tags: ["hoover"], photographer: "Berenice")],
-            inMemory: inMemory
+            kind: kind
         )
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
@@ -1192,9 +1200,9 @@ struct PredicateSQLRegressionTests {
         }
     }
 
-    @Test("an invalid MATCHES pattern fails evaluation as it fails the fetch, even unreached", arguments: TestStack.kinds)
-    func invalidPatternUnreached(inMemory: Bool) throws {
-        let stack = try Self.seed([Seed(unique: "a")], inMemory: inMemory)
+    @Test("an invalid MATCHES pattern fails evaluation as it fails the fetch, even unreached", arguments: StoreKind.allCases)
+    func invalidPatternUnreached(kind: StoreKind) throws {
+        let stack = try Self.seed([Seed(unique: "a")], kind: kind)
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
             let photo = try #require(try context.fetch(Photo.fetchRequest()).first)
@@ -1214,6 +1222,25 @@ struct PredicateSQLRegressionTests {
                     throws: { ($0 as? FetchPredicateError)?.kind == .invalidRegularExpression }
                 )
             }
+        }
+    }
+
+    @Test("[d] after a run of combining marks: PostgreSQL's function removes the run, Foundation all but one mark (documented)", arguments: StoreKind.allCases)
+    func severalCombiningMarks(kind: StoreKind) throws {
+        // After a character that is not a letter (an emoji), Foundation's diacritic folding
+        // removes only the first of two marks; the PostgreSQL store's function removes both
+        // (see the PostgreSQL store article). SQLite and memory fold as Foundation does.
+        let marked = "😀\u{0301}\u{0302}"
+        let stack = try Self.seed([Seed(unique: marked), Seed(unique: "😀")], kind: kind)
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let request = FetchRequest<ManagedObject>(entityName: "Photo")
+            request.predicate = FetchPredicate(format: "title ==[d] %@", "😀")
+            let fetched = try context.fetch(request).map(Self.label).sorted()
+            let all = try context.fetch(FetchRequest<ManagedObject>(entityName: "Photo"))
+            let evaluated = try all.filter { try request.predicate!.evaluate(with: $0) }.map(Self.label).sorted()
+            #expect(evaluated == ["😀"])
+            #expect(fetched == (kind == .postgreSQL ? ["😀", marked].sorted() : ["😀"]))
         }
     }
 }

