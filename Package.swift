@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // spot-webbench's event-stream client (`--sse`); already in the graph through Hummingbird.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // MARK: ObjectGraph — Core Data's programming model on Linux.
@@ -247,6 +249,10 @@ let package = Package(
                 // `--postgres URL` drops its schema afterwards.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
+                // `--sse`: thousands of EventSource connections on NIO's ClientBootstrap.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             path: "Benchmarks/spot-webbench"
         ),
     ],

@@ -1,9 +1,11 @@
 import Foundation
 
-/// The command line: `spot-webbench [--seconds N] [--connections N] [--threads N] [--postgres URL]`.
+/// The command line: `spot-webbench [--seconds N] [--connections N] [--threads N] [--postgres URL]`,
+/// or `spot-webbench --sse SCENARIO [flags]` (``SSEOptions``).
 struct Options {
     static let usage = """
         USAGE: spot-webbench [--seconds N] [--connections N] [--threads N] [--postgres URL]
+               spot-webbench --sse fanout|mixed|churn|size|two-instances|all [flags] (--sse-help lists them)
 
         Serves a database of 2,000 photos (one spot of 500) on loopback and measures its pages
         with wrk (apt-get install -y wrk): each list page against a static file of the page's
@@ -30,6 +32,8 @@ struct Options {
     var postgres: PostgresTarget?
     /// `--help` was given: print ``usage`` and measure nothing.
     var showsHelp = false
+    /// `--sse SCENARIO` and its flags: event-stream fan-out of `spot serve` instead of wrk.
+    var sse: SSEOptions?
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -37,6 +41,15 @@ struct Options {
             switch argument {
             case "--help", "-h":
                 showsHelp = true
+            case "--sse-help":
+                print(SSEOptions.usage)
+                showsHelp = true
+            case "--sse":
+                guard let text = iterator.next(), let scenario = SSEOptions.Scenario(rawValue: text) else {
+                    throw BenchError("--sse needs a scenario: \(SSEOptions.Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                sse = sse ?? SSEOptions()
+                sse?.scenario = scenario
             case "--postgres":
                 guard let text = iterator.next() else { throw BenchError("--postgres needs a postgres://user@host:port/database URL") }
                 postgres = try PostgresTarget(text)
@@ -48,9 +61,12 @@ struct Options {
                 case "--connections": connections = value
                 default: threads = value
                 }
+            case _ where SSEOptions.flags.contains(argument):
+                sse = sse ?? SSEOptions()
+                try sse?.parse(argument, value: argument == "--quick" ? nil : iterator.next())
             default:
                 throw BenchError(
-                    "unknown option '\(argument)'; options: --seconds N, --connections N, --threads N, --postgres URL, --help"
+                    "unknown option '\(argument)'; options: --seconds N, --connections N, --threads N, --postgres URL, --sse SCENARIO, --help, --sse-help"
                 )
             }
         }

@@ -58,9 +58,10 @@ final class ServeProcess: @unchecked Sendable {
         )
     }
 
-    /// Starts `spot serve --port 0 --data-dir directory --database database --refresh-minutes 0`
-    /// and waits (up to a minute) until it says which port it serves.
-    init(directory: URL, database: URL) async throws {
+    /// Starts `spot serve --port 0 --data-dir directory [--database database] --refresh-minutes 0`
+    /// and waits (up to a minute) until it says which port it serves. Without `database`, the
+    /// child serves the SQLite file in `directory`.
+    init(directory: URL, database: URL?) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         output = directory.appending(path: "serve.out")
         errors = directory.appending(path: "serve.err")
@@ -68,9 +69,9 @@ final class ServeProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process = Process()
         process.executableURL = try Self.spotExecutable()
-        process.arguments = [
-            "serve", "--port", "0", "--data-dir", directory.path, "--database", database.absoluteString, "--refresh-minutes", "0",
-        ]
+        process.arguments =
+            ["serve", "--port", "0", "--data-dir", directory.path, "--refresh-minutes", "0"]
+            + (database.map { ["--database", $0.absoluteString] } ?? [])
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
@@ -94,6 +95,12 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// The child's process id.
+    var pid: Int32 { process.processIdentifier }
+
+    /// What the child wrote to its standard error so far.
+    var errorOutput: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
     /// Stops the child with SIGTERM (it finishes the page being saved) and waits for it.
     /// - Returns: its exit status.

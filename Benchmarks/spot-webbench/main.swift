@@ -14,11 +14,17 @@ import Foundation
 // `--postgres URL` measures two instances on one PostgreSQL database instead (issue 24): this
 // process serves and imports as instance A, a `spot serve` child serves as instance B; per
 // instance, requests/s and p99 idle and during A's import, and wrk's errors (none expected).
+//
+// `--sse SCENARIO` measures the event streams of a `spot serve` child with a SwiftNIO client
+// (issue 41): fan-out to thousands of connections, many lists under steady writes, connection
+// churn, list size, and two instances on PostgreSQL (see SSEOptions.usage).
 
 do {
     let options = try Options(CommandLine.arguments)
     if options.showsHelp {
         print(Options.usage)
+    } else if let sse = options.sse {
+        try await benchmarkEventStreams(sse, postgres: options.postgres)
     } else if let postgres = options.postgres {
         try await benchmarkTwoInstances(options, postgres: postgres)
     } else {
