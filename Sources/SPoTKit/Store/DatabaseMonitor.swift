@@ -87,7 +87,8 @@ public final class DatabaseMonitor: Sendable {
     }
 
     /// The state within `limit`: at once while offline (the monitor is probing already), else
-    /// after a probe; a probe that takes longer than `limit` counts as offline for this answer.
+    /// after a probe; a probe that takes longer than `limit` makes the database offline (what
+    /// was answered is what everyone is told) until a probe succeeds.
     public func check(within limit: Duration) async -> DatabaseStatus {
         let status = self.status
         guard status.isOnline else { return status }
@@ -95,7 +96,9 @@ public final class DatabaseMonitor: Sendable {
         do {
             return try await withDeadline(limit, late: { ProbeLate() }) { await probe.value }
         } catch {
-            return .offline(since: Date(), reason: "no answer within \(Self.seconds(limit))")
+            setOffline("no answer within \(Self.seconds(limit))")
+            startRetrying()
+            return self.status
         }
     }
 

@@ -80,14 +80,21 @@ public final class SPoTStore: Sendable {
         writerContext.name = "background"
         cacheWriterContext = container.newBackgroundContext()
         cacheWriterContext.name = "cache"
-        let testsWrites = url.map { !Self.isServerURL($0) } ?? false
+        let isServer = url.map(Self.isServerURL) ?? false
+        let isFile = url != nil && !isServer
         monitor = DatabaseMonitor(databaseName: Self.describe(url)) { [container] in
             let context = container.newBackgroundContext()
             try await context.perform {
+                if isServer {
+                    // A fetch may be answered from the store's cache of rows: an advisory lock
+                    // taken and given back is asked of the server itself.
+                    try container.persistentStoreCoordinator.tryExclusiveLease(named: "probe")?.release()
+                    return
+                }
                 let request = Tag.fetchRequest()
                 request.fetchLimit = 1
                 _ = try context.fetch(request)
-                if testsWrites {
+                if isFile {
                     // Another process may hold an SQLite file's write lock while reads go on
                     // (WAL): an update that matches no row waits for that lock, writes
                     // nothing and gives it back.
