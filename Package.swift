@@ -220,6 +220,7 @@ let package = Package(
                 "SPoTKit", "SPoTWeb", "Flickr", "FlickrSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -248,11 +249,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // `--postgres URL` drops its schema afterwards.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
                 // `--sse`: thousands of EventSource connections on NIO's ClientBootstrap.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Benchmarks/spot-webbench"
         ),
     ],

@@ -16,6 +16,8 @@ public final class SPoTWebApp: Sendable {
     /// The app's domain: store, refresher, thumbnails, image cache.
     public let spot: SPoT
     let hub: ListHub
+    /// What every event stream shares: status, keep-alives, the count of open streams.
+    let live: LiveStreams
     let renderer: PageRenderer
     let pages: PageBuilder
     let assets: StaticAssets
@@ -47,6 +49,7 @@ public final class SPoTWebApp: Sendable {
         openAPI = try OpenAPIDocument.bundled()
         pages = PageBuilder(renderer: renderer, refresher: spot.refresher)
         hub = ListHub(store: spot.store, renderer: renderer)
+        live = LiveStreams(refresher: spot.refresher)
     }
 
     /// Every route, for serving or for in-memory tests (`app.test(.router)`).
@@ -84,9 +87,14 @@ public final class SPoTWebApp: Sendable {
         )
     }
 
+    /// How long a graceful shutdown may take before the process exits with status 1, naming
+    /// what held it.
+    public static let shutdownDeadline: Duration = .seconds(10)
+
     /// Ends every live event stream and closes the lists.
     public func closeLiveLists() async {
         await hub.closeAll()
+        live.close()
     }
 
     /// Starts refreshing with the app and, on graceful shutdown, stops in order.
@@ -97,6 +105,10 @@ public final class SPoTWebApp: Sendable {
             await web.spot.startRefreshing()
             try? await gracefulShutdown()
             web.logger.info("shutting down: closing live lists and finishing the refresh in progress")
+            let live = web.live
+            ShutdownWatchdog.start(deadline: SPoTWebApp.shutdownDeadline) {
+                "\(live.openStreams) event streams still open (browsers not reading), or the refresh's save still running"
+            }
             await web.closeLiveLists()
             await web.spot.close()
         }

@@ -188,7 +188,7 @@ struct ChangeFollower<Row: LiveRow> {
     let list: LiveList<Row>
     /// The content when following began.
     let snapshot: LiveSnapshot<Row>
-    var iterator: AsyncStream<LiveChangeSet<Row>>.Iterator
+    var iterator: LiveChanges<Row>.Iterator
     private var version: Int
     private var sections: [LiveSection<Row>]
     private var unread: [(LiveChangeSet<Row>, [LiveSection<Row>])] = []

@@ -4,9 +4,12 @@ public import Foundation
 /// depends on it), run as a child process: the `spot` command, or a test child whose memory or
 /// death is its own.
 public enum ChildExecutable {
-    /// The executable named `name` next to the test bundle.
+    /// The executable named `name` next to the test bundle — or in the folder
+    /// `$SPOT_TEST_EXECUTABLES` names, to run the tests against another build (an earlier
+    /// commit's `spot`, to see a test fail before a fix).
     public static func url(named name: String) -> URL {
-        let candidates = [
+        let override = ProcessInfo.processInfo.environment["SPOT_TEST_EXECUTABLES"].map { URL(fileURLWithPath: $0) }
+        let candidates = (override.map { [$0] } ?? []) + [
             Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
         ]

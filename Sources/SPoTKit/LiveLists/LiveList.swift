@@ -17,20 +17,19 @@ import Synchronization
 /// fetching again fails) logs why, reports it in ``LiveSnapshot/problem`` and in a change set,
 /// and fetches again with growing delays until it succeeds.
 public final class LiveList<Row: LiveRow>: LiveListProtocol {
+    /// How many of the latest change sets a list keeps for subscribers that fall behind; one
+    /// further behind resynchronises with a reload (see ``LiveChanges``).
+    public static var keptChangeSets: Int { 128 }
+
     /// The list, its title and back link.
     public let info: ListInfo
     let context: ManagedObjectContext
     private let tracking = Tracking()
     private let retryDelay: @Sendable (Int) -> Duration
-    private let state: Mutex<State>
+    private let state: Mutex<LiveSnapshot<Row>>
+    /// The latest change sets, shared by every subscriber (each holds only a cursor).
+    let changeLog: ChangeLog<LiveChangeSet<Row>>
     private let logger = Logger(label: "spot.live-lists")
-
-    private struct State {
-        var snapshot: LiveSnapshot<Row>
-        var subscribers: [Int: AsyncStream<LiveChangeSet<Row>>.Continuation] = [:]
-        var nextSubscriber = 0
-        var closed = false
-    }
 
     /// What only the context's queue touches.
     private final class Tracking: @unchecked Sendable {
@@ -52,7 +51,8 @@ public final class LiveList<Row: LiveRow>: LiveListProtocol {
         self.info = info
         self.context = context
         self.retryDelay = retryDelay
-        state = Mutex(State(snapshot: LiveSnapshot(version: 0, sections: [])))
+        state = Mutex(LiveSnapshot(version: 0, sections: []))
+        changeLog = ChangeLog(capacity: Self.keptChangeSets)
         try await context.perform { [self] in
             tracking.sources = makeSources()
             for source in tracking.sources {
@@ -65,14 +65,12 @@ public final class LiveList<Row: LiveRow>: LiveListProtocol {
                 )
             }
             let sections = tracking.sources.flatMap { $0.sections() }
-            state.withLock { $0.snapshot.sections = sections }
+            state.withLock { $0.sections = sections }
         }
     }
 
     deinit {
-        state.withLock { state in
-            for continuation in state.subscribers.values { continuation.finish() }
-        }
+        changeLog.close()
     }
 
     /// A name for logs, e.g. `tags/hoovertower`.
@@ -80,7 +78,7 @@ public final class LiveList<Row: LiveRow>: LiveListProtocol {
 
     /// The content at the latest version, without waiting: current once
     /// ``SPoTStore/waitForLiveLists()`` returns.
-    public var current: LiveSnapshot<Row> { state.withLock { $0.snapshot } }
+    public var current: LiveSnapshot<Row> { state.withLock { $0 } }
 
     /// The content once every save made before the call has reached the list.
     public func snapshot() async -> LiveSnapshot<Row> {
@@ -88,30 +86,23 @@ public final class LiveList<Row: LiveRow>: LiveListProtocol {
         return current
     }
 
+    /// Every change after `version`, in order, without waiting for the database: a
+    /// subscriber that holds ``current`` reads on from its version. See ``LiveChanges``.
+    public func changes(after version: Int) -> LiveChanges<Row> {
+        LiveChanges(list: self, cursor: version)
+    }
+
     /// The content once every earlier save has reached the list and, from exactly that version
     /// on, every change — nothing is missed between the two. The sequence ends when the list is
     /// closed.
-    public func subscribe() async -> (snapshot: LiveSnapshot<Row>, changes: AsyncStream<LiveChangeSet<Row>>) {
+    public func subscribe() async -> (snapshot: LiveSnapshot<Row>, changes: LiveChanges<Row>) {
         await context.perform {}
-        let (stream, continuation) = AsyncStream<LiveChangeSet<Row>>.makeStream()
-        let snapshot = state.withLock { state in
-            if state.closed {
-                continuation.finish()
-            } else {
-                let id = state.nextSubscriber
-                state.nextSubscriber += 1
-                state.subscribers[id] = continuation
-                continuation.onTermination = { [weak self] _ in
-                    _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
-                }
-            }
-            return state.snapshot
-        }
-        return (snapshot, stream)
+        let snapshot = current
+        return (snapshot, changes(after: snapshot.version))
     }
 
-    /// How many subscribers are listening.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    /// How many subscribers are reading changes.
+    public var subscriberCount: Int { changeLog.readerCount }
 
     /// Stops tracking and ends every subscriber's sequence.
     public func close() async {
@@ -119,31 +110,44 @@ public final class LiveList<Row: LiveRow>: LiveListProtocol {
             for source in tracking.sources { source.stop() }
             tracking.sources = []
         }
-        let continuations = state.withLock { state in
-            state.closed = true
-            defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
-        }
-        for continuation in continuations { continuation.finish() }
+        changeLog.close()
     }
 
     // MARK: On the context's queue
 
-    /// Gives `changes` the next version and hands it to every subscriber with the new content
-    /// (the controllers', unless `sections` is given), under one lock: a subscriber's snapshot
-    /// and its first change always meet.
-    private func publish(_ changes: inout LiveChangeSet<Row>, sections: [LiveSection<Row>]? = nil) {
-        let sections = sections ?? tracking.sources.flatMap { $0.sections() }
-        if changes.reload != nil { changes.reload = sections }
+    /// Gives `changes` the next version, applies it to the content (or, for a reload, takes
+    /// the controllers' content, or `sections` when given) and hands it to subscribers. It
+    /// costs what changed, not the list's length; the version makes a subscriber's snapshot
+    /// and its first change meet.
+    private func publish(_ changes: inout LiveChangeSet<Row>, sections given: [LiveSection<Row>]? = nil) {
         changes.problem = tracking.problem
-        let problem = changes.problem
-        state.withLock { state in
-            changes.version = state.snapshot.version + 1
-            state.snapshot = LiveSnapshot(version: changes.version, sections: sections, problem: problem)
-            for continuation in state.subscribers.values { continuation.yield(changes) }
+        let previous = current
+        let sections: [LiveSection<Row>]
+        if let given {
+            sections = given
+        } else if changes.reload != nil {
+            sections = tracking.sources.flatMap { $0.sections() }
+            changes.reload = sections
+        } else {
+            do {
+                sections = try changes.apply(to: previous.sections)
+            } catch {
+                // Never expected: the controllers know best, and subscribers reload.
+                logger.error("live list could not apply its own change set; reloading", metadata: ["list": "\(name)", "error": "\(error)"])
+                sections = tracking.sources.flatMap { $0.sections() }
+                changes = LiveChangeSet(version: 0)
+                changes.reload = sections
+                changes.problem = tracking.problem
+            }
         }
+        let problem = changes.problem
+        let version = state.withLock { snapshot in
+            snapshot = LiveSnapshot(version: snapshot.version + 1, sections: sections, problem: problem)
+            return snapshot.version
+        }
+        changes.version = version
+        changeLog.append(changes, version: version)
     }
-
     /// `source` stopped tracking: fetch it again.
     private func lost(_ source: any LiveListSource<Row>, _ error: any Error) {
         logger.warning("live list lost track of the database; fetching again", metadata: ["list": "\(name)", "error": "\(error)"])
@@ -196,8 +200,10 @@ public protocol LiveListProtocol<Row>: AnyObject, Sendable {
     /// The content at the latest version, without waiting.
     var current: LiveSnapshot<Row> { get }
     /// The content and every change from there on.
-    func subscribe() async -> (snapshot: LiveSnapshot<Row>, changes: AsyncStream<LiveChangeSet<Row>>)
-    /// How many subscribers are listening.
+    func subscribe() async -> (snapshot: LiveSnapshot<Row>, changes: LiveChanges<Row>)
+    /// Every change after `version`, without waiting for the database.
+    func changes(after version: Int) -> LiveChanges<Row>
+    /// How many subscribers are reading changes.
     var subscriberCount: Int { get }
     /// Stops tracking and ends every subscriber's sequence.
     func close() async

@@ -20,9 +20,12 @@ protocol ListFeed: AnyObject, Sendable {
     func snapshot<R: LiveRow>(of type: R.Type) -> LiveSnapshot<R>?
     /// The photos before and after photo `id` in the list, for a viewer's previous / next.
     func neighbors(ofPhoto id: String) -> (previous: String?, next: String?)
-    /// Server-sent events: the content (`snapshot`), then every change set (`change`) with
-    /// rows rendered; the stream ends when the list closes.
-    func events() async -> AsyncStream<String>
+    /// The list's `change` events, rendered once for every connection: a connection reads on
+    /// from the version of its ``snapshotEvent()``; the log closes with the list.
+    var events: ChangeLog<ByteBuffer> { get }
+    /// The `snapshot` event at the list's current version and that version, rendered once
+    /// per version for every connection.
+    func snapshotEvent() -> (version: Int, event: ByteBuffer)
     /// A whole page for `key` (which names everything the page shows), rendered by `render`
     /// only when the last page this list served had another key.
     func page(_ key: String, render: () -> String) -> ByteBuffer
@@ -43,34 +46,54 @@ struct ListPaneContent: Sendable {
 
 /// A ``LiveList`` with what only the web adds: each row's HTML, kept per row across versions
 /// (only new and changed rows are rendered), the list rendered once per version, and its
-/// change sets mapped to events once whatever the number of streams.
+/// change sets rendered as events once, by one task per list, whatever the number of streams.
 final class LiveListFeed<List: LiveListProtocol>: ListFeed {
     typealias Row = List.Row
     let list: List
     let instance = UUID().uuidString
+    let events: ChangeLog<ByteBuffer>
     private let renderer: PageRenderer
     private let cache = Mutex(Cache())
+    /// The latest snapshot event; its own lock, held while one is rendered, so that many
+    /// connections arriving at once render it once.
+    private let snapshotCache = Mutex<(version: Int, event: ByteBuffer)?>(nil)
+    /// Renders each change set of the list into ``events``.
+    private let pump: Task<Void, Never>
 
     private struct Cache {
         /// Each row's HTML by id, with the row it was rendered from.
         var rows: [String: (row: Row, html: String)] = [:]
         var content: RenderedContent<Row>?
         var json: (version: Int, data: Data)?
-        /// Encoded change events of the latest versions.
-        var changes: [Int: String] = [:]
         var page: (key: String, body: ByteBuffer)?
     }
 
     init(list: List, renderer: PageRenderer) {
         self.list = list
         self.renderer = renderer
+        let start = list.current.version
+        let events = ChangeLog<ByteBuffer>(capacity: LiveList<Row>.keptChangeSets, version: start)
+        self.events = events
+        pump = Task { [list, renderer] in
+            for await change in list.changes(after: start) {
+                events.append(Self.changeEvent(change, in: list.info.id, renderer: renderer), version: change.version)
+            }
+            events.close()
+        }
+    }
+
+    deinit {
+        pump.cancel()
+        events.close()
     }
 
     var info: ListInfo { list.info }
-    var subscriberCount: Int { list.subscriberCount }
+    var subscriberCount: Int { events.readerCount }
 
     func close() async {
         await list.close()
+        pump.cancel()
+        events.close()
     }
 
     func pane(currentPhoto: String?) -> ListPaneContent {
@@ -114,16 +137,16 @@ final class LiveListFeed<List: LiveListProtocol>: ListFeed {
         return (index > 0 ? ids[index - 1] : nil, index + 1 < ids.count ? ids[index + 1] : nil)
     }
 
-    func events() async -> AsyncStream<String> {
-        let (snapshot, changes) = await list.subscribe()
-        let (stream, continuation) = AsyncStream<String>.makeStream()
-        continuation.yield(snapshotEvent(snapshot))
-        let forward = Task { [self] in
-            for await change in changes { continuation.yield(changeEvent(change)) }
-            continuation.finish()
+    func snapshotEvent() -> (version: Int, event: ByteBuffer) {
+        snapshotCache.withLock { cached in
+            let snapshot = list.current
+            if let cached, cached.version == snapshot.version { return cached }
+            let rendered = content(of: snapshot).rendered
+            let event = SnapshotEvent(list: info.id.address, instance: instance, snapshot: rendered)
+            let made = (snapshot.version, ByteBuffer(string: EventRoutes.message("snapshot", (try? JSONResponse.encode(event)) ?? "{}")))
+            cached = made
+            return made
         }
-        continuation.onTermination = { _ in forward.cancel() }
-        return stream
     }
 
     func page(_ key: String, render: () -> String) -> ByteBuffer {
@@ -137,7 +160,11 @@ final class LiveListFeed<List: LiveListProtocol>: ListFeed {
 
     /// The content at the list's current version, rendered once per version.
     private func content() -> RenderedContent<Row> {
-        let snapshot = list.current
+        content(of: list.current)
+    }
+
+    /// `snapshot` rendered, from the cache when it holds that version.
+    private func content(of snapshot: LiveSnapshot<Row>) -> RenderedContent<Row> {
         if let cached = cache.withLock({ $0.content }), cached.snapshot.version == snapshot.version { return cached }
         let known = cache.withLock { $0.rows }
         var rows: [String: (row: Row, html: String)] = [:]
@@ -165,30 +192,11 @@ final class LiveListFeed<List: LiveListProtocol>: ListFeed {
         return content
     }
 
-    /// `row` rendered, from the row cache when it holds the same row.
-    private func cachedHTML(_ row: Row) -> RenderedRow {
-        if let known = cache.withLock({ $0.rows[row.id] }), known.row == row { return RenderedRow(id: row.id, html: known.html) }
-        let html = renderer.rowHTML(id: row.id, row.content, in: info.id)
-        cache.withLock { $0.rows[row.id] = (row, html) }
-        return RenderedRow(id: row.id, html: html)
-    }
-
-    private func snapshotEvent(_ snapshot: LiveSnapshot<Row>) -> String {
-        let cached = cache.withLock { $0.content }
-        let rendered = cached.map { $0.snapshot.version == snapshot.version } == true ? cached?.rendered : nil
-        let event = SnapshotEvent(list: info.id.address, instance: instance, snapshot: rendered ?? snapshot.map(cachedHTML))
-        return EventRoutes.message("snapshot", (try? JSONResponse.encode(event)) ?? "{}")
-    }
-
-    /// `change` as an event, encoded once for every stream.
-    private func changeEvent(_ change: LiveChangeSet<Row>) -> String {
-        if let event = cache.withLock({ $0.changes[change.version] }) { return event }
-        let event = EventRoutes.message("change", (try? JSONResponse.encode(change.map(cachedHTML))) ?? "{}")
-        cache.withLock { cache in
-            cache.changes[change.version] = event
-            cache.changes = cache.changes.filter { $0.key > change.version - 16 }
-        }
-        return event
+    /// `change` as an event with its rows rendered: done once per version, by the feed's
+    /// pump, whatever the number of streams (a change set holds only the rows that changed).
+    private static func changeEvent(_ change: LiveChangeSet<Row>, in list: ListID, renderer: PageRenderer) -> ByteBuffer {
+        let rendered = change.map { RenderedRow(id: $0.id, html: renderer.rowHTML(id: $0.id, $0.content, in: list)) }
+        return ByteBuffer(string: EventRoutes.message("change", (try? JSONResponse.encode(rendered)) ?? "{}"))
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SPoTKit
 import ServiceLifecycle
+import Synchronization
 
 /// `GET /events?list=KEY`: a live list's snapshot and changes, and the refresher's status,
 /// as server-sent events. `?list=status` (or none) streams the status alone.
@@ -14,65 +15,41 @@ import ServiceLifecycle
 /// server shuts down; browsers reconnect by themselves and resynchronise from the snapshot.
 struct EventRoutes: Sendable {
     let web: SPoTWebApp
-    /// The time between keep-alive comments.
-    static let keepAliveInterval: Duration = .seconds(20)
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/events") { request, _ in
             let raw = request.uri.queryParameters["list"].map(String.init) ?? "status"
-            var feedEvents: AsyncStream<String>?
+            var feed: (any ListFeed)?
             if raw != "status" {
                 guard let id = try Input.listID(request) else { throw WebError(.badRequest, "The list is missing") }
-                feedEvents = try await web.hub.feed(id).events()
+                feed = try await web.hub.feed(id)
             }
-            return stream(feedEvents, statuses: await web.spot.refresher.statusUpdates())
+            return stream(feed, request: request)
         }
     }
 
-    private func stream(_ feedEvents: AsyncStream<String>?, statuses: AsyncStream<RefreshStatus>) -> Response {
+    private func stream(_ feed: (any ListFeed)?, request: Request) -> Response {
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache",
             .xAccelBuffering: "no",
         ]
+        let connection = EventConnection(feed: feed, statuses: web.live.statuses, keepAlives: web.live.keepAlives)
         return Response(
             status: .ok,
             headers: headers,
             body: ResponseBody { writer in
-                let (events, continuation) = AsyncStream<String>.makeStream()
-                continuation.yield("retry: 2000\n\n")
-                // Finished once the list's snapshot is on its way: statuses wait for it, so
-                // the snapshot is the first event, as documented (statuses are buffered).
-                let (snapshotSent, snapshotSentSignal) = AsyncStream<Never>.makeStream()
-                let forwarders = [
-                    Task {
-                        defer { snapshotSentSignal.finish() }
-                        guard let feedEvents else { return }
-                        for await event in feedEvents {
-                            continuation.yield(event)
-                            snapshotSentSignal.finish()
-                        }
-                        continuation.finish()  // the list closed: the server is going away
-                    },
-                    Task {
-                        for await _ in snapshotSent {}
-                        for await status in statuses {
-                            continuation.yield(Self.message("status", (try? JSONResponse.encode(status)) ?? "{}"))
-                        }
-                    },
-                    Task {
-                        while !Task.isCancelled {
-                            try? await Task.sleep(for: Self.keepAliveInterval)
-                            continuation.yield(": keep-alive\n\n")
-                        }
-                    },
-                ]
-                defer { for task in forwarders { task.cancel() } }
+                web.live.opened()
+                defer { web.live.closed() }
                 try await withGracefulShutdownHandler {
-                    for await event in events {
-                        try await writer.write(ByteBuffer(string: event))
+                    // The browser closing its side ends the stream at once, not at the next
+                    // write; this is the connection's one task besides the response's own.
+                    try await request.body.consumeWithInboundCloseHandler { _ in
+                        try await connection.run(&writer)
+                    } onInboundClosed: {
+                        connection.stop()
                     }
                 } onGracefulShutdown: {
-                    continuation.finish()
+                    connection.stop()
                 }
                 try await writer.finish(nil)
             }

@@ -17,10 +17,10 @@ struct EventStreamReader {
     private var buffer = ""
 
     /// Connects to `url` and checks that it answers with an event stream.
-    static func connect(_ url: String) async throws -> EventStreamReader {
+    static func connect(_ url: String, client: HTTPClient = .shared) async throws -> EventStreamReader {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "text/event-stream")
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(30))
         guard response.status == .ok, response.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true else {
             throw EventStreamError(message: "\(url) answered \(response.status) \(response.headers)")
         }

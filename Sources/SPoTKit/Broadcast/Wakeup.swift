@@ -1,0 +1,59 @@
+import Synchronization
+
+/// A one-slot signal one task waits on and any thread raises: how a reader of one or more
+/// ``ChangeLog``s sleeps until something new may be there.
+///
+/// A signal raised while nobody waits is kept, so the pattern *register, read, wait* never
+/// misses a change made between the read and the wait. The continuation is always resumed
+/// outside the lock (the runtime takes its own locks on resume, and a cancellation handler
+/// that takes this lock runs under them).
+public final class Wakeup: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Void, Never>?
+        var signalled = false
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a wake-up with no signal pending.
+    public init() {}
+
+    /// Wakes the waiting task, or the next call to ``wait()`` when none waits.
+    public func signal() {
+        let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let continuation = state.continuation else {
+                state.signalled = true
+                return nil
+            }
+            state.continuation = nil
+            return continuation
+        }
+        waiting?.resume()
+    }
+
+    /// Returns at once when a signal is pending (consuming it) or the task is cancelled;
+    /// otherwise when the next signal or cancellation comes. One task waits at a time.
+    public func wait() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.signalled || state.cancelled {
+                        state.signalled = false
+                        return true
+                    }
+                    state.continuation = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                state.cancelled = true
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            waiting?.resume()
+        }
+    }
+}
