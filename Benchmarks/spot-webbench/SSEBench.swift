@@ -143,7 +143,11 @@ private func fanout(_ options: SSEOptions, table: SSETable, directory: URL) asyn
                 met: stop.status == 0 && stop.seconds <= 10
             )
         }
-        let svg = fanoutSVG(points, title: "spot serve: one hide → the change event on every connection (release, 2 cores)")
+        let build = CommandLine.arguments[0].contains("/debug/") ? "debug build" : "release build"
+        let svg = fanoutSVG(
+            points,
+            title: "spot serve: one hide → the change event on every connection (\(build), \(ProcessInfo.processInfo.activeProcessorCount) cores)"
+        )
         try svg.write(toFile: options.svgPath, atomically: true, encoding: .utf8)
         table.note("fanout: graph written to \(options.svgPath); client counts \(describe(log.counts))")
     } catch {

@@ -131,9 +131,11 @@ func fanoutSVG(_ points: [FanoutPoint], title: String) -> String {
     svg.append("<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(height - 16))\" text-anchor=\"middle\">open EventSource connections on one list (log scale)</text>")
     svg.append("<text transform=\"translate(18 \(f(top + plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">hide → change event received (ms)</text>")
     // Targets.
-    for (value, label) in [(100.0, "p50 target 100 ms"), (250.0, "p99 target 250 ms")] where value <= yMax {
+    for (value, label, below) in [(100.0, "p50 target 100 ms", true), (250.0, "p99 target 250 ms", false)] where value <= yMax {
         svg.append("<line x1=\"\(f(left))\" y1=\"\(f(y(value)))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(y(value)))\" stroke=\"#999\" stroke-dasharray=\"6 4\"/>")
-        svg.append("<text x=\"\(f(left + plotWidth - 4))\" y=\"\(f(y(value) - 5))\" text-anchor=\"end\" fill=\"#777\">\(label)</text>")
+        // The two labels apart when the lines are close: p50's under its line, p99's above.
+        let labelY = below ? y(value) + 14 : y(value) - 5
+        svg.append("<text x=\"\(f(left + plotWidth - 4))\" y=\"\(f(labelY))\" text-anchor=\"end\" fill=\"#777\">\(label)</text>")
     }
     // Series.
     for (name, color, values) in [("p99", "#c0392b", points.map(\.p99)), ("p50", "#2471a3", points.map(\.p50))] {
