@@ -115,8 +115,15 @@ struct DatabaseOutageTests {
         let snapshot = try await late.next(named: "snapshot").object()
         #expect(((snapshot["snapshot"] as? [String: Any])?["sections"] as? [Any])?.isEmpty == false)
 
+        // Reported, not asserted: how long /health and a refused hide take while offline.
+        let healthStarted = clock.now
+        #expect(try await Self.get(base + "health", within: 2).status == .serviceUnavailable)
+        let healthTime = clock.now - healthStarted
+
         // What needs the database is refused with the reason, and nothing is saved.
+        let hideStarted = clock.now
         let hide = try await Self.post(base, "api/photos/\(victim)/hide", within: 4)
+        print("DatabaseOutage (\(databaseName)): /health 503 in \(healthTime), a hide 503 in \(clock.now - hideStarted) while offline")
         #expect(hide.status == .serviceUnavailable, "\(hide.body)")
         #expect(try hide.json()["error"] as? String != nil)
         let formHide = try await Self.post(base, "photos/\(victim)/hide", within: 4)
