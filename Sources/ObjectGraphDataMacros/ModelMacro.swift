@@ -166,6 +166,6 @@ public struct SchemaMarkerMacro: PeerMacro {
 @main
 struct ObjectGraphDataMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [
-        ModelMacro.self, PersistedPropertyMacro.self, SchemaMarkerMacro.self, ModelActorMacro.self,
+        ModelMacro.self, PersistedPropertyMacro.self, SchemaMarkerMacro.self, ModelActorMacro.self, ConstraintMacro.self,
     ]
 }

@@ -72,7 +72,8 @@ struct ModelContextTests {
         other.insert(Tag(name: "tower", uses: 7))
         other.insert(Tag(name: "quad", uses: 2))
         try other.save()
-        let tags = try ModelContext(container).fetch(FetchDescriptor<Tag>(sortBy: [SortDescriptor(\.name)]))
+        let reader = ModelContext(container)
+        let tags = try reader.fetch(FetchDescriptor<Tag>(sortBy: [SortDescriptor(\.name)]))
         #expect(tags.map(\.name) == ["quad", "tower"])
         #expect(tags.map(\.uses) == [2, 7])
     }
@@ -133,7 +134,8 @@ struct ModelContextTests {
                 throw Stop()
             }
         }
-        #expect(try ModelContext(container).fetch(FetchDescriptor<Photo>()).map(\.title) == ["Kept"])
+        let reader = ModelContext(container)
+        #expect(try reader.fetch(FetchDescriptor<Photo>()).map(\.title) == ["Kept"])
     }
 
     @Test("Autosave saves pending changes at processPendingChanges; off, nothing is saved")

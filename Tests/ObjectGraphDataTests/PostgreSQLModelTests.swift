@@ -43,7 +43,8 @@ struct PostgreSQLModelTests {
         let other = ModelContext(container)
         other.insert(Tag(name: "tower", uses: 5))
         try other.save()
-        let tags = try ModelContext(container).fetch(FetchDescriptor<Tag>())
+        let reader = ModelContext(container)
+        let tags = try reader.fetch(FetchDescriptor<Tag>())
         #expect(tags.map(\.uses) == [5])
     }
 

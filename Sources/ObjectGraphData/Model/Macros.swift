@@ -77,3 +77,25 @@ public macro _PersistedProperty() = #externalMacro(module: "ObjectGraphDataMacro
 @attached(member, names: named(modelExecutor), named(modelContainer), named(init))
 @attached(extension, conformances: ModelActor)
 public macro ModelActor() = #externalMacro(module: "ObjectGraphDataMacros", type: "ModelActorMacro")
+
+/// Makes groups of a model's properties unique together, as SwiftData's `#Unique`; written in
+/// the `@Model` class's body:
+///
+/// ```swift
+/// @Model final class Edition {
+///     #Unique<Edition>([\.isbn], [\.title, \.year])
+///     var isbn: String
+///     var title: String
+///     var year: Int
+///     …
+/// }
+/// ```
+///
+/// Inserting a model whose values of a group are already stored updates the stored model.
+@freestanding(declaration, names: named(_$uniqueConstraints))
+public macro Unique<T>(_ constraints: [PartialKeyPath<T>]...) = #externalMacro(module: "ObjectGraphDataMacros", type: "ConstraintMacro")
+
+/// Indexes groups of a model's properties in the store, as SwiftData's `#Index`:
+/// `#Index<Edition>([\.title], [\.year, \.title])` in the `@Model` class's body.
+@freestanding(declaration, names: named(_$indexes))
+public macro Index<T>(_ indices: [PartialKeyPath<T>]...) = #externalMacro(module: "ObjectGraphDataMacros", type: "ConstraintMacro")

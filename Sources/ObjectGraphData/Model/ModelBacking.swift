@@ -48,11 +48,14 @@ public final class _ModelBacking {
             }
             return placeholder
         }
-        guard let object, let context else {
+        guard let object else {
             guard let value = values[key] as? Value else {
                 preconditionFailure("ObjectGraphData: '\(key)' was read before it was set")
             }
             return value
+        }
+        guard let context else {
+            preconditionFailure("ObjectGraphData: '\(key)' was read after the model's ModelContext was deallocated; keep the context while you use its models")
         }
         return context.read {
             let raw = object.value(forKey: key)

@@ -12,9 +12,18 @@ public protocol PersistentModel: AnyObject, Hashable, Identifiable {
     init(backingData: _ModelBacking)
     /// The persisted properties, their key paths and options (written by `@Model`).
     static var schemaMetadata: [Schema.PropertyMetadata] { get }
+    /// Groups of properties unique together (written by `#Unique`).
+    static var _$uniqueConstraints: [[AnyKeyPath]] { get }
+    /// Groups of properties indexed together (written by `#Index`).
+    static var _$indexes: [[AnyKeyPath]] { get }
 }
 
 extension PersistentModel {
+    /// No `#Unique` groups.
+    public static var _$uniqueConstraints: [[AnyKeyPath]] { [] }
+    /// No `#Index` groups.
+    public static var _$indexes: [[AnyKeyPath]] { [] }
+
     /// The model's identity in its store; temporary until the model's first save.
     public var persistentModelID: PersistentIdentifier { _$backingData.persistentIdentifier(of: Self.self) }
 

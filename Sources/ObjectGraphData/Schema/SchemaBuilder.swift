@@ -111,7 +111,25 @@ enum SchemaBuilder {
                 }
             }
             for property in entity.properties where property.attribute?.options.contains(.unique) == true {
-                description.unique(property.name)
+                description.uniquenessConstraints.append([property.name])
+            }
+            let names = { (group: [AnyKeyPath]) in
+                group.map { keyPath in
+                    guard let property = entity.properties.first(where: { $0.keyPath == keyPath }) else {
+                        preconditionFailure("ObjectGraphData: \(keyPath) in #Unique or #Index of \(entity.name) is not a persisted property")
+                    }
+                    return property.name
+                }
+            }
+            for group in entity.type._$uniqueConstraints { description.uniquenessConstraints.append(names(group)) }
+            for group in entity.type._$indexes {
+                let keys = names(group)
+                description.indexes.append(
+                    FetchIndexDescription(
+                        name: "\(entity.name)_\(keys.joined(separator: "_"))",
+                        elements: keys.map { FetchIndexElementDescription(propertyName: $0) }
+                    )
+                )
             }
             return description
         }
