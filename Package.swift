@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         // The PostgreSQL store: its own product, so SQLite-only users do not build postgres-nio.
         .library(name: "ObjectGraphPostgres", targets: ["ObjectGraphPostgres"]),
+        // SwiftData's API (`@Model`, `#Predicate` to SQL, `ModelContainer`) over ObjectGraph.
+        .library(name: "ObjectGraphData", targets: ["ObjectGraphData"]),
         .library(name: "Flickr", targets: ["Flickr"]),
         .library(name: "SPoTKit", targets: ["SPoTKit"]),
         .library(name: "SPoTWeb", targets: ["SPoTWeb"]),
@@ -100,6 +102,25 @@ let package = Package(
             name: "objectgraph-remote-peer",
             dependencies: ["ObjectGraph", "ObjectGraphPeerModel"],
             path: "Tests/ObjectGraphRemotePeer"
+        ),
+
+        // MARK: ObjectGraphData — SwiftData's API on Linux, over ObjectGraph's public API.
+        // Nothing of the app depends on it, so `spot` does not build it.
+        .macro(
+            name: "ObjectGraphDataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(
+            name: "ObjectGraphData",
+            dependencies: ["ObjectGraph", "ObjectGraphDataMacros", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "ObjectGraphDataTests",
+            dependencies: ["ObjectGraphData", "ObjectGraph", "ObjectGraphPostgres", "TestSupport"]
         ),
 
         // MARK: objectgraph-gen — typed classes from an Xcode model (mogenerator's job).

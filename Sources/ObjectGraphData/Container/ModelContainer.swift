@@ -1,0 +1,109 @@
+import Foundation
+public import ObjectGraph
+import Synchronization
+
+/// Holds a schema's stores and hands out contexts, as SwiftData's `ModelContainer`.
+///
+/// ```swift
+/// let container = try ModelContainer(
+///     for: Book.self, Author.self,
+///     configurations: ModelConfiguration(isStoredInMemoryOnly: true)
+/// )
+/// let context = ModelContext(container)
+/// ```
+///
+/// It is `Sendable`: share one container, and give each task or actor its own
+/// ``ModelContext`` (or use ``mainContext`` on the main actor).
+public final class ModelContainer: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is immutable and Sendable but the migration
+    // plan, a metatype of a protocol whose requirements are all static.
+    /// The schema the container stores.
+    public let schema: Schema
+    /// The configurations its stores were opened with.
+    public let configurations: [ModelConfiguration]
+    /// The migration plan the stores were opened with, if any.
+    public let migrationPlan: (any SchemaMigrationPlan.Type)?
+    /// The ObjectGraph container underneath: its coordinator, stores and contexts.
+    public let persistentContainer: PersistentContainer
+    /// The main context, made on first use.
+    let mainContextStorage = Mutex<MainContextBox?>(nil)
+
+    /// A container of `types` (and the models they reach), stored as `configurations` say
+    /// (by default in `default.store` under Application Support).
+    ///
+    /// - Throws: when a store cannot be opened or migrated.
+    public convenience init(for forTypes: any PersistentModel.Type..., configurations: ModelConfiguration...) throws {
+        try self.init(for: Schema(forTypes), migrationPlan: nil, configurations: configurations)
+    }
+
+    /// A container of `schema`.
+    public convenience init(for givenSchema: Schema, configurations: ModelConfiguration...) throws {
+        try self.init(for: givenSchema, migrationPlan: nil, configurations: configurations)
+    }
+
+    /// A container of `schema`, migrating stores written with earlier schema versions by
+    /// `migrationPlan`'s stages.
+    ///
+    /// - Throws: when a store cannot be opened or migrated; nothing of it is changed then.
+    public init(for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration]) throws {
+        let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
+        schema = givenSchema
+        self.configurations = configurations
+        self.migrationPlan = migrationPlan
+        persistentContainer = PersistentContainer(name: configurations[0].name, managedObjectModel: givenSchema.managedObjectModel)
+        if let migrationPlan {
+            for configuration in configurations { try MigrationPlanner.migrate(configuration, by: migrationPlan, to: givenSchema) }
+        }
+        persistentContainer.persistentStoreDescriptions = configurations.map { $0.storeDescription() }
+        var failure: (any Error)?
+        persistentContainer.loadPersistentStores { _, error in
+            if let error, failure == nil { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The context of the main actor, made on first use; it saves on its own (see
+    /// ``ModelContext/autosaveEnabled``).
+    @MainActor public var mainContext: ModelContext {
+        mainContextStorage.withLock { box in
+            if let box { return box.context }
+            let context = ModelContext(self)
+            context.autosaveEnabled = true
+            box = MainContextBox(context: context)
+            return context
+        }
+    }
+
+    /// Deletes every model of the container's stores (all of them, as SwiftData's
+    /// `deleteAllData()`), by a batch delete per entity.
+    public func deleteAllData() throws {
+        let context = persistentContainer.newBackgroundContext()
+        try context.performAndWait {
+            for entity in schema.entities {
+                let request = BatchDeleteRequest(fetchRequest: FetchRequest<any FetchRequestResult>(entityName: entity.name))
+                _ = try context.execute(request)
+            }
+        }
+    }
+
+    /// Whether saves may happen, per the configurations.
+    var allowsSave: Bool { configurations.allSatisfy(\.allowsSave) }
+
+    /// The observers that want to hear of in-memory evaluation.
+    var statementObservers: [SQLStatementObserver] { configurations.compactMap(\.sqlStatementObserver) }
+}
+
+/// The main context, made on the main actor and only handed out there.
+final class MainContextBox: @unchecked Sendable {
+    // @unchecked Sendable: only read through `mainContext`, which is main-actor isolated.
+    let context: ModelContext
+    init(context: ModelContext) { self.context = context }
+}
+
+extension ModelContainer {
+    /// Whether `context` is this container's main context.
+    func isMainContext(_ context: ModelContext) -> Bool {
+        let main = mainContextStorage.withLock { box in box.map { ObjectIdentifier($0.context) } }
+        return main == ObjectIdentifier(context)
+    }
+}

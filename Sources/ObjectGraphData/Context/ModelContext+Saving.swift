@@ -1,0 +1,123 @@
+public import Foundation
+import ObjectGraph
+
+extension ModelContext {
+    /// Posted (on `NotificationCenter.default`, object: the context) before a save.
+    public static let willSave = Notification.Name("ObjectGraphData.ModelContext.willSave")
+    /// Posted after a save; `userInfo` holds the saved models' identifiers under
+    /// ``NotificationKey``'s `inserted`, `updated` and `deleted` raw values.
+    public static let didSave = Notification.Name("ObjectGraphData.ModelContext.didSave")
+
+    /// The keys of ``didSave``'s `userInfo`, as SwiftData's.
+    public enum NotificationKey: String, Sendable {
+        /// `[PersistentIdentifier]` of the inserted models.
+        case insertedIdentifiers
+        /// `[PersistentIdentifier]` of the updated models.
+        case updatedIdentifiers
+        /// `[PersistentIdentifier]` of the deleted models.
+        case deletedIdentifiers
+        /// The context's history token after the save, when history is recorded.
+        case queryGeneration
+        /// Whether the context was invalidated.
+        case invalidatedAllIdentifiers
+    }
+
+    /// Saves the context's changes to the store in one transaction.
+    ///
+    /// A model inserted with a `.unique` attribute value already stored updates the stored
+    /// model instead (SwiftData's upsert). A delete rule `.deny` with related models left, a
+    /// relationship out of its count bounds, or a store error throws, and the changes stay.
+    ///
+    /// - Throws: ``ObjectGraph/ObjectGraphError`` naming what failed; nothing is saved then.
+    public func save() throws {
+        guard hasChanges else { return }
+        guard container.allowsSave else {
+            throw SwiftDataError.saveNotAllowed
+        }
+        NotificationCenter.default.post(name: Self.willSave, object: self)
+        let saved = try read { () throws -> ContextDidSave in
+            let inserted = Set(managedObjectContext.insertedObjects.map(ObjectIdentifier.init))
+            let updated = Set(managedObjectContext.updatedObjects.map(ObjectIdentifier.init))
+            let deleted = managedObjectContext.deletedObjects
+            try managedObjectContext.save()
+            // Deleted objects leave the context: forget their models.
+            for object in deleted { registry[ObjectIdentifier(object)] = nil }
+            insertionOrder = []
+            let ids = { (set: Set<ObjectIdentifier>) in
+                Set(set.compactMap { self.registry[$0]?._$backingData.managedObject?.objectID })
+            }
+            return ContextDidSave(
+                insertedObjectIDs: ids(inserted),
+                updatedObjectIDs: ids(updated),
+                deletedObjectIDs: Set(deleted.map(\.objectID))
+            )
+        }
+        NotificationCenter.default.post(
+            name: Self.didSave,
+            object: self,
+            userInfo: [
+                NotificationKey.insertedIdentifiers.rawValue: saved.insertedObjectIDs.map(PersistentIdentifier.init),
+                NotificationKey.updatedIdentifiers.rawValue: saved.updatedObjectIDs.map(PersistentIdentifier.init),
+                NotificationKey.deletedIdentifiers.rawValue: saved.deletedObjectIDs.map(PersistentIdentifier.init),
+            ]
+        )
+    }
+
+    /// Discards the unsaved changes: inserted models leave the context, changed and deleted
+    /// ones return to their saved values.
+    public func rollback() {
+        read {
+            for object in managedObjectContext.insertedObjects { registry[ObjectIdentifier(object)] = nil }
+            managedObjectContext.rollback()
+            insertionOrder = []
+        }
+    }
+
+    /// Runs `block`, then saves its changes; a thrown error rolls them back.
+    ///
+    /// - Throws: `block`'s error, or the save's.
+    public func transaction(block: () throws -> Void) throws {
+        do {
+            try block()
+            try save()
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// Settles pending changes, and saves them when ``autosaveEnabled`` is on.
+    ///
+    /// - Note: ObjectGraph settles changes as they are made; this is where autosave happens
+    ///   for a context without a main actor to schedule it.
+    public func processPendingChanges() {
+        read { managedObjectContext.processPendingChanges() }
+        autosaveIfNeeded()
+    }
+
+    /// Saves if autosave is on and there are changes; a failing autosave keeps the changes
+    /// (and is reported by the next explicit ``save()``).
+    func autosaveIfNeeded() {
+        autosaveScheduled = false
+        guard autosaveEnabled, hasChanges else { return }
+        try? save()
+    }
+
+    /// After a change: on the main context, schedules one autosave on the main actor.
+    func noteChange() {
+        guard autosaveEnabled, !autosaveScheduled, isMainContext else { return }
+        autosaveScheduled = true
+        let box = UncheckedContext(context: self)
+        Task { @MainActor in box.context.autosaveIfNeeded() }
+    }
+
+    /// Whether this is its container's main context.
+    var isMainContext: Bool { container.isMainContext(self) }
+}
+
+/// Carries the main context into its autosave task, which runs on the main actor where the
+/// main context lives.
+private struct UncheckedContext: @unchecked Sendable {
+    // @unchecked Sendable: the main context is only used on the main actor; the task runs there.
+    let context: ModelContext
+}

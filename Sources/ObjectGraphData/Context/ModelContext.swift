@@ -1,0 +1,175 @@
+public import Foundation
+public import ObjectGraph
+
+/// Inserts, fetches, changes and saves models, as SwiftData's `ModelContext`; an ObjectGraph
+/// `ManagedObjectContext` underneath.
+///
+/// ```swift
+/// let context = ModelContext(container)
+/// let book = Book(isbn: "978-0", title: "Dune")
+/// context.insert(book)
+/// try context.save()
+/// let books = try context.fetch(FetchDescriptor<Book>(predicate: #Predicate { $0.title.starts(with: "D") }))
+/// ```
+///
+/// A context and its models belong to one task or thread at a time (they are not
+/// `Sendable`); each call runs on the ObjectGraph context's queue and returns when done.
+public final class ModelContext {
+    /// The container the context belongs to.
+    public let container: ModelContainer
+    /// The ObjectGraph context underneath, for what this API does not cover (use it inside
+    /// its `performAndWait`).
+    public let managedObjectContext: ManagedObjectContext
+    /// The models the context has handed out, by the identity of their managed objects.
+    var registry: [ObjectIdentifier: any PersistentModel] = [:]
+    /// The models inserted since the last save, in insertion order.
+    var insertionOrder: [ObjectIdentifier] = []
+    /// Whether changes are saved without a call to ``save()``: by ``processPendingChanges()``,
+    /// and, on the ``ModelContainer/mainContext``, on the main actor soon after each change.
+    public var autosaveEnabled = false
+    /// Whether an autosave is scheduled on the main actor.
+    var autosaveScheduled = false
+    /// Undo is not supported on Linux; kept for source compatibility (always `nil`).
+    public var undoManager: AnyObject? { nil }
+
+    /// A new context of `container`, with autosave off.
+    public init(_ container: ModelContainer) {
+        self.container = container
+        managedObjectContext = container.persistentContainer.newBackgroundContext()
+        managedObjectContext.name = "ModelContext"
+        // SwiftData's `.unique` is an upsert: a conflicting insert updates the stored object.
+        managedObjectContext.mergePolicy = .mergeByPropertyObjectTrump
+        managedObjectContext.automaticallyMergesChangesFromParent = true
+    }
+
+    // MARK: Running on the context's queue
+
+    /// Runs `body` on the ObjectGraph context's queue.
+    func read<T>(_ body: () throws -> T) rethrows -> T {
+        try managedObjectContext.performAndWait(body)
+    }
+
+    /// Runs a change on the context's queue, then schedules an autosave if enabled.
+    func write<T>(_ body: () throws -> T) rethrows -> T {
+        let result = try managedObjectContext.performAndWait(body)
+        noteChange()
+        return result
+    }
+
+    // MARK: Models and managed objects
+
+    /// The model over `object`, registering a new one of the entity's class if needed.
+    func model(for object: ManagedObject) -> any PersistentModel {
+        if let model = registry[ObjectIdentifier(object)] { return model }
+        guard let type = container.schema.typesByEntityName[object.entity.name] else {
+            preconditionFailure("ObjectGraphData: the schema has no model class for entity \(object.entity.name)")
+        }
+        let model = type.init(backingData: _ModelBacking(object: object, context: self))
+        registry[ObjectIdentifier(object)] = model
+        return model
+    }
+
+    /// The managed object behind `model`, inserting the model first when it is new.
+    func managedObject(for model: any PersistentModel) -> ManagedObject {
+        if let object = model._$backingData.managedObject {
+            precondition(
+                model._$backingData.context === self,
+                "ObjectGraphData: a model of one context cannot be related to a model of another; fetch it in this context with model(for:)"
+            )
+            return object
+        }
+        insert(model)
+        return model._$backingData.managedObject!
+    }
+
+    // MARK: Inserting and deleting
+
+    /// Inserts a new model, and the new models it relates to; it is stored at the next save.
+    ///
+    /// Inserting a model already in this context does nothing.
+    public func insert<T: PersistentModel>(_ model: T) {
+        insert(model as any PersistentModel)
+    }
+
+    private func insert(_ model: any PersistentModel) {
+        let backing = model._$backingData
+        if let context = backing.context {
+            precondition(context === self, "ObjectGraphData: \(type(of: model)) is already in another context")
+            return
+        }
+        let entityName = type(of: model).entityName
+        write {
+            let object: ManagedObject
+            do {
+                object = try managedObjectContext.insertObject(entityName: entityName)
+            } catch {
+                preconditionFailure("ObjectGraphData: \(entityName) is not in the container's schema (\(error))")
+            }
+            registry[ObjectIdentifier(object)] = model
+            insertionOrder.append(ObjectIdentifier(object))
+            let values = backing.attach(to: object, in: self)
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                object.setValue(ModelValue.encode(value, in: self), forKey: key)
+            }
+        }
+    }
+
+    /// Deletes `model` at the next save, applying its relationships' delete rules.
+    public func delete<T: PersistentModel>(_ model: T) {
+        guard let object = model._$backingData.managedObject, model._$backingData.context === self else { return }
+        write { managedObjectContext.delete(object) }
+    }
+
+    /// Deletes every model of `model` type matching `predicate` (all of them without one).
+    ///
+    /// - Throws: when the fetch fails.
+    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
+        let models = try fetch(FetchDescriptor<T>(predicate: predicate))
+        for model in models { delete(model) }
+    }
+
+    // MARK: Looking models up
+
+    /// The model with `persistentModelID` in this context: registered, or loaded from the
+    /// store when first used.
+    ///
+    /// Traps for an identifier of a model never inserted (as SwiftData does).
+    public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
+        guard let objectID = persistentModelID.objectID else {
+            preconditionFailure("ObjectGraphData: \(persistentModelID) names a model that was never inserted")
+        }
+        let object = read { managedObjectContext.object(with: objectID) }
+        return model(for: object)
+    }
+
+    /// The model with `persistentModelID` if this context already holds it.
+    public func registeredModel<T: PersistentModel>(for persistentModelID: PersistentIdentifier) -> T? {
+        guard let objectID = persistentModelID.objectID,
+            let object = read({ managedObjectContext.registeredObject(for: objectID) })
+        else { return nil }
+        return registry[ObjectIdentifier(object)] as? T
+    }
+
+    // MARK: Changes
+
+    /// Whether the context has unsaved insertions, changes or deletions.
+    public var hasChanges: Bool { read { managedObjectContext.hasChanges } }
+
+    /// The models inserted and not yet saved.
+    public var insertedModelsArray: [any PersistentModel] {
+        read { managedObjectContext.insertedObjects.sorted(by: ModelValue.storeOrder).map { model(for: $0) } }
+    }
+
+    /// The saved models changed and not yet saved.
+    public var changedModelsArray: [any PersistentModel] {
+        read { managedObjectContext.updatedObjects.sorted(by: ModelValue.storeOrder).map { model(for: $0) } }
+    }
+
+    /// The models deleted and not yet saved.
+    public var deletedModelsArray: [any PersistentModel] {
+        read { managedObjectContext.deletedObjects.sorted(by: ModelValue.storeOrder).map { model(for: $0) } }
+    }
+}
+
+@available(*, unavailable)
+extension ModelContext: Sendable {}

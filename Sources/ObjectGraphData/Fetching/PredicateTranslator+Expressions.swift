@@ -1,0 +1,246 @@
+import Foundation
+import ObjectGraph
+
+// How each of Foundation's predicate expressions translates (see PredicateTranslator).
+
+typealias Translation = PredicateTranslator.Translation
+typealias Fragment = PredicateTranslator.Fragment
+typealias Untranslatable = PredicateTranslator.Untranslatable
+
+extension PredicateExpressions.Variable: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        guard let bound = translator.variables[key] else { throw Untranslatable(description: "a variable out of scope") }
+        return bound
+    }
+}
+
+extension PredicateExpressions.Value: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        .value(try PredicateTranslator.storedConstant(value, in: translator.context))
+    }
+}
+
+extension PredicateExpressions.NilLiteral: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation { .value(nil) }
+}
+
+extension PredicateExpressions.KeyPath: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let base = try translator.translate(root)
+        switch kind {
+        case .collectionCount?:
+            return try counted(base)
+        case .collectionIsEmpty?:
+            return .predicate(Fragment.binary(try translator.operand(counted(base)), "==", Fragment("0")))
+        case .collectionFirst?, .bidirectionalCollectionLast?:
+            throw Untranslatable(description: "first/last of a collection has no SQL form")
+        case nil:
+            break
+        }
+        guard case .path(let prefix) = base else { throw Untranslatable(description: "a key path on a computed value") }
+        guard let name = _ModelKeyPathRecorder.name(of: keyPath, on: Root.Output.self) else {
+            throw Untranslatable(description: "\(keyPath) is not a persisted property")
+        }
+        return .path(prefix.isEmpty ? name : prefix + "." + name)
+    }
+
+    /// `base.@count` for a to-many relationship or a SUBQUERY; strings' counts stay in memory.
+    private func counted(_ base: Translation) throws -> Translation {
+        guard Root.Output.self is any _ModelArray.Type else { throw Untranslatable(description: "count of a string has no SQL form") }
+        switch base {
+        case .path(let path) where !path.isEmpty: return .path(path + ".@count")
+        case .expression(let fragment): return .expression(Fragment(fragment.format + ".@count", fragment.arguments))
+        default: throw Untranslatable(description: "count of a computed collection")
+        }
+    }
+}
+
+extension PredicateExpressions.Equal: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let (l, r) = (try translator.translate(lhs), try translator.translate(rhs))
+        return .predicate(try translator.compare(l, r) { Fragment.binary($0, "==", $1) })
+    }
+}
+
+extension PredicateExpressions.NotEqual: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let (l, r) = (try translator.translate(lhs), try translator.translate(rhs))
+        return .predicate(try translator.compare(l, r) { Fragment.binary($0, "!=", $1) })
+    }
+}
+
+extension PredicateExpressions.Comparison: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let symbol =
+            switch op {
+            case .lessThan: "<"
+            case .lessThanOrEqual: "<="
+            case .greaterThan: ">"
+            case .greaterThanOrEqual: ">="
+            }
+        // Swift orders strings by their Unicode scalars, SQL by its collation: equal for
+        // ASCII only, so strings with other characters are compared in memory.
+        if LHS.Output.self == String.self {
+            for side in [lhs as any PredicateExpression, rhs] {
+                if case .value(let text as String)? = try? translator.translate(side), !text.allSatisfy(\.isASCII) {
+                    throw Untranslatable(description: "ordering non-ASCII strings differs between Swift and SQL")
+                }
+            }
+        }
+        let (l, r) = (try translator.translate(lhs), try translator.translate(rhs))
+        return .predicate(try translator.compare(l, r) { Fragment.binary($0, symbol, $1) })
+    }
+}
+
+extension PredicateExpressions.Conjunction: TranslatableExpression, SplittableConjunction {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        .predicate(Fragment.binary(try translator.condition(lhs), "AND", try translator.condition(rhs)))
+    }
+    var conjuncts: [any PredicateExpression] { [lhs, rhs] }
+}
+
+extension PredicateExpressions.Disjunction: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        .predicate(Fragment.binary(try translator.condition(lhs), "OR", try translator.condition(rhs)))
+    }
+}
+
+extension PredicateExpressions.Negation: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let inner = try translator.condition(wrapped)
+        return .predicate(Fragment("(NOT \(inner.format))", inner.arguments))
+    }
+}
+
+extension PredicateExpressions.Conditional: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        .conditional(try translator.condition(test), try translator.translate(trueBranch), try translator.translate(falseBranch))
+    }
+}
+
+extension PredicateExpressions.OptionalFlatMap: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let base = try translator.translate(wrapped)
+        guard case .path = base else { throw Untranslatable(description: "flatMap over a computed optional") }
+        translator.variables[variable.key] = base
+        return try translator.translate(transform)
+    }
+}
+
+extension PredicateExpressions.ForcedUnwrap: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        try translator.translate(inner)
+    }
+}
+
+extension PredicateExpressions.NilCoalesce: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let value = try translator.translate(lhs)
+        let test = Fragment.binary(try translator.operand(value), "!=", Fragment("nil"))
+        return .conditional(test, value, try translator.translate(rhs))
+    }
+}
+
+extension PredicateExpressions.SequenceContains: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let collection = try translator.translate(sequence)
+        let member = try translator.translate(element)
+        if case .path(let path) = collection, !(LHS.Output.self is any _ModelArray.Type) || path.isEmpty {
+            throw Untranslatable(description: "contains on a stored array attribute has no SQL form")
+        }
+        return .predicate(Fragment.binary(try translator.operand(member), "IN", try translator.operand(collection)))
+    }
+}
+
+extension PredicateExpressions.CollectionContainsCollection: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        guard Base.Output.self == String.self else { throw Untranslatable(description: "contains of a non-string collection") }
+        let (l, r) = (try translator.translate(base), try translator.translate(other))
+        return .predicate(try translator.compare(l, r) { Fragment.binary($0, "CONTAINS", $1) })
+    }
+}
+
+extension PredicateExpressions.SequenceStartsWith: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        guard Base.Output.self == String.self else { throw Untranslatable(description: "starts(with:) of a non-string sequence") }
+        let (l, r) = (try translator.translate(base), try translator.translate(prefix))
+        return .predicate(try translator.compare(l, r) { Fragment.binary($0, "BEGINSWITH", $1) })
+    }
+}
+
+extension PredicateExpressions.StringLocalizedStandardContains: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let (l, r) = (try translator.translate(root), try translator.translate(other))
+        return .predicate(try translator.compare(l, r) { Fragment.binary($0, "CONTAINS[cd]", $1) })
+    }
+}
+
+extension PredicateExpressions.SequenceContainsWhere: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let subquery = try PredicateTranslator.subquery(&translator, sequence, variable.key, test, negated: false)
+        return .predicate(Fragment(subquery.format + ".@count > 0", subquery.arguments))
+    }
+}
+
+extension PredicateExpressions.SequenceAllSatisfy: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let subquery = try PredicateTranslator.subquery(&translator, sequence, variable.key, test, negated: true)
+        return .predicate(Fragment(subquery.format + ".@count == 0", subquery.arguments))
+    }
+}
+
+extension PredicateExpressions.Filter: TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        .expression(try PredicateTranslator.subquery(&translator, sequence, variable.key, filter, negated: false))
+    }
+}
+
+extension PredicateTranslator {
+    /// `SUBQUERY(collection, $vN, test)` (or `NOT test`), over a to-many relationship.
+    static func subquery(
+        _ translator: inout PredicateTranslator,
+        _ sequence: some PredicateExpression,
+        _ variable: PredicateExpressions.VariableID,
+        _ test: some PredicateExpression,
+        negated: Bool
+    ) throws -> Fragment {
+        guard case .path(let path) = try translator.translate(sequence), !path.isEmpty,
+            type(of: sequence).Output.self is any _ModelArray.Type
+        else { throw Untranslatable(description: "a collection closure over something other than a relationship") }
+        let name = translator.subqueryVariable(for: variable)
+        let inner = try translator.condition(test)
+        let body = negated ? "NOT (\(inner.format))" : inner.format
+        return Fragment("SUBQUERY(\(escaped(path)), \(name), \(body))", inner.arguments)
+    }
+
+    /// A constant as the store compares it: a model as its managed object, an identifier as
+    /// its object ID, arrays element by element; Codable values have no stored form to compare.
+    static func storedConstant(_ value: Any, in context: ModelContext) throws -> Any? {
+        if let optional = value as? any _ModelOptional {
+            guard let wrapped = optional._wrapped else { return nil }
+            return try storedConstant(wrapped, in: context)
+        }
+        if let model = value as? any PersistentModel {
+            guard let object = model._$backingData.managedObject, model._$backingData.context === context else {
+                throw Untranslatable(description: "a model of another context, or not inserted")
+            }
+            return object
+        }
+        if let identifier = value as? PersistentIdentifier {
+            guard let objectID = identifier.objectID else { throw Untranslatable(description: "the identifier of a model never inserted") }
+            return objectID
+        }
+        if value is any _ModelArray, let sequence = value as? any Sequence {
+            return try elements(of: sequence).map { try storedConstant($0, in: context) }
+        }
+        if SchemaBuilder.attributeType(of: type(of: value)) != nil || value is Bool { return value }
+        throw Untranslatable(description: "a value of type \(type(of: value)) has no stored form to compare with")
+    }
+}
+
+/// The elements of a sequence of unknown element type.
+private func elements(of sequence: any Sequence) -> [Any] {
+    var result: [Any] = []
+    for element in sequence { result.append(element) }
+    return result
+}

@@ -1,0 +1,143 @@
+import Foundation
+import ObjectGraph
+
+/// Where a model's values live, as SwiftData's `BackingData`: in the model itself until it is
+/// inserted into a context, then in the context's managed object.
+///
+/// Written into every `@Model` class by the macro; not used directly.
+public final class _ModelBacking {
+    /// The values of a model not yet inserted, by property name.
+    var values: [String: Any] = [:]
+    /// The managed object, once inserted or fetched.
+    private(set) var object: ManagedObject?
+    /// The context the model belongs to.
+    private(set) weak var context: ModelContext?
+    /// Set on key-path probes: reads record their key instead of returning values.
+    var recorder: _ModelKeyPathRecorder?
+    /// The identity of a model not yet inserted.
+    private lazy var detachedID = UUID()
+
+    /// Empty backing data, for a new model.
+    public init() {}
+
+    /// Backing data over `object` in `context`.
+    init(object: ManagedObject, context: ModelContext) {
+        self.object = object
+        self.context = context
+    }
+
+    /// Moves a new model's values into `object`, now that it is inserted into `context`.
+    func attach(to object: ManagedObject, in context: ModelContext) -> [String: Any] {
+        self.object = object
+        self.context = context
+        defer { values = [:] }
+        return values
+    }
+
+    /// Sets the value a new model starts with (its initializer's or its default).
+    public func setInitialValue<Value>(_ value: Value, forKey key: String) {
+        if object == nil { values[key] = value } else { setValue(value, forKey: key) }
+    }
+
+    /// The value of the property `key`.
+    public func getValue<Value>(forKey key: String) -> Value {
+        if let recorder {
+            recorder.record(key)
+            guard let placeholder = ModelValue.placeholder(Value.self, recorder: recorder) else {
+                preconditionFailure("ObjectGraphData: cannot follow a key path through '\(key)' of type \(Value.self)")
+            }
+            return placeholder
+        }
+        guard let object else {
+            guard let value = values[key] as? Value else {
+                preconditionFailure("ObjectGraphData: '\(key)' was read before it was set")
+            }
+            return value
+        }
+        guard let context else {
+            preconditionFailure("ObjectGraphData: '\(key)' was read after the model's ModelContext was deallocated; keep the context while you use its models")
+        }
+        return context.read {
+            let raw = object.value(forKey: key)
+            guard let value = ModelValue.decode(raw, as: Value.self, in: context) else {
+                preconditionFailure(
+                    "ObjectGraphData: \(object.entity.name).\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), not \(Value.self)"
+                        + (object.isDeleted ? " (the model was deleted)" : "")
+                )
+            }
+            return value
+        }
+    }
+
+    /// Sets the property `key`.
+    public func setValue<Value>(_ value: Value, forKey key: String) {
+        guard let object, let context else {
+            values[key] = value
+            return
+        }
+        context.write {
+            object.setValue(ModelValue.encode(value, in: context), forKey: key)
+        }
+    }
+
+    /// The model's identifier.
+    func persistentIdentifier(of type: any PersistentModel.Type) -> PersistentIdentifier {
+        if let object, let context {
+            return context.read { PersistentIdentifier(object.objectID) }
+        }
+        return PersistentIdentifier(entityName: type.entityName, detachedID: detachedID)
+    }
+
+    /// The managed object, read through a context's queue.
+    var managedObject: ManagedObject? { object }
+
+    var isDeleted: Bool {
+        guard let object, let context else { return false }
+        return context.read { object.isDeleted || (object.managedObjectContext == nil && !object.objectID.isTemporaryID) }
+    }
+
+    var hasChanges: Bool {
+        guard let object, let context else { return false }
+        return context.read { object.hasChanges }
+    }
+}
+
+/// Finds the property names behind key paths of models (`\Book.author?.name` is
+/// `"author.name"`), by reading them on probe models whose accessors record their key.
+public final class _ModelKeyPathRecorder {
+    private(set) var keys: [String] = []
+    private var probes: [AnyObject] = []
+
+    init() {}
+
+    func record(_ key: String) { keys.append(key) }
+
+    /// A probe model of `type`.
+    func probe(of type: any PersistentModel.Type) -> any PersistentModel {
+        let backing = _ModelBacking()
+        backing.recorder = self
+        let model = type.init(backingData: backing)
+        probes.append(model)
+        return model
+    }
+
+    /// The dotted name behind `keyPath` on `Root`, or `nil` when it reads no persisted property.
+    static func name<Root: PersistentModel>(of keyPath: PartialKeyPath<Root>) -> String? {
+        if let property = Root.schemaMetadata.first(where: { $0.keypath == keyPath }) { return property.name }
+        let recorder = _ModelKeyPathRecorder()
+        let probe = recorder.probe(of: Root.self) as! Root
+        _ = probe[keyPath: keyPath]
+        return recorder.keys.isEmpty ? nil : recorder.keys.joined(separator: ".")
+    }
+
+    /// The dotted name behind `keyPath` on a root of type `root`, when that is a model.
+    static func name(of keyPath: AnyKeyPath, on root: Any.Type) -> String? {
+        guard let modelType = root as? any PersistentModel.Type else { return nil }
+        return open(modelType, keyPath)
+    }
+
+    private static func open<Root: PersistentModel>(_ type: Root.Type, _ keyPath: AnyKeyPath) -> String? {
+        guard let partial = keyPath as? PartialKeyPath<Root> else { return nil }
+        return name(of: partial)
+    }
+}

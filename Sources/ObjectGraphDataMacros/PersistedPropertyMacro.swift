@@ -1,0 +1,88 @@
+import SwiftDiagnostics
+public import SwiftSyntax
+import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
+
+/// Turns a `@Model` class's stored property into accessors over its backing data, as
+/// SwiftData's `@_PersistedProperty` does.
+///
+/// `var title: String` becomes an init accessor (so `self.title = title` in the class's own
+/// initializer, and a default value `= ""`, set the new model's value), a getter and a setter
+/// that read and write `_$backingData` under the key `"title"`. A `Void` peer `_$title` is
+/// what the init accessor initializes, so that every initializer must still set the property.
+public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingAccessorsOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AccessorDeclSyntax] {
+        guard let name = propertyName(declaration) else { return [] }
+        let key = ModelMacro.literal(name)
+        return [
+            """
+            @storageRestrictions(initializes: _$\(raw: name), accesses: _$backingData)
+            init(initialValue) {
+                _$backingData.setInitialValue(initialValue, forKey: \(raw: key))
+                _$\(raw: name) = ()
+            }
+            """,
+            "get { _$backingData.getValue(forKey: \(raw: key)) }",
+            "set { _$backingData.setValue(newValue, forKey: \(raw: key)) }",
+        ]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let name = propertyName(declaration) else { return [] }
+        return ["private var _$\(raw: name): Void"]
+    }
+
+    static func propertyName(_ declaration: some DeclSyntaxProtocol) -> String? {
+        guard let variable = declaration.as(VariableDeclSyntax.self), let binding = variable.bindings.first,
+            let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
+        else { return nil }
+        return identifier.identifier.trimmedDescription.filter { $0 != "`" }
+    }
+}
+
+/// `@ModelActor actor Importer {}`: an actor whose work runs with its own `ModelContext`, as
+/// SwiftData's `@ModelActor`. Adds `modelContainer`, `modelExecutor` and
+/// `init(modelContainer:)`, and the `ModelActor` conformance.
+public struct ModelActorMacro: MemberMacro, ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard declaration.is(ActorDeclSyntax.self) else {
+            throw MacroExpansionErrorMessage("@ModelActor applies to an actor, e.g. `@ModelActor actor Importer {}`")
+        }
+        var access = ""
+        for modifier in declaration.modifiers where modifier.name.tokenKind == .keyword(.public) { access = "public " }
+        return [
+            "\(raw: access)nonisolated let modelExecutor: any ObjectGraphData.ModelExecutor",
+            "\(raw: access)nonisolated let modelContainer: ObjectGraphData.ModelContainer",
+            """
+            \(raw: access)init(modelContainer: ObjectGraphData.ModelContainer) {
+                self.modelExecutor = ObjectGraphData.DefaultSerialModelExecutor(modelContext: ObjectGraphData.ModelContext(modelContainer))
+                self.modelContainer = modelContainer
+            }
+            """,
+        ]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard !protocols.isEmpty else { return [] }
+        return [try ExtensionDeclSyntax("extension \(type.trimmed): ObjectGraphData.ModelActor {}")]
+    }
+}
