@@ -36,7 +36,7 @@ extension ManagedObjectContext {
         set {
             precondition(coordinator == nil, "ObjectGraph: a context has either a persistentStoreCoordinator or a parent, not both")
             precondition(newValue !== self, "ObjectGraph: a context cannot be its own parent")
-            parentLink?.mergeObservation.withLock { $0 = nil }
+            parentLink?.dropMergeObservation()
             guard let newValue else {
                 parentLink = nil
                 return
@@ -56,14 +56,14 @@ extension ManagedObjectContext {
     func updateMergingFromParent() {
         guard let link = parentLink else { return }
         guard automaticallyMergesChangesFromParent else {
-            link.mergeObservation.withLock { $0 = nil }
+            link.dropMergeObservation()
             return
         }
         let observation = link.parent.addDidSaveObserver { [weak self] saved in
             guard let self else { return }
             self.perform { self.mergeChanges(fromContextDidSave: saved) }
         }
-        link.mergeObservation.withLock { $0 = observation }
+        link.replaceMergeObservation(with: observation)
     }
 
     // MARK: Reads for a child (on this context's queue)

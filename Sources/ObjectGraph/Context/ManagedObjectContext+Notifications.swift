@@ -59,13 +59,17 @@ final class ContextObservers: @unchecked Sendable {  // every access to `registr
         }
     }
     func remove(_ token: Int) {
-        withRegistry { registry in
-            registry.objectsDidChange[token] = nil
+        // The observer is released after the lock is: the last reference to what its closure
+        // captured may go with it, and that object's deinit may remove an observer in turn
+        // (this lock is not recursive) or call out (ARCHITECTURE.md, the lock rule).
+        let removed = withRegistry { registry in
             registry.wantsUnregistered.remove(token)
-            registry.willSave[token] = nil
-            registry.didSave[token] = nil
-            registry.objectIDsReplaced[token] = nil
+            return (
+                registry.objectsDidChange.removeValue(forKey: token), registry.willSave.removeValue(forKey: token),
+                registry.didSave.removeValue(forKey: token), registry.objectIDsReplaced.removeValue(forKey: token)
+            )
         }
+        withExtendedLifetime(removed) {}
     }
     func objectsDidChangeObservers(unregisteredOnly: Bool) -> [(ObjectsDidChange) -> Void] {
         withRegistry { registry in

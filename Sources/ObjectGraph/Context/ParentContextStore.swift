@@ -27,7 +27,22 @@ final class ParentContextStore: ObjectStore, @unchecked Sendable {
     /// The context this store serves (held weakly: the child holds this store).
     private weak var child: ManagedObjectContext?
     /// The child's subscription to the parent's saves, when it merges them automatically.
-    let mergeObservation = Mutex<ContextObservation?>(nil)
+    private let mergeObservation = Mutex<ContextObservation?>(nil)
+
+    /// Makes `observation` the child's subscription; the one it replaces is cancelled after
+    /// the lock is released (cancelling takes the parent's observer lock).
+    func replaceMergeObservation(with observation: ContextObservation?) {
+        let replaced = mergeObservation.withLock { current in
+            defer { current = observation }
+            return current
+        }
+        replaced?.cancel()
+    }
+
+    /// Drops the child's subscription to the parent's saves.
+    func dropMergeObservation() {
+        replaceMergeObservation(with: nil)
+    }
 
     init(parent: ManagedObjectContext, coordinator: PersistentStoreCoordinator, child: ManagedObjectContext) {
         self.parent = parent

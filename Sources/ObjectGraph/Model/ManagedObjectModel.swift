@@ -57,6 +57,9 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// - Throws: ``ManagedObjectModelError`` listing every problem, each naming its entity and
     ///   property.
     public func validate() throws {
+        // Interned before the freeze lock is taken: interning takes a lock of its own, and no
+        // lock is taken while another is held (ARCHITECTURE.md, the lock rule).
+        let unstoredScopes = entities.map { ObjectIDScope.interned(storeIdentifier: "", entityName: $0.name) }
         freezeLock.lock()
         defer { freezeLock.unlock() }
         if isFrozen { return }
@@ -65,8 +68,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         warnings = checker.warnings
         entityByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         entityTable = NameTable(entities.map { ($0.name, $0) })
-        for entity in entities {
-            entity.frozenUnstoredScope = ObjectIDScope.interned(storeIdentifier: "", entityName: entity.name)
+        for (entity, unstoredScope) in zip(entities, unstoredScopes) {
+            entity.frozenUnstoredScope = unstoredScope
             entity.frozenTransientSlots = entity.allProperties.indices.filter { entity.allProperties[$0].isTransient }
             // Computed here, before the entity is frozen, and kept from then on.
             let defaults = entity.defaultValues

@@ -44,7 +44,12 @@ public enum ValueTransformerRegistry {
 
     /// Registers `transformer` under `name`; `nil` removes the one registered.
     public static func setValueTransformer(_ transformer: (any AttributeValueTransformer)?, forName name: String) {
-        transformers.withLock { $0[name] = transformer }
+        // The transformer replaced is released after the lock is (its deinit is user code).
+        let replaced = transformers.withLock { transformers in
+            defer { transformers[name] = transformer }
+            return transformers[name]
+        }
+        withExtendedLifetime(replaced) {}
     }
 
     /// The transformer registered under `name`, if any.

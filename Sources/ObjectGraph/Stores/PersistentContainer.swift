@@ -105,13 +105,16 @@ open class PersistentContainer: @unchecked Sendable {
 
     /// The main-queue context for the UI (and for code on the main thread); created on first use.
     public var viewContext: ManagedObjectContext {
-        viewContextStorage.withLock { storage in
+        if let context = viewContextStorage.withLock({ $0 }) { return context }
+        // Made and attached with the lock released (attaching takes the coordinator's lock);
+        // when two threads race here, the first one stored wins and the other is dropped.
+        let made = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        made.name = "viewContext"
+        made.attach(to: persistentStoreCoordinator)
+        return viewContextStorage.withLock { storage in
             if let context = storage { return context }
-            let context = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
-            context.name = "viewContext"
-            context.attach(to: persistentStoreCoordinator)
-            storage = context
-            return context
+            storage = made
+            return made
         }
     }
 

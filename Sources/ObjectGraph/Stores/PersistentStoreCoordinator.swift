@@ -128,7 +128,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// `NSPersistentStoreCoordinator.registerStoreClass(_:type:)`; a later registration of the
     /// same type replaces the earlier one.
     package static func registerStoreType(_ type: String, opener: @escaping StoreOpener) {
-        storeOpeners.withLock { $0[type] = opener }
+        let replaced = storeOpeners.withLock { $0.updateValue(opener, forKey: type) }
+        withExtendedLifetime(replaced) {}  // released after the lock is
     }
 
     /// The migration options, checked.
