@@ -76,6 +76,43 @@ struct StoreKeyReservationTests {
         }
     }
 
+    @Test("a thread waiting for the store to reserve keys of one entity holds up no insert that has a reserved key")
+    func reservingHoldsNoLock() throws {
+        let stack = try TestStack()
+        let url = try #require(stack.url)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: SPoTModel.make())
+        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [PersistentStore.timeoutOption: 4.0])
+        let photos = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        photos.performAndWait {
+            photos.persistentStoreCoordinator = coordinator
+            _ = Photo(context: photos)  // reserves a range of photo keys
+        }
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: url.path, configuration: configuration)
+        try other.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE TRANSACTION") }
+        // A tag needs keys the store has not reserved: its insert waits for the lock (4 s).
+        let tags = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        let tagInserted = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            tags.performAndWait {
+                tags.persistentStoreCoordinator = coordinator
+                _ = Tag(context: tags)
+            }
+            tagInserted.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.5)  // the tag's insert is waiting for the database now
+        let clock = ContinuousClock()
+        let started = clock.now
+        let photoID = photos.performAndWait { Photo(context: photos).objectID }
+        let elapsed = clock.now - started
+        tagInserted.wait()
+        try other.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+        #expect(!photoID.isTemporaryID)
+        // Taken from the reserved range at once: not after the tag's wait (3.5 s more).
+        #expect(elapsed < .seconds(2), "the photo's insert waited \(elapsed) for the tag's reservation")
+    }
+
     @Test("an insert into a read-only store gets a temporary ID and its save throws SQLITE_READONLY")
     func insertIntoReadOnlyStore() throws {
         let (url, coordinator, _) = try Self.storeFile(readOnly: true)

@@ -298,25 +298,30 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             throw ObjectGraphError(.entityNotFound, "the store at \(path ?? ":memory:") has no entity with code \(entityCode)", file: path)
         }
         let key = entity.rootCode
-        let primaryKey: Int64 = try keys.withLock { keys in
-            if let range = keys.ranges[key], range.next < range.end {
-                keys.ranges[key] = (range.next + 1, range.end)
-                return range.next
-            }
-            // Reserve keys in growing ranges, so an import reserves rarely; unused keys are gaps.
+        let reserved: Int64? = keys.withLock { keys in
+            guard let range = keys.ranges[key], range.next < range.end else { return nil }
+            keys.ranges[key] = (range.next + 1, range.end)
+            return range.next
+        }
+        if let reserved { return ManagedObjectID(scope: ids.scope(code: entity.code), primaryKey: reserved) }
+        // Reserve keys in growing ranges, so an import reserves rarely; unused keys are gaps.
+        // The write runs with the lock released: it waits for SQLite's writer, up to the busy
+        // timeout, and no lock is held across that (ARCHITECTURE.md, the lock rule). Two
+        // threads may both reserve: each uses its own range, as the PostgreSQL store's do.
+        let size = keys.withLock { keys in
             let size = min((keys.reservationSize[key] ?? 8) * 2, 65_536)
             keys.reservationSize[key] = size
-            let end: Int64 = try storeOperation(.write, "reserve keys for new \(entity.rootName) objects") {
-                try writer.write { db in
-                    try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, entity.rootCode])
-                    return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity.rootCode]) ?? size
-                }
-            }
-            let start = end - size + 1
-            keys.ranges[key] = (start + 1, end + 1)
-            return start
+            return size
         }
-        return ManagedObjectID(scope: ids.scope(code: entity.code), primaryKey: primaryKey)
+        let end: Int64 = try storeOperation(.write, "reserve keys for new \(entity.rootName) objects") {
+            try writer.write { db in
+                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, entity.rootCode])
+                return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity.rootCode]) ?? size
+            }
+        }
+        let start = end - size + 1
+        keys.withLock { $0.ranges[key] = (start + 1, end + 1) }
+        return ManagedObjectID(scope: ids.scope(code: entity.code), primaryKey: start)
     }
 
     /// The ID of the object of entity code `code` with primary key `primaryKey`; `nil` for a
