@@ -73,30 +73,41 @@ extension ManagedObjectContext {
         try obtainPermanentIDsForInsertedObjects()
         var (changes, wroteRows) = saveChanges(for: objects, inserts: inserts)
         var saved: ContextDidSave?
-        try store.serializingSaves {
-            var attempt = 0
-            while !changes.isEmpty {
-                do {
-                    // The did-save payload is made while the store writes.
-                    try store.save(changes) { saved = ContextDidSave(changes) }
-                    break
-                } catch let failure as OptimisticLockingFailure {
-                    // Objects changed in the store since they were read: the merge policy
-                    // resolves them (or throws), and the save runs again against the new
-                    // versions — no other save of this process comes in between.
-                    attempt += 1
-                    try resolveConflicts(failure, in: store, attempt: attempt)
-                    objects.removeAll { $0.storage.flags.contains(.gone) }
-                    (changes, wroteRows) = saveChanges(for: objects)
-                } catch let failure as UniquenessConflictFailure {
-                    // Objects share a uniqueness constraint's values: the merge policy merges
-                    // the inserted ones into the object that stays (or throws).
-                    attempt += 1
-                    try resolveUniquenessConflicts(failure, in: store, attempt: attempt)
-                    objects = Self.inSaveOrder(changedObjects.values)
-                    (changes, wroteRows) = saveChanges(for: objects)
+        var attempt = 0
+        while true {
+            let forCustomPolicy: OptimisticLockingFailure? = try store.serializingSaves {
+                while !changes.isEmpty {
+                    do {
+                        // The did-save payload is made while the store writes.
+                        try store.save(changes) { saved = ContextDidSave(changes) }
+                        break
+                    } catch let failure as OptimisticLockingFailure {
+                        // Objects changed in the store since they were read: the merge policy
+                        // resolves them (or throws), and the save runs again against the new
+                        // versions — no other save of this process comes in between.
+                        attempt += 1
+                        // A custom policy's closure is user code, never run under the save
+                        // lock (ARCHITECTURE.md, the lock rule): it runs below, then the save
+                        // tries again.
+                        if mergePolicy.resolver != nil { return failure }
+                        try resolveConflicts(failure, in: store, attempt: attempt)
+                        objects.removeAll { $0.storage.flags.contains(.gone) }
+                        (changes, wroteRows) = saveChanges(for: objects)
+                    } catch let failure as UniquenessConflictFailure {
+                        // Objects share a uniqueness constraint's values: the merge policy merges
+                        // the inserted ones into the object that stays (or throws).
+                        attempt += 1
+                        try resolveUniquenessConflicts(failure, in: store, attempt: attempt)
+                        objects = Self.inSaveOrder(changedObjects.values)
+                        (changes, wroteRows) = saveChanges(for: objects)
+                    }
                 }
+                return nil
             }
+            guard let failure = forCustomPolicy else { break }
+            try resolveConflicts(failure, in: store, attempt: attempt)
+            objects.removeAll { $0.storage.flags.contains(.gone) }
+            (changes, wroteRows) = saveChanges(for: objects)
         }
         // `wroteRows`: whether the save wrote each object's row, decided by `saveChanges`
         // before any `didSave()` below can change other objects.

@@ -54,9 +54,11 @@ public struct MergePolicy: Sendable, Hashable, CustomStringConvertible {
     /// A custom policy, as a Core Data `NSMergePolicy` subclass overriding
     /// `resolve(optimisticLockingConflicts:)`.
     ///
-    /// `resolve` runs on the saving context's queue, while no other context of the process
-    /// can save to the store (so it must not save a context itself), with the conflicts (the source objects
-    /// are registered in `context`: `context.object(with: conflict.sourceObjectID)`). It may
+    /// `resolve` runs on the saving context's queue with the conflicts (the source objects
+    /// are registered in `context`: `context.object(with: conflict.sourceObjectID)`), and with
+    /// no lock of the store held: another context may save meanwhile, and when that save
+    /// changed the same objects again, the next attempt meets new conflicts and `resolve` is
+    /// called again (at most ten times; it must not save `context` itself). It may
     /// change those objects — set the values to save — or throw to fail the save (nothing is
     /// written, the changes stay). Then each conflicting object is brought to the store's
     /// version with ``mergeByPropertyObjectTrump``: the values the object holds as changed
