@@ -43,10 +43,11 @@ extension PostgreSQLStore {
                 }
             }
         }
-        listener.withLock { previous in
-            previous?.cancel()
-            previous = task
+        let previous = listener.withLock { listener in
+            defer { listener = task }
+            return listener
         }
+        previous?.cancel()  // outside the lock: cancelling runs the task's cancellation handlers
         return true
     }
 }

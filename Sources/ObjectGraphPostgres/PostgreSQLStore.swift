@@ -109,12 +109,15 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     }
 
     deinit {
-        listener.withLock { $0?.cancel() }
+        // Cancelled after the lock is released: cancelling takes the runtime's lock of the
+        // task and runs its cancellation handlers (ARCHITECTURE.md, "Never call out while
+        // holding a lock").
+        listener.withLock { $0 }?.cancel()
         runTask.cancel()
     }
 
     package func close() {
-        listener.withLock { $0?.cancel() }
+        listener.withLock { $0 }?.cancel()
         runTask.cancel()
     }
 
