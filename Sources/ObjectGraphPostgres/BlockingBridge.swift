@@ -23,20 +23,25 @@ final class BlockingBridge: Sendable {
 
     /// Runs `body` on ``executor`` and blocks the calling thread until it finishes.
     ///
-    /// `timeout` bounds the time without progress, not the whole operation: a save streaming
-    /// a hundred thousand rows goes on while the server keeps taking them (each step it
-    /// finishes calls ``noteProgress()``), and a server that went away or stopped answering is
-    /// given up on after `timeout`.
+    /// `timeout` is how long it waits without progress before it asks about the server, not a
+    /// bound on the whole operation: a save streaming a hundred thousand rows goes on while the
+    /// server keeps taking them (each step it finishes calls ``noteProgress()``). After
+    /// `timeout` without progress it calls `liveness`: ``Liveness/working`` (the server
+    /// answers and is busy for the store, or waits for the store's own slow client side) keeps
+    /// it waiting for another `timeout`; ``Liveness/stuck(_:)`` (the server does not answer a
+    /// new connection, or the operation waits for a lock another session holds) gives up with
+    /// that reason. Without `liveness`, no progress within `timeout` gives up.
     ///
     /// `meanwhile` runs on the calling thread once `body` calls ``noteUnderway()`` (or has
     /// finished without calling it), then the thread waits on: work of the caller's own that
     /// overlaps the server's rather than waiting for it.
     ///
     /// - Throws: What `body` throws; ``Timeout`` (and cancels `body`) when it made no progress
-    ///   for `timeout`.
+    ///   for `timeout` and `liveness` says the server is stuck.
     func wait<T: Sendable>(
         timeout: Duration,
         meanwhile: () -> Void = {},
+        liveness: (() -> Liveness)? = nil,
         _ body: @escaping @Sendable () async throws -> T
     ) throws -> T {
         let result = Mutex<Result<T, any Error>?>(nil)
@@ -48,24 +53,38 @@ final class BlockingBridge: Sendable {
             progress.wakeUp.signal()
         }
         // Woken when `body` is under way or done; once more, when done, if it was under way.
-        try waitForWakeUp(progress, task: task, timeout: timeout)
+        try waitForWakeUp(progress, task: task, timeout: timeout, liveness: liveness)
         meanwhile()
-        if progress.isUnderway.load(ordering: .acquiring) { try waitForWakeUp(progress, task: task, timeout: timeout) }
+        if progress.isUnderway.load(ordering: .acquiring) { try waitForWakeUp(progress, task: task, timeout: timeout, liveness: liveness) }
         return try result.withLock { $0! }.get()
     }
 
-    /// Waits for `progress`'s next wake-up while `task` makes progress; cancels it and throws
-    /// ``Timeout`` after `timeout` without any.
-    private func waitForWakeUp(_ progress: Progress, task: Task<Void, Never>, timeout: Duration) throws {
+    /// Waits for `progress`'s next wake-up while `task` makes progress or `liveness` says the
+    /// server works; cancels it and throws ``Timeout`` after `timeout` without progress when
+    /// the server is stuck.
+    private func waitForWakeUp(_ progress: Progress, task: Task<Void, Never>, timeout: Duration, liveness: (() -> Liveness)?) throws {
         var seen = progress.steps.load(ordering: .relaxed)
         while progress.wakeUp.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
             let steps = progress.steps.load(ordering: .relaxed)
             if steps == seen {
-                task.cancel()
-                throw Timeout(duration: timeout)
+                switch liveness?() ?? .stuck(nil) {
+                case .working:
+                    break
+                case .stuck(let reason):
+                    task.cancel()
+                    throw Timeout(duration: timeout, reason: reason)
+                }
             }
-            seen = steps
+            seen = progress.steps.load(ordering: .relaxed)
         }
+    }
+
+    /// What a wait without progress learnt about the server (see ``wait(timeout:meanwhile:liveness:_:)``).
+    enum Liveness: Sendable {
+        /// The server answers, and works for the operation or waits for its client side: wait on.
+        case working
+        /// Give up, for the reason given (`nil`: none known).
+        case stuck(String?)
     }
 
     /// Steps of work a bridged operation finished, counted while it runs.
@@ -97,7 +116,9 @@ final class BlockingBridge: Sendable {
     /// A bridged call that made no progress in time.
     struct Timeout: Error, CustomStringConvertible {
         let duration: Duration
-        var description: String { "no answer within \(duration)" }
+        /// Why it gave up: what the check of the server found.
+        var reason: String?
+        var description: String { "no answer within \(duration)" + (reason.map { ", and \($0)" } ?? "") }
     }
 }
 

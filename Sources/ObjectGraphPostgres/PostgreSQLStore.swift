@@ -40,11 +40,17 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     let logger: Logger
     private let runTask: Task<Void, Never>
     private let saveLock = NSLock()
-    /// How long one operation waits for the server without progress (a connection from the
-    /// pool included): `NSPersistentStoreTimeoutOption`, else ``defaultOperationTimeout``.
+    /// How long one operation waits without progress (a connection from the pool included)
+    /// before the store checks the server (``liveness()``): `NSPersistentStoreTimeoutOption`,
+    /// else ``defaultOperationTimeout``. An operation the server keeps working on is waited
+    /// for; one whose server does not answer a new connection, or that waits for a lock another
+    /// session holds, fails then, with that reason.
     let operationTimeout: Duration
     /// The operation timeout when the options give none.
-    static let defaultOperationTimeout = Duration.seconds(30)
+    static let defaultOperationTimeout = Duration.seconds(10)
+    /// The `application_name` of the pool's sessions, one per store instance, by which
+    /// ``liveness()`` finds them in `pg_stat_activity`.
+    let sessionName = "ObjectGraph " + UUID().uuidString.prefix(8).lowercased()
     /// Primary keys reserved, by root entity code (see ``KeyRange``).
     private let keys: Mutex<[KeyRange]>
     /// By entity code: the code of the root of its inheritance tree, whose keys it shares (0
@@ -97,6 +103,7 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         keys = Mutex(Array(repeating: KeyRange(), count: rootCodes.count))
         var configuration = location.clientConfiguration
         configuration.options.maximumConnections = 4
+        configuration.options.additionalStartupParameters.append(("application_name", sessionName))
         let client = PostgresClient(configuration: configuration, eventLoopGroup: PostgreSQLEventLoops.group)
         self.client = client
         runTask = bridge.start { await client.run() }
@@ -376,7 +383,9 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         try checkNotSuperseded()
         let client = client
         do {
-            return try Self.run(what(), server: serverDescription, bridge: bridge, timeout: operationTimeout, meanwhile: meanwhile) {
+            return try Self.run(
+                what(), server: serverDescription, bridge: bridge, timeout: operationTimeout, meanwhile: meanwhile, liveness: liveness
+            ) {
                 try await body(client)
             }
         } catch let error as ObjectGraphError where error.cause?.sqlState.map({ $0 != "23505" }) == true {
@@ -388,17 +397,18 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     }
 
     /// Runs `body` through `bridge`, its failure as an ``ObjectGraphError`` naming `what` and
-    /// `server`.
+    /// `server`; `liveness` as ``BlockingBridge/wait(timeout:meanwhile:liveness:_:)`` takes it.
     static func run<T: Sendable>(
         _ what: @autoclosure () -> String,
         server serverDescription: String,
         bridge: BlockingBridge,
         timeout: Duration,
         meanwhile: () -> Void = {},
+        liveness: (() -> BlockingBridge.Liveness)? = nil,
         _ body: @escaping @Sendable () async throws -> T
     ) throws -> T {
         do {
-            return try bridge.wait(timeout: timeout, meanwhile: meanwhile, body)
+            return try bridge.wait(timeout: timeout, meanwhile: meanwhile, liveness: liveness, body)
         } catch let error as ObjectGraphError {
             throw error
         } catch let failure as OptimisticLockingFailure {

@@ -82,6 +82,25 @@ public final class PrivatePostgresServer: Sendable {
         try postgres("pg_ctl", ["-D", dataDirectory, "-m", "immediate", "-w", "stop"])
     }
 
+    /// Sends `signal` to every process of the server: `SIGSTOP` freezes it as a hung or
+    /// unreachable host would (connections stay open and nothing answers), `SIGCONT` thaws it.
+    func signalEveryProcess(_ signal: Int32) throws {
+        let pidFile = try String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8)
+        guard let postmaster = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else {
+            throw ServerError("no server process in \(dataDirectory)/postmaster.pid")
+        }
+        var processes = [postmaster]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // After the name in parentheses: state, then the parent's process ID.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == postmaster { processes.append(pid) }
+        }
+        for pid in processes { kill(pid, signal) }
+    }
+
     /// Stops the server and removes its directory.
     public func remove() {
         try? postgres("pg_ctl", ["-D", dataDirectory, "-m", "immediate", "stop"])
