@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ObjectGraph
 import PostgresNIO
 
 extension PostgreSQLStore {
@@ -18,9 +19,14 @@ extension PostgreSQLStore {
     /// A statement the server is still executing is waited for, however long it takes: bound
     /// such statements on the server (`statement_timeout`), not with the store's timeout.
     func liveness() -> BlockingBridge.Liveness {
-        var configuration = location.connectionConfiguration
         let limit = min(operationTimeout, .seconds(10))
-        configuration.options.connectTimeout = .milliseconds(Int64(limit.components.seconds) * 1_000 + limit.components.attoseconds / 1_000_000_000_000_000)
+        let configuration = {
+            var configuration = location.connectionConfiguration
+            configuration.options.connectTimeout = .milliseconds(
+                Int64(limit.components.seconds) * 1_000 + limit.components.attoseconds / 1_000_000_000_000_000
+            )
+            return configuration
+        }()
         let sessionName = sessionName
         let logger = logger
         do {

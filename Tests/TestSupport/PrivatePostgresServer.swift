@@ -84,7 +84,7 @@ public final class PrivatePostgresServer: Sendable {
 
     /// Sends `signal` to every process of the server: `SIGSTOP` freezes it as a hung or
     /// unreachable host would (connections stay open and nothing answers), `SIGCONT` thaws it.
-    func signalEveryProcess(_ signal: Int32) throws {
+    public func signalEveryProcess(_ signal: Int32) throws {
         let pidFile = try String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8)
         guard let postmaster = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else {
             throw ServerError("no server process in \(dataDirectory)/postmaster.pid")
