@@ -8,19 +8,21 @@ import Foundation
 /// `ObjectIDScope.table` read and written inside `withLock`). `NSLock` is a `pthread_mutex_t`,
 /// whose lock and unlock ThreadSanitizer intercepts.
 ///
-/// Built with `-Xswiftc -DSPOT_TSAN_LOCKS` (the README's ThreadSanitizer command), each module
-/// of this package that uses `Mutex` declares `typealias Mutex<Value> = SanitizerMutex<Value>`,
-/// which shadows the imported one, so no call site changes. Other builds use
+/// Built with `-Xswiftc -DSPOT_TSAN_LOCKS` (the README's ThreadSanitizer command), this module
+/// declares `typealias Mutex<Value> = SanitizerMutex<Value>`, which shadows the imported one,
+/// so no call site changes; each other module of the package that uses `Mutex` keeps its own
+/// copy of this type (`ModuleSanitizerMutex`), since with member import visibility an alias to
+/// this one would need `import ObjectGraph` in every file using `Mutex`. Other builds use
 /// `Synchronization.Mutex` and never touch this type.
-package final class SanitizerMutex<Value>: @unchecked Sendable {  // every access to `value` holds `lock`
+final class SanitizerMutex<Value>: @unchecked Sendable {  // every access to `value` holds `lock`
     private let lock = NSLock()
     private var value: Value
 
-    package init(_ initialValue: consuming sending Value) {
+    init(_ initialValue: consuming sending Value) {
         value = initialValue
     }
 
-    package func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
+    func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
