@@ -46,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
         Self.raiseOpenFilesLimit(logger: logger)
         try await options.withSPoT(refreshInterval: .seconds(refreshMinutes * 60)) { spot in
             let web = try await SPoTWebApp(spot: spot, logger: logger)
-            let app = web.application(host: host, port: port) { boundPort in
+            let app = web.application(host: host, port: port, shutdownDeadline: SPoTWebApp.shutdownDeadline) { boundPort in
                 let shown = host == "0.0.0.0" ? "127.0.0.1" : host
                 // Written unbuffered: a script waiting for this line must not wait for a buffer.
                 FileHandle.standardOutput.write(
