@@ -48,7 +48,7 @@ public final class DatabaseMonitor: Sendable {
     /// A monitor of the database `databaseName` names, asking it with `probe`.
     init(
         databaseName: String,
-        probeDeadline: Duration = .seconds(1),
+        probeDeadline: Duration = .seconds(2),
         probeInterval: Duration = .milliseconds(500),
         unansweredReason: String = "it does not answer",
         logger: Logger = Logger(label: "spot.database"),
@@ -93,8 +93,10 @@ public final class DatabaseMonitor: Sendable {
     }
 
     /// The state within `limit`: at once while offline (the monitor is probing already), else
-    /// after a probe; a probe that takes longer than `limit` makes the database offline (what
-    /// was answered is what everyone is told) until a probe succeeds.
+    /// after a probe. A probe that takes longer than `limit` is answered as offline to this
+    /// caller only; the probe goes on, and its own outcome (within ``probeDeadline``) is what
+    /// everyone is told — a machine too loaded to answer a health check in time does not
+    /// refuse every other request.
     public func check(within limit: Duration) async -> DatabaseStatus {
         let status = self.status
         guard status.isOnline else { return status }
@@ -102,9 +104,7 @@ public final class DatabaseMonitor: Sendable {
         do {
             return try await withDeadline(limit, late: { ProbeLate() }) { await probe.value }
         } catch {
-            setOffline("no answer within \(Self.seconds(limit))")
-            startRetrying()
-            return self.status
+            return .offline(since: Date(), reason: "\(unansweredReason) (no answer within \(Self.seconds(limit)))")
         }
     }
 

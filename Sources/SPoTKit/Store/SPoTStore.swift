@@ -137,9 +137,10 @@ public final class SPoTStore: Sendable {
     /// database known to be away refuses at once, this bounds only the moment it goes away.
     public static let readDeadline: Duration = .seconds(5)
     /// How long a request may wait for a write (hide, unhide, a view) before it is answered
-    /// that the database does not answer: with the probe that then decides (at most
-    /// ``DatabaseMonitor/probeDeadline``), within the 2 s a browser is promised. A database
-    /// that answers the probe is only busy: the write goes on.
+    /// that the database does not answer, unless the monitor knows already: then the probe
+    /// decides (within ``DatabaseMonitor/probeDeadline``, 2 s: a loaded machine must not pass
+    /// for a database gone away). A database that answers the probe is only busy: the write
+    /// goes on.
     public static let writeDeadline: Duration = .milliseconds(900)
     /// How long a write waits for the live lists to show it before answering anyway.
     public static let liveListsDeadline: Duration = .seconds(5)
