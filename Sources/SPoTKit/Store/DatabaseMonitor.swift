@@ -93,10 +93,10 @@ public final class DatabaseMonitor: Sendable {
     }
 
     /// The state within `limit`: at once while offline (the monitor is probing already), else
-    /// after a probe. A probe that takes longer than `limit` is answered as offline to this
-    /// caller only; the probe goes on, and its own outcome (within ``probeDeadline``) is what
-    /// everyone is told — a machine too loaded to answer a health check in time does not
-    /// refuse every other request.
+    /// after a probe. When the probe takes longer than `limit`, the state as the monitor knows
+    /// it then: the probe goes on, and its own outcome (within ``probeDeadline``) is what
+    /// everyone is told next — a machine too loaded to answer a health check in time is not
+    /// a database gone away.
     public func check(within limit: Duration) async -> DatabaseStatus {
         let status = self.status
         guard status.isOnline else { return status }
@@ -104,7 +104,7 @@ public final class DatabaseMonitor: Sendable {
         do {
             return try await withDeadline(limit, late: { ProbeLate() }) { await probe.value }
         } catch {
-            return .offline(since: Date(), reason: "\(unansweredReason) (no answer within \(Self.seconds(limit)))")
+            return self.status
         }
     }
 
