@@ -100,23 +100,3 @@ func loadAverage() -> String {
     let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
     return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
-
-/// Raises this process's soft limit on open files to the hard limit (its connections, and
-/// the `spot serve` children, which inherit it).
-/// - Returns: the limit now in force.
-@discardableResult
-func raiseOpenFilesLimit() -> UInt64 {
-    var limit = rlimit()
-    #if canImport(Glibc)
-    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #else
-    let resource = RLIMIT_NOFILE
-    #endif
-    guard getrlimit(resource, &limit) == 0 else { return 0 }
-    if limit.rlim_cur < limit.rlim_max {
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(resource, &limit)
-    }
-    _ = getrlimit(resource, &limit)
-    return UInt64(limit.rlim_cur)
-}

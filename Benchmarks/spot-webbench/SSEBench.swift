@@ -1,11 +1,12 @@
 import Foundation
+import SPoTWeb
 
 /// `--sse SCENARIO`: the event streams of `spot serve` under many connections (issue 41).
 /// Each scenario starts a `spot serve` child of its own on a data folder it prepares, drives
 /// it with ``EventStreamClient`` and the writes of ``SSEServer``, and adds its rows to one
 /// table, printed at the end.
 func benchmarkEventStreams(_ options: SSEOptions, postgres: PostgresTarget?) async throws {
-    let limit = raiseOpenFilesLimit()
+    let limit = OpenFilesLimit.raiseToHardLimit()
     let table = SSETable()
     let scenarios: [SSEOptions.Scenario] =
         options.scenario == .all ? [.fanout, .mixed, .churn, .size] + (postgres == nil ? [] : [.twoInstances]) : [options.scenario]

@@ -33,7 +33,7 @@ public final class SPoT: Sendable {
         } catch {
             throw SPoTError(.store, "Could not create the data directory \(configuration.dataDirectory.path): \(error.localizedDescription)")
         }
-        store = try SPoTStore(url: configuration.databaseURL, rules: configuration.rules)
+        store = try SPoTStore(url: configuration.databaseURL, rules: configuration.rules, logger: logger)
         do {
             imageCache = try ImageFileCache(directory: configuration.imageCacheDirectory, sizeLimit: configuration.imageCacheSizeLimit)
         } catch {

@@ -73,15 +73,21 @@ public final class SPoTWebApp: Sendable {
 
     /// The server on `host:port`, with a service that, on shutdown, ends every live event
     /// stream and stops refreshing (the page being saved is finished first).
+    ///
+    /// With `shutdownDeadline` (what `spot serve` passes: ``shutdownDeadline``), a graceful
+    /// shutdown that has not ended the process by then exits it with status 1 and a line
+    /// naming what held it; without, shutdown takes as long as it takes (a process that goes
+    /// on after the server, such as a test, must not be ended).
     public func application(
         host: String = "127.0.0.1",
         port: Int = 8080,
+        shutdownDeadline: Duration? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
             router: buildRouter(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "SPoT"),
-            services: [LifecycleService(web: self)],
+            services: [LifecycleService(web: self, shutdownDeadline: shutdownDeadline)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger
         )
@@ -100,14 +106,17 @@ public final class SPoTWebApp: Sendable {
     /// Starts refreshing with the app and, on graceful shutdown, stops in order.
     private struct LifecycleService: Service {
         let web: SPoTWebApp
+        let shutdownDeadline: Duration?
 
         func run() async throws {
             await web.spot.startRefreshing()
             try? await gracefulShutdown()
             web.logger.info("shutting down: closing live lists and finishing the refresh in progress")
-            let live = web.live
-            ShutdownWatchdog.start(deadline: SPoTWebApp.shutdownDeadline) {
-                "\(live.openStreams) event streams still open (browsers not reading), or the refresh's save still running"
+            if let shutdownDeadline {
+                let live = web.live
+                ShutdownWatchdog.start(deadline: shutdownDeadline) {
+                    "\(live.openStreams) event streams still open (browsers not reading), or the refresh's save still running"
+                }
             }
             await web.closeLiveLists()
             await web.spot.close()

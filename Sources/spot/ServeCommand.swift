@@ -6,9 +6,6 @@ import SPoTKit
 import SPoTWeb
 import ServiceLifecycle
 import UnixSignals
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `spot serve`: the tour in the browser.
 struct ServeCommand: AsyncParsableCommand {
@@ -43,10 +40,13 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "spot.serve") { DescriptorExhaustionLogHandler(StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = .notice
         let (host, port) = (self.host, self.port)
-        Self.raiseOpenFilesLimit(logger: logger)
+        let (soft, hard) = OpenFilesLimit.current
+        if OpenFilesLimit.raiseToHardLimit() < hard {
+            logger.warning("could not raise the open files limit", metadata: ["soft": "\(soft)", "hard": "\(hard)"])
+        }
         try await options.withSPoT(refreshInterval: .seconds(refreshMinutes * 60)) { spot in
             let web = try await SPoTWebApp(spot: spot, logger: logger)
-            let app = web.application(host: host, port: port) { boundPort in
+            let app = web.application(host: host, port: port, shutdownDeadline: SPoTWebApp.shutdownDeadline) { boundPort in
                 let shown = host == "0.0.0.0" ? "127.0.0.1" : host
                 // Written unbuffered: a script waiting for this line must not wait for a buffer.
                 FileHandle.standardOutput.write(
@@ -62,24 +62,6 @@ struct ServeCommand: AsyncParsableCommand {
                 throw SPoTWebError.serving("Could not serve on \(host):\(port): \(error)")
             }
             FileHandle.standardOutput.write(Data("SPoT stopped.\n".utf8))
-        }
-    }
-
-    /// Raises the soft limit on open files to the hard limit: every browser's event stream
-    /// holds a descriptor, and the usual soft limit (1,024) would refuse visitors long before
-    /// memory or CPU run out.
-    static func raiseOpenFilesLimit(logger: Logger) {
-        var limit = rlimit()
-        #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        let soft = limit.rlim_cur
-        limit.rlim_cur = limit.rlim_max
-        if setrlimit(resource, &limit) != 0 {
-            logger.warning("could not raise the open files limit", metadata: ["soft": "\(soft)", "hard": "\(limit.rlim_max)"])
         }
     }
 }

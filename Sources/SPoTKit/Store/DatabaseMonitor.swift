@@ -27,7 +27,9 @@ public final class DatabaseMonitor: Sendable {
     public let probeInterval: Duration
     private let probe: @Sendable () async throws -> Void
     private let state = Mutex(State())
-    private let logger = Logger(label: "spot.database")
+    private let logger: Logger
+    /// Why a probe that missed its deadline failed, as errors say it.
+    private let unansweredReason: String
 
     private struct State {
         var status = DatabaseStatus.online
@@ -46,10 +48,14 @@ public final class DatabaseMonitor: Sendable {
     /// A monitor of the database `databaseName` names, asking it with `probe`.
     init(
         databaseName: String,
-        probeDeadline: Duration = .seconds(1),
+        probeDeadline: Duration = .seconds(2),
         probeInterval: Duration = .milliseconds(500),
+        unansweredReason: String = "it does not answer",
+        logger: Logger = Logger(label: "spot.database"),
         probe: @escaping @Sendable () async throws -> Void
     ) {
+        self.unansweredReason = unansweredReason
+        self.logger = logger
         self.databaseName = databaseName
         self.probeDeadline = probeDeadline
         self.probeInterval = probeInterval
@@ -87,8 +93,10 @@ public final class DatabaseMonitor: Sendable {
     }
 
     /// The state within `limit`: at once while offline (the monitor is probing already), else
-    /// after a probe; a probe that takes longer than `limit` makes the database offline (what
-    /// was answered is what everyone is told) until a probe succeeds.
+    /// after a probe. When the probe takes longer than `limit`, the state as the monitor knows
+    /// it then: the probe goes on, and its own outcome (within ``probeDeadline``) is what
+    /// everyone is told next — a machine too loaded to answer a health check in time is not
+    /// a database gone away.
     public func check(within limit: Duration) async -> DatabaseStatus {
         let status = self.status
         guard status.isOnline else { return status }
@@ -96,8 +104,6 @@ public final class DatabaseMonitor: Sendable {
         do {
             return try await withDeadline(limit, late: { ProbeLate() }) { await probe.value }
         } catch {
-            setOffline("no answer within \(Self.seconds(limit))")
-            startRetrying()
             return self.status
         }
     }
@@ -122,11 +128,13 @@ public final class DatabaseMonitor: Sendable {
         return Self.unavailable(doing, databaseName, reason)
     }
 
-    /// A store call did not answer within `limit` while `doing` something: the error for the
-    /// caller; the monitor probes the database.
-    func late(_ limit: Duration, doing: String) -> SPoTError {
-        suspect()
-        return Self.unavailable(doing, databaseName, "no answer within \(Self.seconds(limit))")
+    /// A store call did not answer within `limit` while `doing` something: the monitor probes
+    /// the database. The error for the caller when the probe finds it away; `nil` when it
+    /// answers (it is only busy, and the caller keeps waiting).
+    func late(_ limit: Duration, doing: String) async -> SPoTError? {
+        let status = await startProbe().value
+        guard !status.isOnline else { return nil }
+        return Self.unavailable(doing, databaseName, status.reason ?? "no answer within \(Self.seconds(limit))")
     }
 
     // MARK: Probing
@@ -166,7 +174,7 @@ public final class DatabaseMonitor: Sendable {
             case .failure(let error): outcome = Self.connectivityReason(error) ?? "\(error)"
             }
         } catch {
-            outcome = "no answer within \(Self.seconds(probeDeadline))"
+            outcome = "\(unansweredReason) (no answer within \(Self.seconds(probeDeadline)))"
         }
         state.withLock { $0.probe = nil }
         if let reason = outcome {

@@ -1,15 +1,17 @@
 import Synchronization
 
 /// Runs `operation` in a task of its own and returns its outcome, or throws `late()`'s error
-/// once `limit` has passed without one.
+/// once `limit` has passed without one and `late` says to give up.
 ///
-/// A store call cannot be interrupted (a context's queue is blocked in it until the store
-/// gives up), so a late operation goes on and its outcome is dropped; the caller is answered
-/// on time. `late` runs only when the deadline wins. Cancelling the caller throws
-/// `CancellationError` at once.
+/// Each time `limit` passes without an outcome, `late` decides: an error ends the wait with
+/// it; `nil` (the database answers, it is only busy — a loaded machine, a long save ahead in
+/// line) waits another `limit`. So the deadline is about the database's health, not about
+/// how long the work takes. A store call cannot be interrupted (a context's queue is blocked
+/// in it until the store gives up), so a late operation goes on and its outcome is dropped;
+/// the caller is answered on time. Cancelling the caller throws `CancellationError` at once.
 func withDeadline<T: Sendable>(
     _ limit: Duration,
-    late: @escaping @Sendable () -> any Error,
+    late: @escaping @Sendable () async -> (any Error)?,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let race = DeadlineRace<T>()
@@ -19,8 +21,12 @@ func withDeadline<T: Sendable>(
         if race.claim() { race.deliver(outcome) }
     }
     let timer = Task {
-        do { try await Task.sleep(for: limit) } catch { return }
-        if race.claim() { race.deliver(.failure(late())) }
+        while true {
+            do { try await Task.sleep(for: limit) } catch { return }
+            guard !race.isClaimed, let error = await late() else { continue }
+            if race.claim() { race.deliver(.failure(error)) }
+            return
+        }
     }
     defer { timer.cancel() }
     return try await withTaskCancellationHandler {
@@ -40,6 +46,9 @@ private final class DeadlineRace<T: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
+
+    /// Whether an outcome was claimed already.
+    var isClaimed: Bool { state.withLock { $0.claimed } }
 
     /// Whether the caller is the first to finish (only the first delivers).
     func claim() -> Bool {

@@ -20,7 +20,7 @@ extension SPoTStore {
         let doing = "open the list \(id.address) from"
         if let refusal = monitor.refusal(doing) { throw refusal }
         let monitor = self.monitor
-        return try await withDeadline(Self.readDeadline, late: { monitor.late(Self.readDeadline, doing: doing) }) { [self] in
+        return try await withDeadline(Self.readDeadline, late: { await monitor.late(Self.readDeadline, doing: doing) }) { [self] in
             do {
                 let list = try await open(id)
                 return list

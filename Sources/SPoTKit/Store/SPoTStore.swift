@@ -1,5 +1,6 @@
 import Flickr
 public import Foundation
+public import Logging
 public import ObjectGraph
 import ObjectGraphPostgres
 import Synchronization
@@ -43,7 +44,12 @@ public final class SPoTStore: Sendable {
     ///   - statementObserver: sees every SQL statement (for tests and debugging).
     /// - Throws: ``SPoTError`` of kind `.store` naming the file: not SQLite, damaged, written
     ///   by another app or model, locked, or not writable. The file is not changed then.
-    public init(url: URL?, rules: ImportRules = ImportRules(), statementObserver: SQLStatementObserver? = nil) throws {
+    public init(
+        url: URL?,
+        rules: ImportRules = ImportRules(),
+        statementObserver: SQLStatementObserver? = nil,
+        logger: Logger = Logger(label: "spot.database")
+    ) throws {
         let container = PersistentContainer(name: "SPoT", managedObjectModel: SPoTModel.make())
         let description: PersistentStoreDescription
         if let url, Self.isServerURL(url) {
@@ -82,7 +88,10 @@ public final class SPoTStore: Sendable {
         cacheWriterContext.name = "cache"
         let isServer = url.map(Self.isServerURL) ?? false
         let isFile = url != nil && !isServer
-        monitor = DatabaseMonitor(databaseName: Self.describe(url)) { [container] in
+        // A file that does not answer is held by another program's write lock (a busy
+        // timeout is running out); a server that does not answer is unreachable.
+        let unanswered = isFile ? "it is locked by another program" : "it does not answer"
+        monitor = DatabaseMonitor(databaseName: Self.describe(url), unansweredReason: unanswered, logger: logger) { [container] in
             let context = container.newBackgroundContext()
             try await context.perform {
                 if isServer {
@@ -128,8 +137,11 @@ public final class SPoTStore: Sendable {
     /// database known to be away refuses at once, this bounds only the moment it goes away.
     public static let readDeadline: Duration = .seconds(5)
     /// How long a request may wait for a write (hide, unhide, a view) before it is answered
-    /// that the database does not answer: within the 2 s a browser is promised.
-    public static let writeDeadline: Duration = .milliseconds(1_800)
+    /// that the database does not answer, unless the monitor knows already: then the probe
+    /// decides (within ``DatabaseMonitor/probeDeadline``, 2 s: a loaded machine must not pass
+    /// for a database gone away). A database that answers the probe is only busy: the write
+    /// goes on.
+    public static let writeDeadline: Duration = .milliseconds(900)
     /// How long a write waits for the live lists to show it before answering anyway.
     public static let liveListsDeadline: Duration = .seconds(5)
 
@@ -143,7 +155,11 @@ public final class SPoTStore: Sendable {
         let context = container.newBackgroundContext()
         let ticket = CallTicket()
         let monitor = self.monitor
-        return try await withDeadline(Self.readDeadline, late: { ticket.abandon(); return monitor.late(Self.readDeadline, doing: "take the refresh lease in") }) {
+        return try await withDeadline(Self.readDeadline, late: {
+            guard let error = await monitor.late(Self.readDeadline, doing: "take the refresh lease in") else { return nil }
+            _ = ticket.abandon()
+            return error
+        }) {
             let lease: StoreLease?
             do {
                 lease = try await context.perform {
@@ -195,7 +211,7 @@ public final class SPoTStore: Sendable {
         if let refusal = monitor.refusal("read") { throw refusal }
         let context = container.newBackgroundContext()
         let monitor = self.monitor
-        return try await withDeadline(deadline, late: { monitor.late(deadline, doing: "read") }) {
+        return try await withDeadline(deadline, late: { await monitor.late(deadline, doing: "read") }) {
             do {
                 let result = try await context.perform { try body(context) }
                 return result
@@ -235,8 +251,8 @@ public final class SPoTStore: Sendable {
         if let refusal = monitor.refusal("save to") { throw refusal }
         let monitor = self.monitor
         let ticket = CallTicket()
-        let late: @Sendable () -> any Error = {
-            let error = monitor.late(deadline, doing: "save to")
+        let late: @Sendable () async -> (any Error)? = {
+            guard let error = await monitor.late(deadline, doing: "save to") else { return nil }
             return ticket.abandon()
                 ? SPoTError(.unavailable, error.description + "; nothing was saved")
                 : SPoTError(.unavailable, error.description + "; the change is saved only if the database takes it later")

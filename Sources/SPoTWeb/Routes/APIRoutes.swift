@@ -54,10 +54,11 @@ struct APIRoutes: Sendable {
         let offlineSince: Date?
     }
 
-    /// `ok` and the photo count, or 503 naming the database and why it does not answer —
-    /// within a second either way: at once while the monitor knows it is offline, else after
-    /// the monitor's probe (which also asks for an SQLite file's write lock) and a count,
-    /// side by side, each given ``healthDeadline``.
+    /// `ok` and the photo count, or 503 naming the database and why it does not answer: at once
+    /// while the monitor knows it is away, else after the monitor's probe (which also asks for
+    /// an SQLite file's write lock) and a count, side by side, each given ``healthDeadline``. A
+    /// probe slower than that is answered with what the monitor knows, and its own outcome (at
+    /// most two seconds) is what the next check reports.
     private func health() async throws -> Response {
         let store = web.spot.store
         let monitor = store.monitor

@@ -1,4 +1,3 @@
-import Foundation
 public import Logging
 import Synchronization
 
@@ -57,16 +56,10 @@ public struct DescriptorExhaustionLogHandler: LogHandler {
             return last.map { now - $0 > Self.quietPeriod } ?? true
         }
         guard first else { return }
-        var limit = rlimit()
-        #if canImport(Glibc)
-        _ = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        #else
-        _ = getrlimit(RLIMIT_NOFILE, &limit)
-        #endif
         var reported = event
         reported.level = .error
         reported.message = """
-            out of file descriptors (limit \(limit.rlim_cur)): new connections wait until some close; \
+            out of file descriptors (limit \(OpenFilesLimit.current.soft)): new connections wait until some close; \
             the open ones are still served. Raise the limit (ulimit -n) for more visitors.
             """
         wrapped.log(event: reported)
