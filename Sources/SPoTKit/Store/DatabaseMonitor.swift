@@ -128,9 +128,15 @@ public final class DatabaseMonitor: Sendable {
         return Self.unavailable(doing, databaseName, reason)
     }
 
-    /// A store call did not answer within `limit` while `doing` something: the monitor probes
-    /// the database. The error for the caller when the probe finds it away; `nil` when it
-    /// answers (it is only busy, and the caller keeps waiting).
+    /// A store call did not answer within `limit` while `doing` something: the error for the
+    /// caller, at once; the monitor probes the database.
+    func lateNow(_ limit: Duration, doing: String) -> SPoTError {
+        _ = startProbe()
+        return Self.unavailable(doing, databaseName, "no answer within \(Self.seconds(limit))")
+    }
+
+    /// Like ``lateNow(_:doing:)``, waiting for the probe: the error when it finds the database
+    /// away; `nil` when it answers (it is only busy, and the caller keeps waiting).
     func late(_ limit: Duration, doing: String) async -> SPoTError? {
         let status = await startProbe().value
         guard !status.isOnline else { return nil }

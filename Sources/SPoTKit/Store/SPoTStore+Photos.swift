@@ -90,7 +90,7 @@ extension SPoTStore {
     /// - Throws: ``SPoTError`` `.unavailable` while the database does not answer, or when it
     ///   does not answer within `deadline`.
     public func counts(deadline: Duration = SPoTStore.readDeadline) async throws -> StoreCounts {
-        try await read(deadline: deadline) { context in
+        try await read(deadline: deadline, waitingForProbe: false) { context in
             let photos = Photo.fetchRequest()
             let total = try context.count(for: photos)
             photos.predicate = FetchPredicate(format: "hidden == YES")

@@ -200,18 +200,27 @@ public final class SPoTStore: Sendable {
         }
     }
 
-    /// Runs `body` in a new background context and returns its result, within `deadline`.
+    /// Runs `body` in a new background context and returns its result, within `deadline`:
+    /// past it, the monitor's probe decides whether to keep waiting (`waitingForProbe`), or
+    /// the caller is answered at once that the database did not answer in time.
     /// - Throws: ``SPoTError``s as thrown; `.unavailable` at once while the database does not
     ///   answer, and when it fails to answer or cannot be reached; any other error as
     ///   `.store`, naming the file.
     func read<T: Sendable>(
         deadline: Duration = SPoTStore.readDeadline,
+        waitingForProbe: Bool = true,
         _ body: @escaping @Sendable (ManagedObjectContext) throws -> T
     ) async throws -> T {
         if let refusal = monitor.refusal("read") { throw refusal }
         let context = container.newBackgroundContext()
         let monitor = self.monitor
-        return try await withDeadline(deadline, late: { await monitor.late(deadline, doing: "read") }) {
+        let late: @Sendable () async -> (any Error)?
+        if waitingForProbe {
+            late = { await monitor.late(deadline, doing: "read") }
+        } else {
+            late = { monitor.lateNow(deadline, doing: "read") }
+        }
+        return try await withDeadline(deadline, late: late) {
             do {
                 let result = try await context.perform { try body(context) }
                 return result

@@ -63,7 +63,7 @@ struct APIRoutes: Sendable {
         let store = web.spot.store
         let monitor = store.monitor
         async let checked = monitor.check(within: Self.healthDeadline)
-        async let counted = store.counts(deadline: Self.healthDeadline)
+        async let counted = store.counts(deadline: Self.countDeadline)
         let database = await checked
         let counts: StoreCounts
         do {
@@ -84,6 +84,9 @@ struct APIRoutes: Sendable {
 
     /// How long `/health` waits for the database before answering that it does not answer.
     static let healthDeadline: Duration = .milliseconds(900)
+    /// How long `/health` waits for its count: past it, 503 at once (a loaded machine takes
+    /// longer than the probe's second to count, a database gone away never answers).
+    static let countDeadline: Duration = .milliseconds(1_500)
 
     private struct HiddenAnswer: Encodable {
         let id: String
