@@ -74,6 +74,9 @@ public final class SPoTWebApp: Sendable {
     /// The server on `host:port`, with a service that, on shutdown, ends every live event
     /// stream and stops refreshing (the page being saved is finished first).
     ///
+    /// It holds as many connections as the open-files limit in force allows, less a reserve
+    /// for the database and files (``ConnectionAllowance``): raise the limit before.
+    ///
     /// With `shutdownDeadline` (what `spot serve` passes: ``shutdownDeadline``), a graceful
     /// shutdown that has not ended the process by then exits it with status 1 and a line
     /// naming what held it; without, shutdown takes as long as it takes (a process that goes
@@ -86,7 +89,11 @@ public final class SPoTWebApp: Sendable {
     ) -> some ApplicationProtocol {
         Application(
             router: buildRouter(),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "SPoT"),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port),
+                serverName: "SPoT",
+                availableConnectionsDelegate: ConnectionAllowance(logger: logger)
+            ),
             services: [LifecycleService(web: self, shutdownDeadline: shutdownDeadline)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger

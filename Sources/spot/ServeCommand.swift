@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "spot.serve") { DescriptorExhaustionLogHandler(StreamLogHandler.standardError(label: $0)) }
+        var logger = Logger(label: "spot.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .notice
         let (host, port) = (self.host, self.port)
         let (soft, hard) = OpenFilesLimit.current

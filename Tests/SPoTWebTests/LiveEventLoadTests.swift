@@ -25,10 +25,13 @@ struct LiveEventLoadTests {
 
     /// A client for many connections and a served tour on a fresh data folder, refreshed once;
     /// `body` gets the server's base URL.
-    static func withClientAndServer(_ body: (HTTPClient, ServerProcess, String) async throws -> Void) async throws {
+    static func withClientAndServer(
+        openFilesLimit: Int? = nil,
+        _ body: (HTTPClient, ServerProcess, String) async throws -> Void
+    ) async throws {
         let client = makeClient()
         do {
-            try await withServer { server, base in try await body(client, server, base) }
+            try await withServer(openFilesLimit: openFilesLimit) { server, base in try await body(client, server, base) }
         } catch {
             try? await client.shutdown()
             throw error
@@ -37,10 +40,13 @@ struct LiveEventLoadTests {
     }
 
     /// A served tour on a fresh data folder, refreshed once; `body` gets its base URL.
-    static func withServer(_ body: (ServerProcess, String) async throws -> Void) async throws {
+    static func withServer(openFilesLimit: Int? = nil, _ body: (ServerProcess, String) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "spot-load-\(UUID().uuidString)", directoryHint: .isDirectory)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try ServerProcess.start(["serve", "--port", "0", "--data-dir", directory.path, "--refresh-minutes", "0"])
+        let server = try ServerProcess.start(
+            ["serve", "--port", "0", "--data-dir", directory.path, "--refresh-minutes", "0"],
+            openFilesLimit: openFilesLimit
+        )
         do {
             let base = try await server.url()
             // The empty database's first refresh runs at once: wait for it (each status event

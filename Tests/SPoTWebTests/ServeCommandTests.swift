@@ -49,16 +49,28 @@ final class ServerProcess: @unchecked Sendable {
     private let exitContinuation: AsyncStream<Int32>.Continuation
     private let printed: AsyncStream<String>
     private let printedContinuation: AsyncStream<String>.Continuation
+    /// Callers of ``waitForOutput(containing:)`` whose text has not been printed yet.
+    private var outputWaiters: [(id: UUID, text: String, continuation: CheckedContinuation<Void, any Error>)] = []
+    /// How many of the two output pipes have reached end of file.
+    private var endedPipes = 0
 
     private init() {
         (exit, exitContinuation) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(1))
         (printed, printedContinuation) = AsyncStream<String>.makeStream()
     }
 
-    static func start(_ arguments: [String]) throws -> ServerProcess {
+    /// Starts `spot` with `arguments`; with `openFilesLimit`, under util-linux's `prlimit`
+    /// with that soft and hard limit on open files (prlimit runs `spot` in its own process).
+    static func start(_ arguments: [String], openFilesLimit: Int? = nil) throws -> ServerProcess {
         let server = ServerProcess()
-        server.process.executableURL = ChildExecutable.url(named: "spot")
-        server.process.arguments = arguments
+        let spot = ChildExecutable.url(named: "spot")
+        if let openFilesLimit {
+            server.process.executableURL = URL(filePath: "/usr/bin/prlimit")
+            server.process.arguments = ["--nofile=\(openFilesLimit):\(openFilesLimit)", spot.path] + arguments
+        } else {
+            server.process.executableURL = spot
+            server.process.arguments = arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["FLICKR_API_KEY"] = nil
         server.process.environment = environment
@@ -80,6 +92,7 @@ final class ServerProcess: @unchecked Sendable {
                     if !isError { printed.yield(text) }
                 }
                 if !isError { printed.finish() }
+                server?.endOutput()
             }
         }
         let continuation = server.exitContinuation
@@ -89,10 +102,58 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     private func append(_ text: String, isError: Bool) {
-        lock.withLock {
+        let ready = lock.withLock {
             if isError { stderr += text } else { stdout += text }
+            let all = stdout + stderr
+            let ready = outputWaiters.filter { all.contains($0.text) }
+            outputWaiters.removeAll { all.contains($0.text) }
+            return ready
+        }
+        // Resumed outside the lock: a resumed waiter may read `output` at once.
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    private func endOutput() {
+        let left: [(id: UUID, text: String, continuation: CheckedContinuation<Void, any Error>)] = lock.withLock {
+            endedPipes += 1
+            guard endedPipes == 2 else { return [] }
+            defer { outputWaiters = [] }
+            return outputWaiters
+        }
+        for waiter in left {
+            waiter.continuation.resume(throwing: EventStreamError(message: "spot ended without printing \"\(waiter.text)\""))
         }
     }
+
+    /// Returns once the server has printed `text` (on either stream); throws if its output
+    /// ended without it or the waiting task is cancelled (a test's time limit).
+    func waitForOutput(containing text: String) async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome: (any Error)?? = lock.withLock {
+                    if (stdout + stderr).contains(text) { return .some(nil) }
+                    if endedPipes == 2 || Task.isCancelled {
+                        return .some(EventStreamError(message: "spot printed no \"\(text)\" (ended or cancelled)"))
+                    }
+                    outputWaiters.append((id, text, continuation))
+                    return nil
+                }
+                if let outcome {
+                    if let error = outcome { continuation.resume(throwing: error) } else { continuation.resume() }
+                }
+            }
+        } onCancel: {
+            let waiter = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
+                guard let index = outputWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return outputWaiters.remove(at: index).continuation
+            }
+            waiter?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// The server's process identifier.
+    var processIdentifier: Int32 { process.processIdentifier }
 
     var output: String { lock.withLock { stdout + stderr } }
     var errors: String { lock.withLock { stderr } }
