@@ -73,27 +73,19 @@ struct DatabaseOutageTests {
 
         try await begin()
 
-        // `/health`: 503 within a second (two on a loaded machine), naming the database.
-        var health = try await Self.get(base + "health", within: 2)
+        // The first request to need the database finds it gone; the monitor's probe (given two
+        // seconds, so that a loaded machine does not pass for an outage) then tells everyone,
+        // the open event stream included.
+        _ = try await Self.get(base + "health", within: 2)
+        while try await Self.nextStatus(&events)["isOnline"] as? Bool != false {}
         let clock = ContinuousClock()
-        let noticed = clock.now + .seconds(20)
-        while health.status == .ok && clock.now < noticed {
-            try await Task.sleep(for: .milliseconds(50))
-            health = try await Self.get(base + "health", within: 2)
-        }
+
+        // `/health`: 503 within a second (two on a loaded machine), naming the database.
+        let health = try await Self.get(base + "health", within: 2)
         #expect(health.status == .serviceUnavailable, "\(health.body)")
         let unhealthy = try health.json()
         #expect((unhealthy["database"] as? String ?? "").hasPrefix(databaseName), "\(unhealthy)")
         #expect(!(unhealthy["error"] as? String ?? "").isEmpty, "\(unhealthy)")
-
-        // A /health that misses its second answers 503 to its caller; the monitor's own probe
-        // (given two seconds, so that a loaded machine does not pass for an outage) then tells
-        // everyone.
-        var told = try await Self.get(base + "api/status", within: 2).json()
-        while (told["database"] as? [String: Any])?["isOnline"] as? Bool != false && clock.now < noticed {
-            try await Task.sleep(for: .milliseconds(50))
-            told = try await Self.get(base + "api/status", within: 2).json()
-        }
 
         // Open lists answer from memory, marked offline.
         var times: [Duration] = []
@@ -118,8 +110,7 @@ struct DatabaseOutageTests {
         let status = try await Self.get(base + "api/status", within: 2).json()
         #expect((status["database"] as? [String: Any])?["isOnline"] as? Bool == false, "\(status)")
 
-        // Event streams: the open one is told, a new one gets its snapshot from memory.
-        while try await Self.nextStatus(&events)["isOnline"] as? Bool != false {}
+        // Event streams: a new one gets its snapshot from memory.
         var late = try await EventStreamReader.connect(base + "events?list=tags%2Fhoovertower")
         let snapshot = try await late.next(named: "snapshot").object()
         #expect(((snapshot["snapshot"] as? [String: Any])?["sections"] as? [Any])?.isEmpty == false)
@@ -145,23 +136,15 @@ struct DatabaseOutageTests {
 
         try await end()
 
-        // Back: healthy, the lists fresh and unmarked, the stream told, by themselves.
+        // Back: the stream told, healthy, the lists fresh and unmarked, by themselves.
         let back = clock.now
-        var recovered = try await Self.get(base + "health", within: 10)
-        while recovered.status != .ok && clock.now < back + .seconds(30) {
-            try await Task.sleep(for: .milliseconds(50))
-            recovered = try await Self.get(base + "health", within: 10)
-        }
+        while try await Self.nextStatus(&events)["isOnline"] as? Bool != true {}
+        print("DatabaseOutage (\(databaseName)): told the database is back \(clock.now - back) after it came back")
+        let recovered = try await Self.get(base + "health", within: 10)
         #expect(recovered.status == .ok, "\(recovered.body)")
-        var list = try await Self.get(base + "api/tags/hoovertower/photos", within: 10).json()
-        while list["offline"] != nil && clock.now < back + .seconds(30) {
-            try await Task.sleep(for: .milliseconds(50))
-            list = try await Self.get(base + "api/tags/hoovertower/photos", within: 10).json()
-        }
-        print("DatabaseOutage (\(databaseName)): healthy and unmarked \(clock.now - back) after the database came back")
+        let list = try await Self.get(base + "api/tags/hoovertower/photos", within: 10).json()
         #expect(list["offline"] == nil)
         #expect(Self.rowIDs(list) == hoover, "the hide refused during the outage was not applied")
-        while try await Self.nextStatus(&events)["isOnline"] as? Bool != true {}
         let photo = try await Self.get(base + "api/photos/\(victim)", within: 10).json()
         #expect(photo["isHidden"] as? Bool == false, "\(photo)")
 
@@ -223,48 +206,49 @@ struct DatabaseOutageTests {
 /// Another process holding an SQLite file's write lock (`BEGIN EXCLUSIVE`, Python's sqlite3)
 /// until released: readers go on (WAL), every writer waits for it.
 final class LockHolder: @unchecked Sendable {
-    // @unchecked Sendable: the process and its pipe are set in `lock` and used in `release`,
-    // one after the other, by one test.
-    private var process: Process?
+    // @unchecked Sendable: the process, its pipe and its exit are set in `lock` and used in
+    // `release`, one after the other, by one test.
     private var input: Pipe?
+    private var exited: AsyncStream<Int32>?
 
     private static let script = """
         import os, sqlite3, sys
         connection = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=60)
         connection.execute("BEGIN EXCLUSIVE")
-        open(sys.argv[2], "w").close()
+        print("held", flush=True)
         sys.stdin.read()
         connection.execute("ROLLBACK")
         """
 
-    /// Starts the holder and returns once it holds the lock.
+    /// Starts the holder and returns once it holds the lock (it says so on its output).
     func lock(_ file: String) async throws {
-        let marker = file + ".held-\(UUID().uuidString)"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", Self.script, file, marker]
+        process.arguments = ["-c", Self.script, file]
         let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
-        try process.run()
-        self.process = process
-        self.input = input
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(60)
-        while !FileManager.default.fileExists(atPath: marker) {
-            guard process.isRunning, clock.now < deadline else { throw EventStreamError(message: "the lock holder did not take the lock") }
-            try await Task.sleep(for: .milliseconds(20))
+        process.standardOutput = output
+        let (exited, exit) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        process.terminationHandler = { process in
+            exit.yield(process.terminationStatus)
+            exit.finish()
         }
-        try? FileManager.default.removeItem(atPath: marker)
+        try process.run()
+        (self.input, self.exited) = (input, exited)
+        // A blocking read on a thread of its own: "held", or end of file if the holder failed.
+        let said = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            Thread.detachNewThread {
+                continuation.resume(returning: String(decoding: output.fileHandleForReading.readData(ofLength: 4), as: UTF8.self))
+            }
+        }
+        guard said == "held" else { throw EventStreamError(message: "the lock holder did not take the lock") }
     }
 
     /// Ends the holder's transaction and waits for it to exit.
     func release() async throws {
         try input?.fileHandleForWriting.close()
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(30)
-        while process?.isRunning == true {
-            guard clock.now < deadline else { throw EventStreamError(message: "the lock holder did not exit") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        guard let exited else { return }
+        for await _ in exited {}
     }
 }
