@@ -1134,7 +1134,10 @@ struct PredicateSQLRegressionTests {
             try Self.expect(context, "views < %@", half, gives: ["big", "small"])
             try Self.expect(context, "views IN %@", [half, Decimal(1)], gives: ["small"])
             // A double against a decimal: whatever Foundation's conversion gives, SQL agrees.
-            for text in ["0.3333333333333333", "0.333333333333333248", "0.1"] {
+            // Among them the decimal Foundation makes of the double 1/3 (…248, equal to it in
+            // memory), PostgreSQL's 15 digits of it, and the decimal nearest the double 0.1.
+            let thirds = ["0.3333333333333333", "0.333333333333333248", "0.333333333333333", "0.33333333333333331", "0.333333333333333249"]
+            for text in thirds + ["0.1", "0.1000000000000000055511151231257827", "0.09999999999999999"] {
                 let decimal = try #require(Decimal(string: text))
                 for op in ["==", "!=", "<", ">="] {
                     let predicate = FetchPredicate(format: "rating \(op) %@", decimal)
@@ -1143,14 +1146,9 @@ struct PredicateSQLRegressionTests {
                     let fetched = Set(try context.fetch(request).map(Self.label))
                     let all = try context.fetch(Photo.fetchRequest())
                     let evaluated = Set(try all.filter { try predicate.evaluate(with: $0) }.map(Self.label))
-                    // Found by running these cases on PostgreSQL (issue 42): the server turns
-                    // the decimal into the nearest double, Foundation's Decimal-to-Double
-                    // conversion does not always; documented in the PostgreSQL store article.
-                    withKnownIssue("PostgreSQL converts a decimal to the nearest double, Foundation not always") {
-                        #expect(fetched == evaluated, "\(predicate)")
-                    } when: {
-                        kind == .postgreSQL && text == "0.333333333333333248"
-                    }
+                    // Found by running these cases on PostgreSQL (issue 42): the server cast the
+                    // double to a 15-digit numeric, the evaluator to `Decimal(double)`.
+                    #expect(fetched == evaluated, "\(predicate)")
                 }
             }
         }

@@ -76,7 +76,9 @@ struct DatabaseOutageTests {
         // The first request to need the database finds it gone; the monitor's probe (given two
         // seconds, so that a loaded machine does not pass for an outage) then tells everyone,
         // the open event stream included.
-        _ = try await Self.get(base + "health", within: 2)
+        // (The trigger's own answer is not judged: on a loaded machine it may still be the
+        // probe's two seconds.)
+        _ = try await Self.get(base + "health", within: 10)
         while try await Self.nextStatus(&events)["isOnline"] as? Bool != false {}
         let clock = ContinuousClock()
 

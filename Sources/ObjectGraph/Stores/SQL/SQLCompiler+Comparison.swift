@@ -91,8 +91,15 @@ extension SQLCompiler {
             guard case .integer = Self.coerce(value, to: type) else { return true }
             return false
         }
-        func numericComparison(_ symbol: String, _ value: Value) -> String {
-            numericCompare(sql, symbol, bind(value.sqlValue))
+        func numericComparison(_ op: ComparisonOperator, _ value: Value) -> String {
+            // PostgreSQL casts a double to a 15-digit numeric; the evaluator, to
+            // `Decimal(double)`: the constant becomes the doubles around it instead.
+            if dialect.database == .postgreSQL, type == .double || type == .float, case .decimal(let decimal) = value,
+                let bounds = DecimalDoubleBounds(decimal)
+            {
+                return bounds.comparison(sql, op) { bind(.real($0)) } ?? dialect.falseLiteral
+            }
+            return numericCompare(sql, dialect.symbol(op), bind(value.sqlValue))
         }
         switch op {
         case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
@@ -105,7 +112,7 @@ extension SQLCompiler {
             }
             if let exact = exactConstant(value, against: type) { return exactComparison(sql, op, exact) }
             let symbol = dialect.symbol(op)
-            if inexact(value) { return numericComparison(symbol, value) }
+            if inexact(value) { return numericComparison(op, value) }
             guard let bound = coerced(value) else { return op == .notEqual ? dialect.trueLiteral : dialect.falseLiteral }
             return "\(op == .equal || op == .notEqual ? left : ordered) \(symbol) \(placeholder(bound))"
         case .in:
@@ -122,7 +129,7 @@ extension SQLCompiler {
                 }
             }
             var alternatives = bound.isEmpty ? [] : ["\(left) IN (\(bound.map { placeholder($0) }.joined(separator: ", ")))"]
-            alternatives += values.filter(inexact).map { numericComparison("=", $0) }
+            alternatives += values.filter(inexact).map { numericComparison(.equal, $0) }
             if values.contains(.null) { alternatives.append("\(sql) IS NULL") }
             if alternatives.isEmpty { return dialect.falseLiteral }
             return alternatives.count == 1 ? alternatives[0] : "(\(alternatives.joined(separator: " OR ")))"
@@ -132,7 +139,7 @@ extension SQLCompiler {
             }
             if !bounds[0].isNull, !bounds[1].isNull, bounds.contains(where: inexact) {
                 guard Self.coerce(bounds[0], to: type) != nil, Self.coerce(bounds[1], to: type) != nil else { return dialect.falseLiteral }
-                return "(\(numericComparison(">=", bounds[0])) AND \(numericComparison("<=", bounds[1])))"
+                return "(\(numericComparison(.greaterThanOrEqual, bounds[0])) AND \(numericComparison(.lessThanOrEqual, bounds[1])))"
             }
             guard let low = coerced(bounds[0]), let high = coerced(bounds[1]), !bounds[0].isNull, !bounds[1].isNull else {
                 return dialect.falseLiteral
