@@ -252,7 +252,7 @@ let package = Package(
         .executableTarget(
             name: "spot-bench",
             dependencies: [
-                "ObjectGraph", "ObjectGraphPostgres", "SPoTKit", "Flickr", "FlickrSandbox",
+                "ObjectGraph", "ObjectGraphPostgres", "ObjectGraphData", "SPoTKit", "Flickr", "FlickrSandbox",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // The PostgreSQL benchmarks' raw contender (`--postgres URL`); Fluent's is

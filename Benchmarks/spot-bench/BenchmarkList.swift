@@ -10,6 +10,8 @@ enum BenchmarkList {
             InsertBenchmark(count: sizes.insertCount),
             FetchBenchmark(count: sizes.fetchCount),
             FetchObjectIDsBenchmark(count: sizes.fetchCount),
+            SwiftDataInsertBenchmark(count: sizes.insertCount),
+            SwiftDataFetchBenchmark(count: sizes.fetchCount),
             PredicateFetchBenchmark(rows: sizes.predicateRows, queries: sizes.predicateQueries, width: sizes.predicateWidth),
             RelationshipWalkBenchmark(photos: sizes.photos, tagsPerPhoto: sizes.tagsPerPhoto, tags: sizes.tags),
             MemoryBenchmark(rows: sizes.memoryRows, batchSize: 100),

@@ -8,7 +8,8 @@ public import SwiftSyntaxMacros
 ///
 /// `var title: String` becomes an init accessor (so `self.title = title` in the class's own
 /// initializer, and a default value `= ""`, set the new model's value), a getter and a setter
-/// that read and write `_$backingData` under the key `"title"`. A `Void` peer `_$title` is
+/// that read and write `_$backingData` under the key `"title"`, telling the model's observers
+/// under `\.title`. A `Void` peer `_$title` is
 /// what the init accessor initializes, so that every initializer must still set the property.
 public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
@@ -26,8 +27,8 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 _$\(raw: name) = ()
             }
             """,
-            "get { _$backingData.getValue(forKey: \(raw: key)) }",
-            "set { _$backingData.setValue(newValue, forKey: \(raw: key)) }",
+            "get { _$backingData.getValue(forKey: \(raw: key), of: self, \\.\(raw: name)) }",
+            "set { _$backingData.setValue(newValue, forKey: \(raw: key), of: self, \\.\(raw: name)) }",
         ]
     }
 

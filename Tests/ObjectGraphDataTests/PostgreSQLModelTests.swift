@@ -62,6 +62,11 @@ struct PostgreSQLModelTests {
         }
     }
 
+    @Test("caseInsensitiveCompare == .orderedSame matches in PostgreSQL as in Swift")
+    func caseInsensitiveCompare() throws {
+        try CaseFixtures.check(in: ModelContext(try makeContainer(try Self.configuration())))
+    }
+
     @Test("The library app's data logic")
     func libraryApp() throws {
         let container = try ModelContainer(for: Book.self, configurations: try Self.configuration())

@@ -30,6 +30,7 @@ struct PredicateTranslationTests {
     @Test("Comparisons, logic, strings and optionals compile to the store's predicate")
     func translated() throws {
         // Each with the store predicate it becomes (ObjectGraph then compiles that to SQL).
+        let same = ComparisonResult.orderedSame
         let cases: [(Predicate<Photo>, String)] = [
             (#Predicate { $0.views > 10 && $0.title.starts(with: "H") }, "(views > 10) AND (title BEGINSWITH \"H\")"),
             (#Predicate { $0.views == 3 || !($0.isFavorite) }, "((views == 3) OR (NOT (isFavorite == YES)))"),
@@ -44,13 +45,15 @@ struct PredicateTranslationTests {
             (#Predicate { $0.tags.isEmpty }, "(tags.@count == 0)"),
             (#Predicate { $0.tags.filter { $0.uses > 3 }.count == 1 }, "(SUBQUERY(tags, $v1, ($v1.uses > 3)).@count == 1)"),
             (#Predicate { ["Quad", "Oval"].contains($0.title) }, "(title IN {\"Quad\", \"Oval\"})"),
+            (#Predicate { $0.title.caseInsensitiveCompare("QUAD 3") == same }, "(title ==[c] \"QUAD 3\")"),
+            (#Predicate { $0.title.caseInsensitiveCompare("hoop 2") != same }, "(title !=[c] \"hoop 2\")"),
         ]
         for (predicate, format) in cases {
             let result = translation(predicate)
             #expect(result.isFullyTranslated, "\(result)")
             #expect(result.storePredicate != nil)
             let actual = (result.storePredicate?.predicateFormat ?? "").uppercased()
-            for keyword in ["BEGINSWITH", "CONTAINS[CD]", "CONTAINS", "SUBQUERY", "@COUNT", " IN ", "NOT", " OR ", "NIL", "PLACE.NAME"]
+            for keyword in ["BEGINSWITH", "CONTAINS[CD]", "CONTAINS", "SUBQUERY", "@COUNT", " IN ", "NOT", " OR ", "NIL", "PLACE.NAME", "==[C]", "!=[C]"]
             where format.uppercased().contains(keyword) {
                 #expect(actual.contains(keyword), "\(keyword) missing from \(actual)")
             }
@@ -99,6 +102,12 @@ struct PredicateTranslationTests {
         #expect(log.lines.contains { $0.contains("SELECT") && $0.contains("ZVIEWS") })
     }
 
+    @Test("caseInsensitiveCompare == .orderedSame matches in the store as in Swift, accents and ß included")
+    func caseInsensitiveCompare() throws {
+        let context = ModelContext(try makeContainer())
+        try CaseFixtures.check(in: context)
+    }
+
     @Test("Sorting with .localizedStandard orders numbers by value, ignoring case")
     func localizedStandardSort() throws {
         let context = ModelContext(try makeContainer())
@@ -126,4 +135,26 @@ final class StatementLog: @unchecked Sendable {
     private var storage: [String] = []
     func append(_ line: String) { lock.withLock { storage.append(line) } }
     var lines: [String] { lock.withLock { storage } }
+}
+
+/// Titles that differ only by case, accents or `ß`, and the case-insensitive comparisons of them.
+enum CaseFixtures {
+    static let titles = ["Café", "CAFÉ", "cafe", "Straße", "STRASSE", "strasse", "Quad", "quad", "QUAD"]
+
+    /// Saves the titles, then checks that each `caseInsensitiveCompare` fetch returns what
+    /// Swift's own evaluation of the predicate does, and that it ran in the store.
+    static func check(in context: ModelContext, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for title in titles { context.insert(Photo(title: title)) }
+        try context.save()
+        let all = try context.fetch(FetchDescriptor<Photo>(sortBy: [SortDescriptor(\.title)]))
+        for probe in ["café", "CAFE", "strasse", "STRASSE", "Straße", "qUAD"] {
+            let same = ComparisonResult.orderedSame
+            let predicate = #Predicate<Photo> { $0.title.caseInsensitiveCompare(probe) == same }
+            let descriptor = FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.title)])
+            #expect(context.translation(of: descriptor).isFullyTranslated, sourceLocation: sourceLocation)
+            let expected = try all.filter { try predicate.evaluate($0) }.map(\.title)
+            #expect(try context.fetch(descriptor).map(\.title) == expected, "\(probe)", sourceLocation: sourceLocation)
+            #expect(!expected.isEmpty, "\(probe)", sourceLocation: sourceLocation)
+        }
+    }
 }

@@ -4,7 +4,7 @@ import ObjectGraphData
 /// Models for the behaviour and predicate tests (the library app's are in LibraryApp.swift).
 @Model
 final class Tag {
-    @Attribute(.unique) var name: String
+    @Attribute(.unique, .preserveValueOnDeletion) var name: String
     var uses: Int = 0
     var photos: [Photo] = []
 

@@ -37,11 +37,9 @@ final class ContextQueue: Sendable {
     /// block, or in a synchronous call onto a private queue made from either (a child context
     /// used from the main thread, reading through its main-queue parent).
     private static var holdsMain: Bool {
-        Thread.isMainThread || DispatchQueue.getSpecific(key: mainKey) != nil
-            || Thread.current.threadDictionary[holdsMainKey] != nil
+        let state = ThreadState.current
+        return state.contains(.mainThread) || state.contains(.holdsMain) || DispatchQueue.getSpecific(key: mainKey) != nil
     }
-
-    private static let holdsMainKey = "ObjectGraph.ContextQueue.holdsMain"
 
     func async(_ work: @escaping @Sendable () -> Void) {
         queue.async(execute: work)
@@ -54,11 +52,43 @@ final class ContextQueue: Sendable {
         // Called with the main queue held: the work (which runs on this thread) may call back
         // into a main-queue context, which must run in place, not wait for the main queue.
         return try queue.sync {
-            let dictionary = Thread.current.threadDictionary
-            let previous = dictionary[Self.holdsMainKey]
-            dictionary[Self.holdsMainKey] = true
-            defer { dictionary[Self.holdsMainKey] = previous }
+            let previous = ThreadState.current
+            ThreadState.current = previous.union(.holdsMain)
+            defer { ThreadState.current = previous }
             return try work()
         }
+    }
+}
+
+/// What a context queue needs to know about the calling thread, kept in one thread-specific
+/// word: every synchronous call asks, and `Thread.isMainThread` (two system calls on Linux) or
+/// a `threadDictionary` entry (an NSString-keyed lookup) cost more than the work of a call that
+/// reads one value.
+private struct ThreadState: OptionSet {
+    let rawValue: Int
+
+    /// Whether `mainThread` was worked out for this thread.
+    static let known = ThreadState(rawValue: 1)
+    /// The thread is the main thread.
+    static let mainThread = ThreadState(rawValue: 2)
+    /// The thread runs main-queue work inside a synchronous call onto a private queue.
+    static let holdsMain = ThreadState(rawValue: 4)
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The calling thread's state (whether it is the main thread is worked out on first use).
+    static var current: ThreadState {
+        get {
+            let state = ThreadState(rawValue: Int(bitPattern: pthread_getspecific(key)))
+            if state.contains(.known) { return state }
+            let worked = state.union(Thread.isMainThread ? [.known, .mainThread] : [.known])
+            pthread_setspecific(key, UnsafeRawPointer(bitPattern: worked.rawValue))
+            return worked
+        }
+        set { pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue.rawValue)) }
     }
 }

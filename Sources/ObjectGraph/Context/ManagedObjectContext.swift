@@ -231,6 +231,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
     }
 
+    /// Runs `block` on the context's queue and waits for it, leaving pending changes to be
+    /// processed by the next ``performAndWait(_:)``, ``processPendingChanges()`` or save — for
+    /// a façade (ObjectGraphData's ModelContext) that reads or inserts one object per call and
+    /// would otherwise post a change notification for each.
+    package func performAndWaitDeferringPendingChanges<T>(_ block: () throws -> T) rethrows -> T {
+        try queue.sync(block)
+    }
+
     // MARK: Registry
 
     /// The objects registered in the context.

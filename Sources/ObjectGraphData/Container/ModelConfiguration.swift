@@ -96,10 +96,16 @@ public struct ModelConfiguration: @unchecked Sendable, Hashable, Identifiable {
         hasher.combine(storeType)
     }
 
-    /// The ObjectGraph store description for this configuration.
-    func storeDescription() -> PersistentStoreDescription {
+    /// The ObjectGraph store description for this configuration: with persistent history
+    /// and remote change notifications, as SwiftData's stores have them, unless `history` is
+    /// `false`.
+    func storeDescription(history: Bool = true) -> PersistentStoreDescription {
         let description = PersistentStoreDescription(url: url)
         description.type = storeType
+        if history {
+            description.setOption(true, forKey: PersistentStore.persistentHistoryTrackingOption)
+            description.setOption(true, forKey: PersistentStore.remoteChangeNotificationPostOption)
+        }
         if let sqlStatementObserver {
             description.setOption(sqlStatementObserver, forKey: PersistentStore.sqlStatementObserverOption)
         }

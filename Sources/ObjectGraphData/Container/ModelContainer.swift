@@ -55,11 +55,24 @@ public final class ModelContainer: @unchecked Sendable {
             for configuration in configurations { try MigrationPlanner.migrate(configuration, by: migrationPlan, to: givenSchema) }
         }
         persistentContainer.persistentStoreDescriptions = configurations.map { $0.storeDescription() }
-        var failure: (any Error)?
-        persistentContainer.loadPersistentStores { _, error in
-            if let error, failure == nil { failure = error }
+        var failed: [(ModelConfiguration, any Error)] = []
+        persistentContainer.loadPersistentStores { description, error in
+            if let error, let index = persistentContainer.persistentStoreDescriptions.firstIndex(where: { $0 === description }) {
+                failed.append((configurations[index], error))
+            }
         }
-        if let failure { throw failure }
+        // A store Core Data (or SwiftData) wrote keeps its history in tables ObjectGraph does
+        // not write: such a store opens without history (fetchHistory then throws).
+        for (configuration, error) in failed {
+            guard let storeError = error as? ObjectGraphError, storeError.code == .persistentStoreOperation,
+                storeError.description.contains("persistent history")
+            else { throw error }
+            persistentContainer.persistentStoreDescriptions = [configuration.storeDescription(history: false)]
+            var retried: (any Error)?
+            persistentContainer.loadPersistentStores { _, error in retried = error }
+            if retried != nil { throw error }
+        }
+        persistentContainer.persistentStoreDescriptions = configurations.map { $0.storeDescription() }
     }
 
     /// The context of the main actor, made on first use; it saves on its own (see

@@ -87,6 +87,8 @@ struct FetchPlanner<T: PersistentModel> {
     init(descriptor: FetchDescriptor<T>, context: ModelContext) {
         let request = FetchRequest<ManagedObject>(entityName: T.entityName)
         request.includesPendingChanges = descriptor.includePendingChanges
+        // Models come with their values: reading a property is then no fault to fire.
+        request.returnsObjectsAsFaults = false
         var inMemory: [String] = []
         if let predicate = descriptor.predicate {
             let translation = PredicateTranslation.translate(predicate, in: context)

@@ -44,9 +44,10 @@ public final class ModelContext {
 
     // MARK: Running on the context's queue
 
-    /// Runs `body` on the ObjectGraph context's queue.
+    /// Runs `body` on the ObjectGraph context's queue. Reads make no changes, so the
+    /// context's pending changes are left for the next write, fetch or save to process.
     func read<T>(_ body: () throws -> T) rethrows -> T {
-        try managedObjectContext.performAndWait(body)
+        try managedObjectContext.performAndWaitDeferringPendingChanges(body)
     }
 
     /// Runs a change on the context's queue, then schedules an autosave if enabled.
@@ -98,7 +99,10 @@ public final class ModelContext {
             return
         }
         let entityName = type(of: model).entityName
-        write {
+        // An insert is announced (objects-did-change) with the next write, fetch or save, not
+        // one notification per model.
+        defer { noteChange() }
+        managedObjectContext.performAndWaitDeferringPendingChanges {
             let object: ManagedObject
             do {
                 object = try managedObjectContext.insertObject(entityName: entityName)

@@ -57,6 +57,7 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
 
 extension PredicateExpressions.Equal: TranslatableExpression {
     func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        if let fragment = try translator.caseInsensitiveEquality(lhs, rhs, negated: false) { return .predicate(fragment) }
         let (l, r) = (try translator.translate(lhs), try translator.translate(rhs))
         return .predicate(try translator.compare(l, r) { Fragment.binary($0, "==", $1) })
     }
@@ -64,6 +65,7 @@ extension PredicateExpressions.Equal: TranslatableExpression {
 
 extension PredicateExpressions.NotEqual: TranslatableExpression {
     func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        if let fragment = try translator.caseInsensitiveEquality(lhs, rhs, negated: true) { return .predicate(fragment) }
         let (l, r) = (try translator.translate(lhs), try translator.translate(rhs))
         return .predicate(try translator.compare(l, r) { Fragment.binary($0, "!=", $1) })
     }
@@ -243,4 +245,41 @@ private func elements(of sequence: any Sequence) -> [Any] {
     var result: [Any] = []
     for element in sequence { result.append(element) }
     return result
+}
+
+// MARK: caseInsensitiveCompare
+
+/// `a.caseInsensitiveCompare(b)`, seen by the `==`/`!=` that compares it with a constant.
+protocol CaseInsensitiveComparison {
+    func operands(_ translator: inout PredicateTranslator) throws -> (Translation, Translation)
+}
+
+extension PredicateExpressions.StringCaseInsensitiveCompare: CaseInsensitiveComparison, TranslatableExpression {
+    func operands(_ translator: inout PredicateTranslator) throws -> (Translation, Translation) {
+        (try translator.translate(root), try translator.translate(other))
+    }
+
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        throw Untranslatable(description: "caseInsensitiveCompare has an SQL form only compared == or != with .orderedSame")
+    }
+}
+
+extension PredicateTranslator {
+    /// `a ==[c] b` (or `!=[c]`) for `a.caseInsensitiveCompare(b) == .orderedSame` (either way
+    /// round); `nil` when neither side is a caseInsensitiveCompare.
+    mutating func caseInsensitiveEquality(_ lhs: any PredicateExpression, _ rhs: any PredicateExpression, negated: Bool) throws -> Fragment? {
+        let (comparison, constant): (any CaseInsensitiveComparison, any PredicateExpression)
+        if let left = lhs as? any CaseInsensitiveComparison {
+            (comparison, constant) = (left, rhs)
+        } else if let right = rhs as? any CaseInsensitiveComparison {
+            (comparison, constant) = (right, lhs)
+        } else {
+            return nil
+        }
+        guard let result = constant as? PredicateExpressions.Value<ComparisonResult>, result.value == .orderedSame else {
+            throw Untranslatable(description: "caseInsensitiveCompare has an SQL form only compared == or != with .orderedSame")
+        }
+        let (a, b) = try comparison.operands(&self)
+        return try compare(a, b) { Fragment.binary($0, negated ? "!=[c]" : "==[c]", $1) }
+    }
 }

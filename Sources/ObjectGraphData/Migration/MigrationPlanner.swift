@@ -31,7 +31,9 @@ enum MigrationPlanner {
         for version in plan.schemas.reversed() {
             let schema = Schema(versionedSchema: version)
             let container = PersistentContainer(name: configuration.name, managedObjectModel: schema.managedObjectModel)
-            let description = configuration.storeDescription()
+            // Without history: probing must not fail on a store Core Data wrote, whose history
+            // ObjectGraph does not record, nor add history tables to a store it only looks at.
+            let description = configuration.storeDescription(history: false)
             description.shouldMigrateStoreAutomatically = false
             description.shouldInferMappingModelAutomatically = false
             container.persistentStoreDescriptions = [description]

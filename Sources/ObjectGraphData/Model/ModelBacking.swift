@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Observation
 
 /// Where a model's values live, as SwiftData's `BackingData`: in the model itself until it is
 /// inserted into a context, then in the context's managed object.
@@ -14,6 +15,8 @@ public final class _ModelBacking {
     private(set) weak var context: ModelContext?
     /// Set on key-path probes: reads record their key instead of returning values.
     var recorder: _ModelKeyPathRecorder?
+    /// The model's observers (it is `Observable`).
+    private let registrar = ObservationRegistrar()
     /// The identity of a model not yet inserted.
     private lazy var detachedID = UUID()
 
@@ -37,6 +40,18 @@ public final class _ModelBacking {
     /// Sets the value a new model starts with (its initializer's or its default).
     public func setInitialValue<Value>(_ value: Value, forKey key: String) {
         if object == nil { values[key] = value } else { setValue(value, forKey: key) }
+    }
+
+    /// The value of the property `key` of `model`, registered with the observation tracking
+    /// in progress under `keyPath`.
+    public func getValue<Model: PersistentModel, Value>(forKey key: String, of model: Model, _ keyPath: KeyPath<Model, Value>) -> Value {
+        if recorder == nil { registrar.access(model, keyPath: keyPath) }
+        return getValue(forKey: key)
+    }
+
+    /// Sets the property `key` of `model`, reporting the change to its observers under `keyPath`.
+    public func setValue<Model: PersistentModel, Value>(_ value: Value, forKey key: String, of model: Model, _ keyPath: KeyPath<Model, Value>) {
+        registrar.withMutation(of: model, keyPath: keyPath) { setValue(value, forKey: key) }
     }
 
     /// The value of the property `key`.

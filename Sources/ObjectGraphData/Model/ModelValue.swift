@@ -7,6 +7,8 @@ enum ModelValue {
     /// The value to give ObjectGraph's `setValue(_:forKey:)` for `value`; models not yet in
     /// `context` are inserted into it first, as SwiftData inserts related models.
     static func encode(_ value: Any, in context: ModelContext) -> Any? {
+        // Most values are attributes ObjectGraph stores as they are.
+        if SchemaBuilder.attributeType(of: type(of: value)) != nil { return value }
         if let optional = value as? any _ModelOptional {
             guard let wrapped = optional._wrapped else { return nil }
             return encode(wrapped, in: context)
@@ -22,6 +24,8 @@ enum ModelValue {
 
     /// `raw`, a value ObjectGraph returned, as a `Value`; `nil` when it does not convert.
     static func decode<Value>(_ raw: Any?, as type: Value.Type, in context: ModelContext) -> Value? {
+        // Most values come back as the property's type (or its optional's wrapped type).
+        if let raw, let value = raw as? Value { return value }
         if let optionalType = Value.self as? any _ModelOptional.Type {
             return optionalType._decode(raw, in: context) as? Value
         }

@@ -1,11 +1,17 @@
 import Foundation
+public import Observation
 
 /// A class stored by a ``ModelContainer``: what `@Model` makes of a class, as SwiftData's
 /// `PersistentModel`.
 ///
+/// Models are `Observable`, as SwiftData's: reading a property inside
+/// `withObservationTracking` registers it, and setting it (through the model) reports the
+/// change. Values that change underneath — a merge of another context's or process's save, a
+/// rollback — are not reported; observe ``ModelContext/didSave`` for those.
+///
 /// Models are not `Sendable`: pass ``persistentModelID`` between contexts and actors, and ask
 /// the other context for its own instance with ``ModelContext/model(for:)``.
-public protocol PersistentModel: AnyObject, Hashable, Identifiable {
+public protocol PersistentModel: AnyObject, Hashable, Identifiable, Observable {
     /// Where the model's values live (written by `@Model`).
     var _$backingData: _ModelBacking { get set }
     /// A model over existing backing data, for fetched objects (written by `@Model`).
