@@ -29,6 +29,16 @@ let package = Package(
         .library(name: "ObjectGraphGenerator", targets: ["ObjectGraphGenerator"]),
         .plugin(name: "ObjectGraphGenPlugin", targets: ["ObjectGraphGenPlugin"]),
     ],
+    // PostgreSQL in the `spot` executable: off by default, so `swift run spot serve` builds no
+    // PostgreSQL client (postgres-nio, swift-crypto); `swift run --traits PostgreSQL spot …`
+    // turns it on for `--database postgres://…`, and the test command (Scripts/test) does.
+    // The ObjectGraphPostgres library itself is always there for packages that depend on it.
+    traits: [
+        .trait(
+            name: "PostgreSQL",
+            description: "The spot executable links ObjectGraphPostgres, so --database postgres://… works"
+        )
+    ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
@@ -195,7 +205,7 @@ let package = Package(
         .target(
             name: "SPoTKit",
             dependencies: [
-                "ObjectGraph", "ObjectGraphPostgres", "Flickr",
+                "ObjectGraph", "Flickr",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -238,7 +248,9 @@ let package = Package(
         .executableTarget(
             name: "spot",
             dependencies: [
-                "SPoTKit", "SPoTWeb", "Flickr", "FlickrSandbox",
+                "SPoTKit", "SPoTWeb", "Flickr", "FlickrSandbox", "ObjectGraph",
+                // The store it wires at its root when built with the PostgreSQL trait.
+                .target(name: "ObjectGraphPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -266,7 +278,7 @@ let package = Package(
         .executableTarget(
             name: "spot-webbench",
             dependencies: [
-                "SPoTWeb", "SPoTKit", "Flickr", "FlickrSandbox",
+                "SPoTWeb", "SPoTKit", "Flickr", "FlickrSandbox", "ObjectGraph", "ObjectGraphPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 // `--postgres URL` drops its schema afterwards.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
