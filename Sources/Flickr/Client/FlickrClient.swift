@@ -32,7 +32,9 @@ public actor FlickrClient {
     ///   - logger: where requests, retries and failures are logged (never with the key).
     ///
     /// Requests go through Foundation's `URLSession` (libcurl on Linux), one session for the
-    /// process; like `curl`, it honours the `https_proxy` and `no_proxy` environment variables.
+    /// process. Like `curl`, it honours the `http_proxy`, `https_proxy` and `no_proxy`
+    /// environment variables, for loopback too: with `http_proxy` set, the built-in sandbox
+    /// (127.0.0.1) is reached only if `no_proxy` lists it.
     public init(
         configuration: FlickrConfiguration,
         logger: Logger = Logger(label: "spot.flickr")
