@@ -29,10 +29,21 @@ let package = Package(
         .library(name: "ObjectGraphGenerator", targets: ["ObjectGraphGenerator"]),
         .plugin(name: "ObjectGraphGenPlugin", targets: ["ObjectGraphGenPlugin"]),
     ],
+    // PostgreSQL in the `spot` executable: off by default, so `swift run spot serve` builds no
+    // PostgreSQL client (postgres-nio, swift-crypto); `swift run --traits PostgreSQL spot …`
+    // turns it on for `--database postgres://…`, and the test command (Scripts/test) does.
+    // The ObjectGraphPostgres library itself is always there for packages that depend on it.
+    traits: [
+        .trait(
+            name: "PostgreSQL",
+            description: "The spot executable links ObjectGraphPostgres, so --database postgres://… works"
+        )
+    ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The web tests' HTTP client (the app's Flickr client is on URLSession).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -166,10 +177,12 @@ let package = Package(
         ),
 
         // MARK: Flickr — the REST client and its loopback sandbox.
+        // HTTP through Foundation's URLSession (libcurl, part of the toolchain): the app builds
+        // no TLS stack of its own (AsyncHTTPClient's swift-nio-ssl and BoringSSL were ~29 % of a
+        // first `swift build --product spot`).
         .target(
             name: "Flickr",
             dependencies: [
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -182,7 +195,14 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "flickr-sandbox", dependencies: ["FlickrSandbox"]),
-        .testTarget(name: "FlickrTests", dependencies: ["Flickr", "FlickrSandbox"]),
+        .testTarget(
+            name: "FlickrTests",
+            dependencies: [
+                "Flickr", "FlickrSandbox",
+                // Raw requests to the sandbox, beside the client under test.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .testTarget(
             name: "FlickrSandboxTests",
             dependencies: [
@@ -195,7 +215,7 @@ let package = Package(
         .target(
             name: "SPoTKit",
             dependencies: [
-                "ObjectGraph", "ObjectGraphPostgres", "Flickr",
+                "ObjectGraph", "Flickr",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -238,7 +258,9 @@ let package = Package(
         .executableTarget(
             name: "spot",
             dependencies: [
-                "SPoTKit", "SPoTWeb", "Flickr", "FlickrSandbox",
+                "SPoTKit", "SPoTWeb", "Flickr", "FlickrSandbox", "ObjectGraph",
+                // The store it wires at its root when built with the PostgreSQL trait.
+                .target(name: "ObjectGraphPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -266,7 +288,7 @@ let package = Package(
         .executableTarget(
             name: "spot-webbench",
             dependencies: [
-                "SPoTWeb", "SPoTKit", "Flickr", "FlickrSandbox",
+                "SPoTWeb", "SPoTKit", "Flickr", "FlickrSandbox", "ObjectGraph", "ObjectGraphPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 // `--postgres URL` drops its schema afterwards.
                 .product(name: "PostgresNIO", package: "postgres-nio"),

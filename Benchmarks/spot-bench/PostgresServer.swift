@@ -178,6 +178,7 @@ final class PostgresSchema: @unchecked Sendable {
     /// An ObjectGraph container with one PostgreSQL store on this schema (its tables created
     /// when the schema has none), loaded.
     func container(_ model: ManagedObjectModel) throws -> PersistentContainer {
+        PersistentStoreCoordinator.registerPostgreSQLStoreType()
         let container = PersistentContainer(name: "Bench", managedObjectModel: model)
         container.persistentStoreDescriptions = [PersistentStoreDescription(postgreSQLURL: url)]
         var failure: (any Error)?

@@ -1,4 +1,6 @@
 import Foundation
+import ObjectGraph
+import ObjectGraphPostgres
 
 // spot-webbench: the web server under load, with wrk on loopback.
 //
@@ -20,6 +22,8 @@ import Foundation
 // churn, list size, and two instances on PostgreSQL (see SSEOptions.usage).
 
 do {
+    // The app wires its store at its root: `--postgres` opens SPoT on PostgreSQL.
+    PersistentStoreCoordinator.registerPostgreSQLStoreType()
     let options = try Options(CommandLine.arguments)
     if options.showsHelp {
         print(Options.usage)

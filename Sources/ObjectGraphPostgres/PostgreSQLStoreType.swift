@@ -5,20 +5,32 @@ public import ObjectGraph
 /// ``ObjectGraph/PersistentStoreDescription/type`` and
 /// ``ObjectGraph/PersistentStoreCoordinator/addPersistentStore(ofType:configurationName:at:options:)``.
 ///
-/// Reading it registers the store type with the coordinator (as Core Data's
-/// `registerStoreClass(_:type:)`); a description whose URL is `postgres://…` finds it too once
-/// registered.
+/// The type opens stores once registered, as Core Data's `registerStoreClass(_:type:)`: call
+/// ``ObjectGraph/PersistentStoreCoordinator/registerPostgreSQLStoreType()`` once where the
+/// program starts, before it loads a store.
 ///
 /// ```swift
 /// import ObjectGraphPostgres
 ///
+/// PersistentStoreCoordinator.registerPostgreSQLStoreType()
 /// let description = PersistentStoreDescription(url: URL(string: "postgres://spot@127.0.0.1:5432/spot")!)
 /// description.type = PostgreSQLStoreType
 /// container.persistentStoreDescriptions = [description]
 /// ```
-public var PostgreSQLStoreType: String {
-    PostgreSQLStoreRegistration.register()
-    return PostgreSQLStoreRegistration.typeName
+public let PostgreSQLStoreType = "PostgreSQL"
+
+extension PersistentStoreCoordinator {
+    /// Registers the PostgreSQL store type: afterwards a description of type
+    /// ``PostgreSQLStoreType``, or one whose URL is `postgres://…` or `postgresql://…` (with the
+    /// default type), opens a PostgreSQL store. Registering again changes nothing.
+    public static func registerPostgreSQLStoreType() {
+        registerStoreType(PostgreSQLStoreType, urlSchemes: ["postgres", "postgresql"]) { request in
+            guard let url = request.url else {
+                throw ObjectGraphError(.persistentStoreOperation, "a PostgreSQL store needs a postgres:// URL")
+            }
+            return try PostgreSQLStore(model: request.model, url: url, options: request.options)
+        }
+    }
 }
 
 extension PersistentStore.StoreType {
@@ -32,7 +44,9 @@ extension PersistentStore.StoreType {
 
 extension PersistentStoreDescription {
     /// A description of the PostgreSQL store at `url`
-    /// (`postgres://user[:password]@host[:port]/database[?schema=name]`).
+    /// (`postgres://user[:password]@host[:port]/database[?schema=name]`); the type must be
+    /// registered (``ObjectGraph/PersistentStoreCoordinator/registerPostgreSQLStoreType()``)
+    /// before the store loads.
     ///
     /// The store's tables are created in the schema when it has none; a schema holding a store
     /// of another model version is migrated as an SQLite store is (lightweight, in one
@@ -40,23 +54,5 @@ extension PersistentStoreDescription {
     public convenience init(postgreSQLURL url: URL) {
         self.init(url: url)
         type = PostgreSQLStoreType
-    }
-}
-
-/// Registers the PostgreSQL store type once.
-enum PostgreSQLStoreRegistration {
-    static let typeName = "PostgreSQL"
-
-    private static let registered: Void = {
-        PersistentStoreCoordinator.registerStoreType(typeName) { request in
-            guard let url = request.url else {
-                throw ObjectGraphError(.persistentStoreOperation, "a PostgreSQL store needs a postgres:// URL")
-            }
-            return try PostgreSQLStore(model: request.model, url: url, options: request.options)
-        }
-    }()
-
-    static func register() {
-        _ = registered
     }
 }

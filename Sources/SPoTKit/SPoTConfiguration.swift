@@ -24,10 +24,12 @@ public struct SPoTConfiguration: Sendable {
         self.flickr = flickr
     }
 
-    /// A PostgreSQL database (`postgres://user[:password]@host[:port]/database[?schema=name]`)
-    /// to keep the photos in instead of the SQLite file in ``dataDirectory``: several `spot
-    /// serve` instances, on one machine or many, then share one database. The image cache
-    /// stays in each instance's data directory.
+    /// A database server to keep the photos in instead of the SQLite file in ``dataDirectory``,
+    /// e.g. PostgreSQL's `postgres://user[:password]@host[:port]/database[?schema=name]`:
+    /// several `spot serve` instances, on one machine or many, then share one database. The
+    /// image cache stays in each instance's data directory. SPoTKit links no database driver:
+    /// the program's root registers the store type that opens the URL (the `spot` executable,
+    /// built with the PostgreSQL trait, registers ObjectGraphPostgres's).
     public var database: URL?
 
     /// The database: ``database`` when set, else the SQLite file in the data directory.

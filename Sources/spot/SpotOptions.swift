@@ -22,7 +22,8 @@ struct SpotOptions: ParsableArguments {
             "A PostgreSQL database to keep the photos in, shared by every instance that names it.",
             discussion: """
                 postgres://user[:password]@host[:port]/database[?schema=name] (also $SPOT_DATABASE_URL). \
-                Default: the SQLite file SPoT.sqlite in --data-dir. The image cache stays in --data-dir.
+                Default: the SQLite file SPoT.sqlite in --data-dir. The image cache stays in --data-dir. \
+                Needs a spot built with the package trait PostgreSQL (swift run --traits PostgreSQL spot …).
                 """,
             valueName: "url"
         )
@@ -60,10 +61,20 @@ struct SpotOptions: ParsableArguments {
         if sandboxEpoch < 0 { throw ValidationError("--sandbox-epoch must be 0 or more") }
         if let database = databaseText {
             let source = self.database == nil ? "$SPOT_DATABASE_URL" : "--database"
-            guard let url = URL(string: database), SPoTStore.isServerURL(url), url.host?.isEmpty == false else {
+            guard let url = URL(string: database), Self.isPostgreSQLURL(url), url.host?.isEmpty == false else {
                 throw ValidationError("\(source) must be a postgres://user@host[:port]/database URL, not \"\(database)\"")
             }
+            if !StoreTypes.hasPostgreSQL {
+                throw ValidationError(
+                    "\(source): this spot was built without PostgreSQL; build it with the package trait PostgreSQL: swift run --traits PostgreSQL spot …"
+                )
+            }
         }
+    }
+
+    /// Whether `url` names a PostgreSQL database (`postgres://`, `postgresql://`).
+    static func isPostgreSQLURL(_ url: URL) -> Bool {
+        ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? "")
     }
 
     /// The database URL's text: the flag, else `$SPOT_DATABASE_URL` (an empty value is unset).
@@ -100,6 +111,7 @@ struct SpotOptions: ParsableArguments {
                 sandbox = local
                 flickr = .sandbox(baseURL: try await local.start())
             }
+            StoreTypes.register()
             var configuration = SPoTConfiguration(dataDirectory: dataDirectoryURL, flickr: flickr)
             configuration.database = databaseURL
             configuration.refreshInterval = refreshInterval

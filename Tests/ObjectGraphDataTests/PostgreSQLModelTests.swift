@@ -8,9 +8,11 @@ import TestSupport
 /// The same behaviour on ObjectGraph's PostgreSQL store (`Scripts/test` starts the server).
 @Suite("ObjectGraphData on PostgreSQL")
 struct PostgreSQLModelTests {
-    /// A configuration in a new schema of the test server.
+    /// A configuration in a new schema of the test server. The PostgreSQL store type is
+    /// registered first: the tests are their program's root.
     static func configuration() throws -> ModelConfiguration {
-        ModelConfiguration(url: try TestPostgres.newSchemaURL(prefix: "ogdata"), storeType: PostgreSQLStoreType)
+        PersistentStoreCoordinator.registerPostgreSQLStoreType()
+        return ModelConfiguration(url: try TestPostgres.newSchemaURL(prefix: "ogdata"), storeType: PostgreSQLStoreType)
     }
 
     @Test("Insert, relate, save and fetch in a second container")

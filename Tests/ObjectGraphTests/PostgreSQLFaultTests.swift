@@ -46,6 +46,7 @@ struct PostgreSQLFaultTests {
         // Every step blocks on the server or on pg_ctl: on a thread of its own.
         let server = try await OwnThread.run { try PrivatePostgresServer.start() }
         defer { server.remove() }
+        PersistentStoreCoordinator.registerPostgreSQLStoreType()
         let container = try TestStack(description: PersistentStoreDescription(postgreSQLURL: server.url(schema: "fault"))).container
         let acknowledged = (0..<20).map { "a\($0)" }
         let first = try await OwnThread.run { Self.insert(acknowledged, in: container.newBackgroundContext()) }

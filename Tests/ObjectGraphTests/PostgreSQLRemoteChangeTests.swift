@@ -124,7 +124,7 @@ struct PostgreSQLRemoteChangeTests {
     )
     func longChannelNameIsAnnounced() async throws {
         // A 52-character schema name the server keeps whole, and a 64-byte channel it cuts.
-        let url = try TestPostgres.newSchemaURL(prefix: "a_rather_long_label")
+        let url = try StoreKind.newPostgresSchemaURL(prefix: "a_rather_long_label")
         let observer = try Self.open(url, listening: true)
         let other = try Self.open(url, listening: false)
         var changes = observer.persistentStoreCoordinator.remoteChanges.makeAsyncIterator()

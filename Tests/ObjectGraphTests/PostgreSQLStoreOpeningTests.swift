@@ -12,6 +12,7 @@ struct PostgreSQLStoreOpeningTests {
     @Test("a server that does not answer gives an error naming the server, without the password")
     func unreachableServer() throws {
         // A port nobody listens on: bound, then released.
+        PersistentStoreCoordinator.registerPostgreSQLStoreType()
         let url = try #require(URL(string: "postgres://someone:secret-password@127.0.0.1:1/nowhere"))
         let container = PersistentContainer(name: "Test", managedObjectModel: SPoTModel.make())
         container.persistentStoreDescriptions = [PersistentStoreDescription(postgreSQLURL: url)]
@@ -70,11 +71,21 @@ struct PostgreSQLStoreOpeningTests {
 
     @Test("a postgres:// URL with the default store type opens a PostgreSQL store once the type is registered")
     func urlSelectsType() throws {
-        _ = PostgreSQLStoreType
-        let url = try StoreKind.newPostgresSchemaURL()
+        let url = try StoreKind.newPostgresSchemaURL()  // registers the type
         let stack = try TestStack(description: PersistentStoreDescription(url: url))
         let store = try #require(stack.container.persistentStoreCoordinator.persistentStores.first)
         #expect(store.type == .postgreSQL)
         #expect(store.metadata["storeUUID"] == store.identifier)
+    }
+
+    @Test("a URL of a scheme no store type registered is refused, naming the scheme; no file is made")
+    func unregisteredScheme() throws {
+        let url = try #require(URL(string: "nosuchdb://someone@127.0.0.1:1/nowhere"))
+        let error = try #require(throws: ObjectGraphError.self) {
+            try TestStack(description: PersistentStoreDescription(url: url))
+        }
+        #expect(error.code == .persistentStoreInvalidType)
+        #expect(error.message.contains("nosuchdb://"), "\(error.message)")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 }

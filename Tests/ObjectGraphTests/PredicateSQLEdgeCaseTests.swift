@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObjectGraph
+import ObjectGraphPostgres
 
 /// The corners where a database's own semantics differ from the evaluator's, on every store:
 /// full case folding (`İ`, `ı`, final `σ`, `ﬁ`, `ß`), integers against doubles beyond 2^53

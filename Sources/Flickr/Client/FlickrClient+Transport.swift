@@ -1,8 +1,8 @@
-import AsyncHTTPClient
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Logging
-import NIOCore
-import NIOHTTP1
 
 /// An HTTP answer read to the end (or to the size cap).
 struct FlickrHTTPResponse: Sendable {
@@ -80,11 +80,11 @@ extension FlickrClient {
 
     /// Sends one GET and reads the answer, racing it against the configured timeout.
     func send(url: URL, request: String, maxBytes: Int, expectImage: Bool) async throws -> FlickrHTTPResponse {
-        let httpClient = self.httpClient
+        let session = self.session
         let key = configuration.apiKey
         let exchange: @Sendable () async throws -> FlickrHTTPResponse = {
             try await Self.exchange(
-                httpClient: httpClient,
+                session: session,
                 url: url,
                 request: request,
                 maxBytes: maxBytes,
@@ -109,67 +109,82 @@ extension FlickrClient {
     }
 
     private static func exchange(
-        httpClient: HTTPClient,
+        session: FlickrHTTPSession,
         url: URL,
         request: String,
         maxBytes: Int,
         expectImage: Bool,
         key: FlickrAPIKey
     ) async throws -> FlickrHTTPResponse {
-        var httpRequest = HTTPClientRequest(url: url.absoluteString)
-        httpRequest.method = .GET
-        httpRequest.headers.add(name: "User-Agent", value: "SPoT-Flickr/1.0")
         do {
-            let response = try await httpClient.execute(httpRequest, timeout: .hours(1))
-            let status = Int(response.status.code)
-            let contentType = response.headers.first(name: "content-type")
-            let success = (200..<300).contains(status)
-            if expectImage && success {
-                guard let contentType, contentType.lowercased().hasPrefix("image/") else {
-                    throw FlickrError(
-                        kind: .unexpectedContentType,
-                        httpStatus: status,
-                        request: request,
-                        detail: "content type \(contentType ?? "none")",
-                        redacting: key
-                    )
-                }
-            }
-            let limit = success ? maxBytes : 4096
-            if success, let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
-                throw FlickrError(
-                    kind: .tooLarge,
-                    httpStatus: status,
-                    request: request,
-                    detail: "\(length) bytes announced, limit \(limit)",
-                    redacting: key
-                )
-            }
+            var status = 0
+            var contentType: String?
+            var limit = maxBytes
+            var success = false
             var body: [UInt8] = []
-            for try await buffer in response.body {
-                if body.count + buffer.readableBytes > limit {
-                    if !success { break }
-                    throw FlickrError(
-                        kind: .tooLarge,
-                        httpStatus: status,
-                        request: request,
-                        detail: "more than \(limit) bytes",
-                        redacting: key
-                    )
+            reading: for try await event in session.get(url, userAgent: "SPoT-Flickr/1.0") {
+                switch event {
+                case .head(let code, let headers):
+                    status = code
+                    contentType = headers["content-type"]
+                    success = (200..<300).contains(status)
+                    if expectImage && success {
+                        guard let contentType, contentType.lowercased().hasPrefix("image/") else {
+                            throw FlickrError(
+                                kind: .unexpectedContentType,
+                                httpStatus: status,
+                                request: request,
+                                detail: "content type \(contentType ?? "none")",
+                                redacting: key
+                            )
+                        }
+                    }
+                    limit = success ? maxBytes : 4096
+                    if success, let length = headers["content-length"].flatMap(Int.init), length > limit {
+                        throw FlickrError(
+                            kind: .tooLarge,
+                            httpStatus: status,
+                            request: request,
+                            detail: "\(length) bytes announced, limit \(limit)",
+                            redacting: key
+                        )
+                    }
+                case .body(let data):
+                    if body.count + data.count > limit {
+                        if !success { break reading }
+                        throw FlickrError(
+                            kind: .tooLarge,
+                            httpStatus: status,
+                            request: request,
+                            detail: "more than \(limit) bytes",
+                            redacting: key
+                        )
+                    }
+                    body.append(contentsOf: data)
                 }
-                body.append(contentsOf: buffer.readableBytesView)
+            }
+            // A cancelled caller's stream ends early: what it read is not the answer.
+            try Task.checkCancellation()
+            guard status != 0 else {
+                throw FlickrError(kind: .connection, request: request, detail: "the connection closed before an answer", redacting: key)
             }
             return FlickrHTTPResponse(status: status, contentType: contentType, body: body)
         } catch let error as FlickrError {
             throw error
         } catch is CancellationError {
             throw CancellationError()
-        } catch let error as HTTPClientError {
-            if error == .cancelled, Task.isCancelled { throw CancellationError() }
-            let timedOut = [HTTPClientError.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error)
-            throw FlickrError(kind: timedOut ? .timeout : .connection, request: request, detail: "\(error)", redacting: key)
+        } catch let error as URLError {
+            if error.code == .cancelled, Task.isCancelled { throw CancellationError() }
+            let timedOut = error.code == .timedOut
+            throw FlickrError(kind: timedOut ? .timeout : .connection, request: request, detail: Self.describe(error), redacting: key)
         } catch {
             throw FlickrError(kind: .connection, request: request, detail: "\(error)", redacting: key)
         }
+    }
+
+    /// A transport failure in words: Foundation's description and its code, without the URL
+    /// (which carries the API key; the error redacts it anyway).
+    private static func describe(_ error: URLError) -> String {
+        "\(error.localizedDescription) (URLError \(error.code.rawValue))"
     }
 }

@@ -1,4 +1,3 @@
-public import AsyncHTTPClient
 public import Foundation
 public import Logging
 
@@ -20,7 +19,7 @@ public actor FlickrClient {
     /// How this client reaches Flickr and behaves when Flickr misbehaves.
     public nonisolated let configuration: FlickrConfiguration
 
-    let httpClient: HTTPClient
+    let session: FlickrHTTPSession
     let logger: Logger
     let clock: ClockBox
     let rateLimiter: RateLimiter?
@@ -30,15 +29,18 @@ public actor FlickrClient {
     /// Creates a client.
     /// - Parameters:
     ///   - configuration: key, endpoints, retries, rate limit, clock.
-    ///   - httpClient: the AsyncHTTPClient to use; `HTTPClient.shared` by default.
     ///   - logger: where requests, retries and failures are logged (never with the key).
+    ///
+    /// Requests go through Foundation's `URLSession` (libcurl on Linux), one session for the
+    /// process. Like `curl`, it honours the `http_proxy`, `https_proxy` and `no_proxy`
+    /// environment variables, for loopback too: with `http_proxy` set, the built-in sandbox
+    /// (127.0.0.1) is reached only if `no_proxy` lists it.
     public init(
         configuration: FlickrConfiguration,
-        httpClient: HTTPClient = .shared,
         logger: Logger = Logger(label: "spot.flickr")
     ) {
         self.configuration = configuration
-        self.httpClient = httpClient
+        self.session = .shared
         self.logger = logger
         self.clock = ClockBox(configuration.clock)
         self.rateLimiter = configuration.rateLimit.map { RateLimiter(limit: $0, clock: ClockBox(configuration.clock)) }

@@ -64,7 +64,7 @@ extension ManagedObjectContext {
     ///   error, a constraint the changes would break, a store error).
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         assertOnQueue()
-        return try SQLiteStore.$historyWriter.withValue(HistoryWriter(author: transactionAuthor, contextName: name)) {
+        return try HistoryWriter.$current.withValue(HistoryWriter(author: transactionAuthor, contextName: name)) {
             try request.execute(in: self)
         }
     }

@@ -62,9 +62,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             throw ObjectGraphError(.persistentStoreOperation, "this coordinator already has a store; ObjectGraph supports one store per coordinator")
         }
         let scheme = url?.scheme?.lowercased()
-        let serverURL = scheme == "postgres" || scheme == "postgresql"
-        // A `postgres://` URL names a PostgreSQL store whatever type the description kept.
-        let resolvedType = serverURL && type == .sqlite ? PersistentStore.StoreType(rawValue: "PostgreSQL") : type
+        // A URL whose scheme a registered type claims (e.g. `postgres://`) names a store of that
+        // type whatever type the description kept.
+        let claimingType = scheme.flatMap { scheme in Self.registeredStoreTypes.withLock { $0.typeClaiming(scheme: scheme) } }
+        let resolvedType = type == .sqlite ? claimingType.map(PersistentStore.StoreType.init(rawValue:)) ?? type : type
         let inMemory = resolvedType == .inMemory || url?.path == "/dev/null"
         let backend: any StoreBackend
         let readOnly = try Self.flag(PersistentStore.readOnlyOption, in: options)
@@ -72,14 +73,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             if !inMemory && url == nil {
                 throw ObjectGraphError(.persistentStoreOperation, "an SQLite store needs a file URL")
             }
+            if !inMemory, let scheme, scheme != "file" {
+                throw ObjectGraphError(
+                    .persistentStoreInvalidType,
+                    "no store type is registered for \(scheme)\u{3A}// URLs; link the library of the store type that opens them and register it before adding the store"
+                )
+            }
             backend = try openSQLiteStore(at: inMemory ? nil : url, readOnly: readOnly, options: options)
-        } else if let opener = Self.storeOpeners.withLock({ $0[resolvedType.rawValue] }) {
+        } else if let opener = Self.registeredStoreTypes.withLock({ $0.types[resolvedType.rawValue]?.opener }) {
             backend = try opener(StoreOpenRequest(model: managedObjectModel, url: url, configuration: configuration, options: options ?? [:]))
-        } else if serverURL {
-            throw ObjectGraphError(
-                .persistentStoreInvalidType,
-                "no store type is registered for \(scheme ?? "")\u{3A}// URLs; link the ObjectGraphPostgres library and use PostgreSQLStoreType (or PersistentStore.StoreType.postgreSQL)"
-            )
         } else {
             throw ObjectGraphError(.persistentStoreInvalidType, "no store type '\(resolvedType.rawValue)' is registered")
         }
@@ -121,14 +123,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return backend
     }
 
-    /// The openers of store types other than SQLite and in-memory, by type.
-    static let storeOpeners = Mutex<[String: StoreOpener]>([:])
+    /// The store types other than SQLite and in-memory, registered by the libraries that
+    /// implement them (ObjectGraphPostgres's `registerPostgreSQLStoreType()`).
+    static let registeredStoreTypes = Mutex(RegisteredStoreTypes())
 
     /// Registers how stores of `type` are opened, as Core Data's
     /// `NSPersistentStoreCoordinator.registerStoreClass(_:type:)`; a later registration of the
     /// same type replaces the earlier one.
-    package static func registerStoreType(_ type: String, opener: @escaping StoreOpener) {
-        let replaced = storeOpeners.withLock { $0.updateValue(opener, forKey: type) }
+    /// - Parameter urlSchemes: Schemes (lowercase) whose URLs name a store of `type` even in a
+    ///   description that kept the default type, SQLite.
+    package static func registerStoreType(_ type: String, urlSchemes: [String] = [], opener: @escaping StoreOpener) {
+        let entry = RegisteredStoreTypes.Entry(opener: opener, urlSchemes: Set(urlSchemes))
+        let replaced = registeredStoreTypes.withLock { $0.types.updateValue(entry, forKey: type) }
         withExtendedLifetime(replaced) {}  // released after the lock is
     }
 

@@ -7,7 +7,7 @@ package import Foundation
 ///
 /// Nothing crossing it is a database library's type: rows of ``Value``s, ``FetchPlan``s with
 /// ``SQLValue`` arguments, ``StoreFailure``s. A store is opened by a ``StoreOpener`` registered
-/// for its type (see ``PersistentStoreCoordinator/registerStoreType(_:opener:)``).
+/// for its type (see ``PersistentStoreCoordinator/registerStoreType(_:urlSchemes:opener:)``).
 package protocol StoreBackend: ObjectStore {
     /// Where the store lives, for errors and ``PersistentStoreRemoteChange/storeURL``: a file
     /// URL, a server URL without its password, or `nil` in memory.
@@ -80,5 +80,24 @@ package struct StoreOpenRequest {
 }
 
 /// Opens a store of a registered type; see
-/// ``PersistentStoreCoordinator/registerStoreType(_:opener:)``.
+/// ``PersistentStoreCoordinator/registerStoreType(_:urlSchemes:opener:)``.
 package typealias StoreOpener = @Sendable (StoreOpenRequest) throws -> any StoreBackend
+
+/// The store types registered with the coordinator, by name, and the URL schemes each claims.
+struct RegisteredStoreTypes {
+    /// One registered type.
+    struct Entry {
+        /// Opens a store of the type.
+        let opener: StoreOpener
+        /// The URL schemes (lowercase) that name a store of the type.
+        let urlSchemes: Set<String>
+    }
+
+    /// The types, by name.
+    var types: [String: Entry] = [:]
+
+    /// The type whose registration claims `scheme` (lowercase), if any.
+    func typeClaiming(scheme: String) -> String? {
+        types.first { $0.value.urlSchemes.contains(scheme) }?.key
+    }
+}

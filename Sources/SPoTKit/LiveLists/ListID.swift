@@ -6,8 +6,8 @@ import Foundation
 /// A list is addressed as `spots`, `tags/NAME`, `recents`, `photographers`,
 /// `photographers/ID` or `search/TEXT` (``address``); ``SPoTStore/list(_:)`` opens one, resolving
 /// its spot or photographer once, and the opened list carries its ``ListInfo`` (title, back
-/// link, empty text). A new kind of list is one case here, its address and page path, and its
-/// opening in ``SPoTStore/list(_:)``.
+/// link, empty text). A new kind of list is one case here, its address, and its opening in
+/// ``SPoTStore/list(_:)`` (and its page path in SPoTWeb).
 public enum ListID: Hashable, Sendable {
     /// The spots, "All" first.
     case spots
@@ -55,18 +55,6 @@ public enum ListID: Hashable, Sendable {
         case .photographers: "photographers"
         case .photographer(let id): "photographers/\(id)"
         case .search(let text): "search/\(text)"
-        }
-    }
-
-    /// The path of the page that shows the list, percent-encoded.
-    public var pagePath: String {
-        switch self {
-        case .spots: "/"
-        case .spot(let name): "/tags/" + Self.percentEncoded(name)
-        case .recents: "/recents"
-        case .photographers: "/photographers"
-        case .photographer(let id): "/photographers/" + Self.percentEncoded(id)
-        case .search(let text): "/search?q=" + Self.percentEncoded(text)
         }
     }
 

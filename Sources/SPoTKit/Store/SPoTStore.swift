@@ -2,7 +2,6 @@ import Flickr
 public import Foundation
 public import Logging
 public import ObjectGraph
-import ObjectGraphPostgres
 import Synchronization
 
 /// SPoT's database: the ObjectGraph container holding photos, spots, photographers, recents
@@ -38,28 +37,50 @@ public final class SPoTStore: Sendable {
     /// The live lists opened on ``listContext``, to fetch again after an outage.
     private let openLists = Mutex<[WeakList]>([])
 
-    /// Opens (creating if needed) the store at `url`; `nil` opens one in memory.
+    /// Opens (creating if needed) the store at `url`: an SQLite file, or any URL a registered
+    /// store type claims (the `spot` executable registers PostgreSQL's for `postgres://`);
+    /// `nil` opens one in memory.
     /// - Parameters:
     ///   - rules: how Flickr's photos are imported.
     ///   - statementObserver: sees every SQL statement (for tests and debugging).
     /// - Throws: ``SPoTError`` of kind `.store` naming the file: not SQLite, damaged, written
     ///   by another app or model, locked, or not writable. The file is not changed then.
-    public init(
+    ///   - logger: where the database monitor reports outages and recoveries.
+    public convenience init(
         url: URL?,
         rules: ImportRules = ImportRules(),
         statementObserver: SQLStatementObserver? = nil,
         logger: Logger = Logger(label: "spot.database")
     ) throws {
-        let container = PersistentContainer(name: "SPoT", managedObjectModel: SPoTModel.make())
         let description: PersistentStoreDescription
-        if let url, Self.isServerURL(url) {
-            description = PersistentStoreDescription(postgreSQLURL: url)
-        } else if let url {
+        if let url {
             description = PersistentStoreDescription(url: url)
         } else {
             description = PersistentStoreDescription()
             description.type = InMemoryStoreType
         }
+        try self.init(description: description, rules: rules, statementObserver: statementObserver, logger: logger)
+    }
+
+    /// Opens (creating if needed) the store `description` names, of any type registered with
+    /// ObjectGraph: the caller (the app's root) chooses and links the store; SPoTKit sets only
+    /// the options it relies on (history, remote change notifications, history retention).
+    /// - Parameters:
+    ///   - description: the store; its options are added to, not replaced.
+    ///   - rules: how Flickr's photos are imported.
+    ///   - statementObserver: sees every SQL statement (for tests and debugging).
+    ///   - logger: where the database monitor reports outages and recoveries.
+    /// - Throws: ``SPoTError`` of kind `.store` naming the store: not SQLite, damaged, written
+    ///   by another app or model, locked, not writable, or of a type nobody registered. The
+    ///   store is not changed then.
+    public init(
+        description: PersistentStoreDescription,
+        rules: ImportRules = ImportRules(),
+        statementObserver: SQLStatementObserver? = nil,
+        logger: Logger = Logger(label: "spot.database")
+    ) throws {
+        let container = PersistentContainer(name: "SPoT", managedObjectModel: SPoTModel.make())
+        let url = description.type == InMemoryStoreType ? nil : description.url
         if let statementObserver { description.setOption(statementObserver, forKey: PersistentStore.sqlStatementObserverOption) }
         // Other processes write the same file (`spot hide` beside `spot serve`, two refreshes):
         // their saves reach this process's live lists through history and remote change
@@ -86,8 +107,11 @@ public final class SPoTStore: Sendable {
         writerContext.name = "background"
         cacheWriterContext = container.newBackgroundContext()
         cacheWriterContext.name = "cache"
-        let isServer = url.map(Self.isServerURL) ?? false
-        let isFile = url != nil && !isServer
+        // What kind of database answers is known from the store's type, not from its URL: an
+        // SQLite file, memory, or a server (any other registered type, e.g. PostgreSQL).
+        let storeType = container.persistentStoreCoordinator.persistentStores.first?.type
+        let isFile = storeType == .sqlite
+        let isServer = storeType != nil && storeType != .sqlite && storeType != .inMemory
         // A file that does not answer is held by another program's write lock (a busy
         // timeout is running out); a server that does not answer is unreachable.
         let unanswered = isFile ? "it is locked by another program" : "it does not answer"
@@ -117,17 +141,11 @@ public final class SPoTStore: Sendable {
         monitor.onRecovery { [weak self] in await self?.refetchLiveLists() }
     }
 
-    /// Whether `url` names a PostgreSQL database (`postgres://`, `postgresql://`) rather than a
-    /// file.
-    public static func isServerURL(_ url: URL) -> Bool {
-        ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? "")
-    }
-
-    /// How errors name the database at `url`: a file's path, a server URL without its
-    /// password, or "in memory".
+    /// How errors name the database at `url`: a file's path, any other URL (a server's)
+    /// without its password, or "in memory".
     static func describe(_ url: URL?) -> String {
         guard let url else { return "in memory" }
-        guard isServerURL(url), var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.path }
+        guard !url.isFileURL, url.scheme != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.path }
         if components.password != nil { components.password = "***" }
         return components.string ?? url.absoluteString
     }

@@ -36,9 +36,11 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// The test server's URL with a new schema, `t_<uuid>`.
-    static func newPostgresSchemaURL() throws -> URL {
-        try TestPostgres.newSchemaURL()
+    /// The test server's URL with a new schema, `<prefix>_<uuid>`. The PostgreSQL store type is
+    /// registered first: the tests are their program's root, as `spot` is for the app.
+    static func newPostgresSchemaURL(prefix: String = "t") throws -> URL {
+        PersistentStoreCoordinator.registerPostgreSQLStoreType()
+        return try TestPostgres.newSchemaURL(prefix: prefix)
     }
 }
 

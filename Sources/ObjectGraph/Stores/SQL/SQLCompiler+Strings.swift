@@ -102,8 +102,8 @@ extension SQLCompiler {
     }
 
     /// `sql` folded by `[c]`/`[d]` `options`: `og_fold` in SQLite (the evaluator's folding),
-    /// the store's diacritic and case folding functions (``PostgreSQLFolding``) in
-    /// PostgreSQL, diacritics first, as Foundation folds.
+    /// the store's diacritic and case folding functions (ObjectGraphPostgres's
+    /// `PostgreSQLFolding`) in PostgreSQL, diacritics first, as Foundation folds.
     func fold(_ sql: String, _ options: ComparisonOptions) -> String {
         let options = options.subtracting(.normalized)
         if options.isEmpty { return sql }
@@ -111,8 +111,8 @@ extension SQLCompiler {
         case .sqlite:
             return "\(SQLiteFunctions.fold)(\(sql), \(options.rawValue))"
         case .postgreSQL:
-            let unmarked = options.contains(.diacriticInsensitive) ? "\(PostgreSQLFolding.diacriticFunctionName)(\(sql))" : sql
-            return options.contains(.caseInsensitive) ? "\(PostgreSQLFolding.caseFunctionName)(\(unmarked))" : unmarked
+            let unmarked = options.contains(.diacriticInsensitive) ? "\(SQLDialect.postgreSQLDiacriticFoldingFunction)(\(sql))" : sql
+            return options.contains(.caseInsensitive) ? "\(SQLDialect.postgreSQLCaseFoldingFunction)(\(unmarked))" : unmarked
         }
     }
 
@@ -154,7 +154,7 @@ extension SQLCompiler {
             return "\(sql) COLLATE \(collation)"
         case .postgreSQL:
             switch selector {
-            case .caseInsensitiveCompare: return "\(PostgreSQLFolding.caseFunctionName)(\(sql)) COLLATE \"C\""
+            case .caseInsensitiveCompare: return "\(SQLDialect.postgreSQLCaseFoldingFunction)(\(sql)) COLLATE \"C\""
             case .localizedCompare: return "\(sql) COLLATE \"und-x-icu\""
             case .localizedCaseInsensitiveCompare: return "lower(\(sql)) COLLATE \"und-x-icu\""
             case .localizedStandardCompare: return "lower(\(sql)) COLLATE \"\(SQLDialect.postgreSQLNumericCollation)\""

@@ -34,11 +34,17 @@ import Foundation
 ///
 /// Known difference on PostgreSQL: in a run of several combining marks after a non-Latin
 /// letter Foundation's `[d]` keeps some marks, the store's function none (see
-/// ``PostgreSQLFolding``).
+/// ObjectGraphPostgres's `PostgreSQLFolding`).
 package struct SQLDialect: Sendable, Hashable {
     /// The ICU collation a PostgreSQL store creates in its schema for `localizedStandardCompare:`
     /// sorts: digits compare as numbers.
     package static let postgreSQLNumericCollation = "objectgraph_numeric"
+    /// The case folding function a PostgreSQL store creates in its schema for `[c]`
+    /// (ObjectGraphPostgres's `PostgreSQLFolding` defines it).
+    package static let postgreSQLCaseFoldingFunction = "objectgraph_fold_case"
+    /// The diacritic folding function a PostgreSQL store creates in its schema for `[d]`
+    /// (ObjectGraphPostgres's `PostgreSQLFolding` defines it).
+    package static let postgreSQLDiacriticFoldingFunction = "objectgraph_fold_diacritics"
 
     /// The database a dialect is for.
     package enum Database: Sendable, Hashable {
@@ -48,9 +54,9 @@ package struct SQLDialect: Sendable, Hashable {
 
     /// The database this dialect is for.
     package let database: Database
-    /// Whether the store's diacritic folding function (``PostgreSQLFolding``) is there for
-    /// `[d]`; without it `[d]` comparisons are evaluated in memory. SQLite folds diacritics
-    /// itself.
+    /// Whether the store's diacritic folding function (``postgreSQLDiacriticFoldingFunction``)
+    /// is there for `[d]`; without it `[d]` comparisons are evaluated in memory. SQLite folds
+    /// diacritics itself.
     package let foldsDiacritics: Bool
 
     /// SQLite, with ObjectGraph's functions and collations registered on the connection.

@@ -16,6 +16,19 @@ extension SQLValue {
     }
 }
 
+extension DatabaseValue {
+    /// The value as a store-neutral ``SQLValue``, exactly: its storage class and content.
+    var sqlValue: SQLValue {
+        switch storage {
+        case .null: .null
+        case .int64(let int): .integer(int)
+        case .double(let double): .real(double)
+        case .string(let text): .text(text)
+        case .blob(let data): .blob(data)
+        }
+    }
+}
+
 extension Array where Element == SQLValue {
     /// The values as GRDB binds them, once per statement.
     var databaseValues: [DatabaseValue] { map(\.databaseValue) }

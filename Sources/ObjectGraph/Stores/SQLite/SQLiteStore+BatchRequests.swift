@@ -1,40 +1,6 @@
 import Foundation
 import GRDB
 
-/// What one batch request changed in the store, by object ID: what a context merges.
-package struct BatchChanges: Sendable {
-    /// New rows (batch inserts).
-    package var inserted: [ManagedObjectID] = []
-    /// Rows whose values or relationships changed (batch updates, upserts, nullified rows).
-    package var updated: [ManagedObjectID] = []
-    /// Deleted rows, cascaded deletes included.
-    package var deleted: [ManagedObjectID] = []
-    /// The slots a batch update set (for persistent history's `updatedProperties`); nullified
-    /// rows of a batch delete record none.
-    package var updatedSlots: [Int] = []
-    /// The deleted rows' values kept in persistent history (read before the rows went).
-    var tombstones: [ManagedObjectID: [(String, DatabaseValue)]] = [:]
-
-    /// The changes keyed as Core Data's did-save user info, for
-    /// ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``.
-    var userInfo: [AnyHashable: Any] {
-        [InsertedObjectsKey: inserted, UpdatedObjectsKey: updated, DeletedObjectsKey: deleted]
-    }
-
-    /// No changes, for a store of another module to fill in.
-    package static var none: BatchChanges { BatchChanges() }
-}
-
-/// Who writes a batch request's changes, for persistent history.
-package struct HistoryWriter: Sendable {
-    package let author: String?
-    package let contextName: String?
-
-    /// The writer of the batch request running now: the context executing it (see
-    /// ``ManagedObjectContext/execute(_:)``), for every store type.
-    package static var current: HistoryWriter { SQLiteStore.historyWriter }
-}
-
 extension SQLiteStore {
     /// Runs one batch request's SQL: every batch write goes through here.
     ///
@@ -50,7 +16,7 @@ extension SQLiteStore {
                         let outcome = try body(db)
                         // Recorded after the writes, in their transaction, with the tombstones
                         // a batch delete read before its rows went.
-                        let writer = Self.historyWriter
+                        let writer = HistoryWriter.current
                         var changes = HistoryChanges(
                             inserted: outcome.0.inserted,
                             updated: outcome.0.updated.map { ($0, outcome.0.updatedSlots) },
@@ -85,10 +51,6 @@ extension SQLiteStore {
     func didChangeRows(_ changes: BatchChanges) {
         rowCache.removeAll()
     }
-
-    /// The author and context name a batch write records in persistent history: those of the
-    /// context executing the request (see ``ManagedObjectContext/execute(_:)``).
-    @TaskLocal static var historyWriter: HistoryWriter = HistoryWriter(author: nil, contextName: nil)
 
     // MARK: Batch insert
 

@@ -9,7 +9,7 @@ struct HistoryChanges: Sendable {
     var deleted: [ManagedObjectID] = []
     /// Tombstone values read before the rows were deleted (a batch delete records history after
     /// deleting); a deleted row not in here is read when history is recorded.
-    var tombstones: [ManagedObjectID: [(String, DatabaseValue)]] = [:]
+    var tombstones: [ManagedObjectID: [(String, SQLValue)]] = [:]
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 
@@ -121,7 +121,7 @@ extension SQLiteStore {
             guard !tombstone.isEmpty else { continue }
             let change = db.lastInsertedRowID
             let insertValue = try db.cachedStatement(sql: "INSERT INTO \(HistoryTables.tombstones) (ZCHANGE, ZNAME, ZVALUE) VALUES (?, ?, ?)")
-            for (name, value) in tombstone { try insertValue.execute(arguments: [change, name, value]) }
+            for (name, value) in tombstone { try insertValue.execute(arguments: [change, name, value.databaseValue]) }
         }
         try pruneHistoryIfNeeded(after: transaction, in: db)
     }
@@ -139,7 +139,7 @@ extension SQLiteStore {
 
     /// The stored values of `id`'s attributes marked `preservesValueInHistoryOnDeletion`, read
     /// from its row before it is deleted; `nil` values are left out.
-    func tombstoneValues(of id: ManagedObjectID, in db: Database) throws -> [(String, DatabaseValue)] {
+    func tombstoneValues(of id: ManagedObjectID, in db: Database) throws -> [(String, SQLValue)] {
         guard let entity = managedObjectModel.entity(named: id.entityName), let mapping = schema.mappings[entity.name] else { return [] }
         let preserved = entity.allProperties.compactMap { property -> (String, String)? in
             guard let attribute = property as? AttributeDescription, attribute.preservesValueInHistoryOnDeletion, !attribute.isTransient,
@@ -154,7 +154,7 @@ extension SQLiteStore {
         }
         return preserved.enumerated().compactMap { index, pair in
             let value: DatabaseValue = row[index]
-            return value.isNull ? nil : (pair.0, value)
+            return value.isNull ? nil : (pair.0, value.sqlValue)
         }
     }
 }

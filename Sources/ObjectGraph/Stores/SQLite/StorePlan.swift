@@ -149,19 +149,6 @@ struct StorePlan: Sendable {
     }
 }
 
-/// A relationship's identity in a model: its entity's code and its slot, as a context hands it
-/// to the store.
-package struct RelationshipKey: Sendable, Hashable {
-    /// The code of the entity that declares the relationship.
-    let entity: Int
-    let slot: Int
-
-    init(_ relationship: RelationshipDescription) {
-        entity = relationship.entity?.entityCode ?? 0
-        slot = relationship.slot
-    }
-}
-
 /// How to turn a row of a full-table SELECT into an entity's slot values.
 struct RowReadPlan: Sendable {
     enum Column: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// NSPredicate's `[c]` and `[d]` folding in PostgreSQL, as the evaluator folds: two SQL
 /// functions the PostgreSQL store creates in its schema.
@@ -26,9 +27,9 @@ import Foundation
 package enum PostgreSQLFolding {
     /// The case folding function's name, created in the store's schema (found on its search
     /// path).
-    package static let caseFunctionName = "objectgraph_fold_case"
+    package static let caseFunctionName = SQLDialect.postgreSQLCaseFoldingFunction
     /// The diacritic folding function's name, created in the store's schema.
-    package static let diacriticFunctionName = "objectgraph_fold_diacritics"
+    package static let diacriticFunctionName = SQLDialect.postgreSQLDiacriticFoldingFunction
 
     /// Each scalar that case folding changes, and what it folds to.
     package static let caseMappings: [(Unicode.Scalar, [Unicode.Scalar])] = parse(caseTable)
