@@ -35,7 +35,7 @@ struct DescriptorExhaustionTests {
             try await list.follow(to: list.version + 1)
             #expect(!list.rowIDs.joined().contains(photo), "the hidden photo left the open list")
 
-            // More visitors while it is at the cap: still one line for the episode.
+            // More visitors while it is at the cap: no second line for the episode.
             visitors += (0..<20).map { _ in Self.connect(port: port) }
             #expect(try await LiveEventLoadTests.post(client, base + "api/photos/\(photo)/unhide", base: base) == .ok)
             try await list.follow(to: list.version + 1)
@@ -55,8 +55,13 @@ struct DescriptorExhaustionTests {
             }
             try? await newcomer.shutdown()
             #expect(healthy)
-            let lines = server.errors.components(separatedBy: "connection limit reached").count - 1
-            #expect(lines == 1, "one line per episode; log: \(server.errors)")
+            // One line per episode: "reached" and "again" alternate (a loaded machine may see
+            // more than one episode if held connections close in between).
+            let episodes = server.errors.split(separator: "\n").compactMap { line in
+                line.contains("connection limit reached") ? "reached" : line.contains("accepting new connections again") ? "again" : nil
+            }
+            #expect(episodes.count >= 2 && episodes.count.isMultiple(of: 2), "log: \(server.errors)")
+            #expect(episodes.enumerated().allSatisfy { $0.element == ($0.offset.isMultiple(of: 2) ? "reached" : "again") }, "log: \(server.errors)")
             #expect(server.errors.contains("open files limit, 128, keeps 64"), "the line says why: \(server.errors)")
             #expect(try await server.stop(signal: SIGTERM) == 0)
         }

@@ -29,6 +29,10 @@ public struct ObjectsDidChange {
     /// observers (Core Data does not either), but a fetched results controller needs them to
     /// find objects that now match its predicate.
     var mergedUnregisteredObjectIDs: Set<ManagedObjectID> = []
+    /// For updated objects that only a merged save changed and that were loaded here, the keys
+    /// whose values it changed; an updated object not listed may have changed anywhere. A
+    /// fetched results controller skips a related object none of whose read keys changed.
+    var mergedChangedKeys: [ManagedObjectID: Set<String>] = [:]
 
     init(
         inserted: [ManagedObject],
@@ -80,6 +84,10 @@ public struct ContextDidSave: Sendable, Hashable {
     public let updatedObjectIDs: Set<ManagedObjectID>
     /// Objects the save deleted.
     public let deletedObjectIDs: Set<ManagedObjectID>
+    /// For updated objects, the slots of the properties the save changed (a context's save
+    /// knows them; a payload made from IDs or history does not): merging contexts pass them on
+    /// as ``ObjectsDidChange/mergedChangedKeys``.
+    var updatedSlots: [ManagedObjectID: [Int]] = [:]
 
     /// Creates a payload; contexts create these when they save.
     public init(insertedObjectIDs: Set<ManagedObjectID>, updatedObjectIDs: Set<ManagedObjectID>, deletedObjectIDs: Set<ManagedObjectID>) {

@@ -106,6 +106,11 @@ extension ManagedObjectContext {
             mergedUnregisteredObjectIDs: pendingMergedUnregistered
         )
         change.readFailures = pendingReadFailures
+        // An object changed or refreshed here as well since it was merged: its changed keys are
+        // not known.
+        change.mergedChangedKeys = pendingMergedKeys.filter { entry in
+            registeredObjectsByID[entry.key].map { !$0.hasChanges && !pendingRefreshed.contains($0) } ?? true
+        }
         pendingReadFailures = [:]
         clearPendingChanges()
         postObjectsDidChange(change)
@@ -178,6 +183,7 @@ extension ManagedObjectContext {
         pendingUpdated = []
         pendingDeleted = []
         pendingMergedUnregistered = []
+        pendingMergedKeys = [:]
         if !keepingRefreshed { pendingRefreshed = [] }
     }
 

@@ -17,9 +17,12 @@ extension ManagedObjectContext {
         var loaded: [ManagedObject] = []
         for id in saved.updatedObjectIDs {
             guard let object = registeredObjectsByID[id] else {
+                noteMergedKeys(of: id, slots: saved.updatedSlots[id], entity: model?.entity(named: id.entityName), first: !pendingMergedUnregistered.contains(id))
                 pendingMergedUnregistered.insert(id)
                 continue
             }
+            let slots = object.hasChanges ? nil : saved.updatedSlots[id]
+            noteMergedKeys(of: id, slots: slots, entity: object.entity, first: !pendingUpdated.contains(object))
             // A fault reads its row when it fires; one a fetch left a row with lets it go.
             if object.isFault { object.storage.dropFetchedRow() } else { loaded.append(object) }
             pendingUpdated.insert(object)
@@ -100,6 +103,18 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Records the keys a merged save changed on `id` for objects-did-change: known only while
+    /// every update of the batch came from merged saves that said which (`first`: this is the
+    /// batch's first update of it).
+    private func noteMergedKeys(of id: ManagedObjectID, slots: [Int]?, entity: EntityDescription?, first: Bool) {
+        guard let slots, let entity, first || pendingMergedKeys[id] != nil else {
+            pendingMergedKeys[id] = nil
+            return
+        }
+        let properties = entity.allProperties
+        pendingMergedKeys[id, default: []].formUnion(slots.lazy.filter { $0 < properties.count }.map { properties[$0].name })
+    }
+
     /// Forgets an object another save deleted: it leaves the registry and the unsaved changes,
     /// and objects-did-change reports it deleted.
     func markDeletedElsewhere(_ object: ManagedObject) {
@@ -124,3 +139,4 @@ extension ManagedObjectContext {
         }
     }
 }
+

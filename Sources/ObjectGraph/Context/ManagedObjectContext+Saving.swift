@@ -257,5 +257,8 @@ extension ContextDidSave {
             updatedObjectIDs: Set(changes.updates.lazy.map(\.id)),
             deletedObjectIDs: Set(changes.deletes.lazy.map(\.id))
         )
+        for write in changes.updates {
+            if let slots = write.changedSlots { updatedSlots[write.id] = slots }
+        }
     }
 }

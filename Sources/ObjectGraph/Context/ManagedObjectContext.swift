@@ -90,6 +90,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingRefreshed: Set<ManagedObject> = []
     /// IDs a merged save updated that are not registered here (see ``ObjectsDidChange``).
     var pendingMergedUnregistered: Set<ManagedObjectID> = []
+    /// For objects only a merged save updated since the last objects-did-change, the keys whose
+    /// values it changed (absent: not known; see ``ObjectsDidChange/mergedChangedKeys``).
+    var pendingMergedKeys: [ManagedObjectID: Set<String>] = [:]
     /// Deleted objects whose delete rules have not run yet.
     var deletesToPropagate: [ManagedObject] = []
     /// Whether an object may have got a temporary ID since every changed object last had a

@@ -12,6 +12,8 @@ import Foundation
 struct FetchedDependencies {
     /// Relationship chains from the fetched entity, each at least one relationship long.
     private(set) var chains: [[RelationshipDescription]] = []
+    /// For each chain (same index), the keys the request reads on the objects at its end.
+    private(set) var keysAtEnd: [Set<String>] = []
     /// Whether some dependency cannot be walked back, so any change of another entity means a
     /// full refetch.
     private(set) var needsRefetchOnAnyChange = false
@@ -26,10 +28,15 @@ struct FetchedDependencies {
 
     /// The fetched-entity objects whose results may change because `object` changed, found by
     /// walking every chain that ends at `object`'s entity back through the inverses.
-    func affectedRoots(of object: ManagedObject, in context: ManagedObjectContext) -> [ManagedObject] {
+    ///
+    /// With `changedKeys` (known for an object a merged save changed), a chain none of whose
+    /// read keys changed is skipped: a tag's photo count changing does not make every photo
+    /// of the tag a candidate of a list filtered by the tag's name.
+    func affectedRoots(of object: ManagedObject, changedKeys: Set<String>? = nil, in context: ManagedObjectContext) -> [ManagedObject] {
         var roots: [ManagedObject] = []
-        for chain in chains {
+        for (index, chain) in chains.enumerated() {
             guard let last = chain.last?.destinationEntity, object.entity.isKindOf(entity: last) else { continue }
+            if let changedKeys, keysAtEnd[index].isDisjoint(with: changedKeys) { continue }
             var current: [ManagedObject] = [object]
             for relationship in chain.reversed() {
                 guard let inverse = relationship.inverseRelationship else { return roots }
@@ -54,7 +61,8 @@ struct FetchedDependencies {
     private mutating func addKeyPath(_ components: [String], from entity: EntityDescription, base: [RelationshipDescription]) {
         var current = entity
         var chain = base
-        for component in components.dropLast() {
+        for component in components {
+            read(component, atEndOf: chain)
             guard let slot = current.slotByName[component],
                 let relationship = current.allProperties[slot] as? RelationshipDescription,
                 let destination = relationship.destinationEntity
@@ -68,8 +76,21 @@ struct FetchedDependencies {
     }
 
     private mutating func add(_ chain: [RelationshipDescription]) {
-        guard !chain.isEmpty, !chains.contains(where: { $0.map(ObjectIdentifier.init) == chain.map(ObjectIdentifier.init) }) else { return }
+        guard !chain.isEmpty, index(of: chain) == nil else { return }
         chains.append(chain)
+        keysAtEnd.append([])
+    }
+
+    private func index(of chain: [RelationshipDescription]) -> Int? {
+        chains.firstIndex { $0.map(ObjectIdentifier.init) == chain.map(ObjectIdentifier.init) }
+    }
+
+    /// Records that the request reads `key` on the objects at the end of `chain` (nothing to
+    /// record for the fetched objects themselves: their own changes always count).
+    private mutating func read(_ key: String, atEndOf chain: [RelationshipDescription]) {
+        guard !chain.isEmpty else { return }
+        add(chain)
+        if let index = index(of: chain) { keysAtEnd[index].insert(key) }
     }
 
     /// Where an expression leads: an entity reached through a chain, if it is an object.
@@ -113,6 +134,7 @@ struct FetchedDependencies {
             return nil
         case .keyPath(let base, let key):
             guard let from = place(of: base, root: root, variables: variables) else { return nil }
+            read(key, atEndOf: from.chain)
             guard let slot = from.entity.slotByName[key] else { return nil }
             guard let relationship = from.entity.allProperties[slot] as? RelationshipDescription,
                 let destination = relationship.destinationEntity

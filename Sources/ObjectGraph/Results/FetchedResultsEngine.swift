@@ -174,7 +174,8 @@ final class FetchedResultsEngine {
                     if isUpdate { updated.insert(object.objectID) }
                 }
                 guard let dependencies, dependencies.isRelated(object.entity) else { return }
-                for root in dependencies.affectedRoots(of: object, in: context) where isRoot(root.entity, of: entity) {
+                let changedKeys = isUpdate ? change.mergedChangedKeys[object.objectID] : nil
+                for root in dependencies.affectedRoots(of: object, changedKeys: changedKeys, in: context) where isRoot(root.entity, of: entity) {
                     candidates[root.objectID] = root
                     updated.insert(root.objectID)
                 }
