@@ -113,7 +113,7 @@ public final class ModelContext {
             insertionOrder.append(ObjectIdentifier(object))
             let values = backing.attach(to: object, in: self)
             for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-                object.setValue(ModelValue.encode(value, in: self), forKey: key)
+                ModelValue.store(value, forKey: key, in: object, context: self)
             }
         }
     }

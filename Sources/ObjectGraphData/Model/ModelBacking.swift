@@ -74,6 +74,8 @@ public final class _ModelBacking {
         }
         return context.read {
             let raw = object.value(forKey: key)
+            if let raw, let value = raw as? Value { return value }
+            if raw == nil, let value = ModelValue.composite(key, of: object, as: Value.self, in: context) { return value }
             guard let value = ModelValue.decode(raw, as: Value.self, in: context) else {
                 preconditionFailure(
                     "ObjectGraphData: \(object.entity.name).\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), not \(Value.self)"
@@ -91,7 +93,7 @@ public final class _ModelBacking {
             return
         }
         context.write {
-            object.setValue(ModelValue.encode(value, in: context), forKey: key)
+            ModelValue.store(value, forKey: key, in: object, context: context)
         }
     }
 
