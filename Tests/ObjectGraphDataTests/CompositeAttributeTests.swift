@@ -115,6 +115,15 @@ struct CompositeAttributeTests {
             #expect(query != nil, "no SELECT filtering on ZADDRESS_CITY in \(log.lines[before...])")
         }
 
+        // A sort on a leaf sorts in the store.
+        let sortedFrom = log.lines.count
+        let byCity = try context.fetch(FetchDescriptor<Customer>(sortBy: [SortDescriptor(\.address.city, order: .reverse), SortDescriptor(\.name)]))
+        #expect(byCity.map(\.name) == ["Bob", "Cy", "Ada"])
+        #expect(!log.lines[sortedFrom...].contains { $0.contains("in memory") })
+        if store == .sqlite {
+            #expect(log.lines[sortedFrom...].contains { $0.uppercased().contains("ORDER BY") && $0.uppercased().contains("ZADDRESS_CITY") })
+        }
+
         let gold = Customer.Membership.gold
         let goldInPaloAlto = #Predicate<Customer> { $0.membership == gold && ($0.address.postcode ?? 0) > 94302 }
         #expect(context.translation(of: FetchDescriptor(predicate: goldInPaloAlto)).isFullyTranslated)
