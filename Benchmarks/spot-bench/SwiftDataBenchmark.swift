@@ -91,6 +91,21 @@ struct SwiftDataInsertBenchmark: Benchmark {
                 sample.checksum = try RawConnection(path: url.path).int(InsertBenchmark.checksumSQL)
                 return sample
             },
+            Contender(name: "ObjectGraphData mainContext (main actor)", role: .objectGraph) {
+                let url = workspace.freshURL("sd-insert-main")
+                defer { workspace.removeDatabase(at: url) }
+                let container = try ModelContainer(for: SwiftDataModels.Item.self, configurations: ModelConfiguration(url: url))
+                var sample = try MainActor.assumeIsolated {
+                    let context = container.mainContext
+                    return try measureMilliseconds {
+                        for row in 1...n { context.insert(SwiftDataModels.Item(row: row, of: n)) }
+                        try context.save()
+                        return 0
+                    }
+                }
+                sample.checksum = try RawConnection(path: url.path).int(InsertBenchmark.checksumSQL)
+                return sample
+            },
         ]
     }
 }
@@ -134,6 +149,20 @@ struct SwiftDataFetchBenchmark: Benchmark {
                         sum = sum &+ item.a &+ item.b &+ item.c &+ item.d &+ item.e &+ item.f &+ item.g &+ item.h &+ item.i &+ item.j
                     }
                     return sum
+                }
+            },
+            Contender(name: "ObjectGraphData mainContext (main actor)", role: .objectGraph) {
+                // A new container per run, so its main context has materialized nothing yet.
+                let container = try ModelContainer(for: SwiftDataModels.Item.self, configurations: ModelConfiguration(url: url))
+                return try MainActor.assumeIsolated {
+                    let context = container.mainContext
+                    return try measureMilliseconds {
+                        var sum: Int64 = 0
+                        for item in try context.fetch(FetchDescriptor<SwiftDataModels.Item>()) {
+                            sum = sum &+ item.a &+ item.b &+ item.c &+ item.d &+ item.e &+ item.f &+ item.g &+ item.h &+ item.i &+ item.j
+                        }
+                        return sum
+                    }
                 }
             },
         ]

@@ -169,6 +169,32 @@ struct ModelContextTests {
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Photo>()) == 1)
     }
 
+    @Test("The main context is a main-queue one: its models read on the main actor, and another context's save merges into them")
+    @MainActor
+    func mainContextMerges() async throws {
+        let container = try makeContainer()
+        let context = container.mainContext
+        #expect(context.managedObjectContext.concurrencyType == .mainQueueConcurrencyType)
+        let photo = Photo(title: "Before", views: 1)
+        context.insert(photo)
+        try context.save()
+
+        let background = ModelContext(container)
+        let copy = try #require(try background.fetch(FetchDescriptor<Photo>()).first)
+        copy.title = "After"
+        copy.views = 2
+        try background.save()
+        // The merge is a block queued on the main queue: yielding the main actor lets it run.
+        var yields = 0
+        while photo.title != "After", yields < 1000 {
+            await Task.yield()
+            yields += 1
+        }
+        #expect(photo.title == "After")
+        #expect(photo.views == 2)
+        #expect(!context.hasChanges)
+    }
+
     @Test("fetchCount, fetchIdentifiers, limit, offset, enumerate")
     func fetching() throws {
         let context = ModelContext(try makeContainer())

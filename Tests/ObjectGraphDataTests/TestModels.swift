@@ -34,7 +34,7 @@ final class Photo {
         self.caption = caption
     }
 
-    /// A Codable enum, stored encoded.
+    /// A Codable enum with raw values, stored as its raw value.
     enum Kind: String, Codable, Sendable, CaseIterable {
         case photo, panorama, video
     }

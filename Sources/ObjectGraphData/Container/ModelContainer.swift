@@ -77,14 +77,25 @@ public final class ModelContainer: @unchecked Sendable {
 
     /// The context of the main actor, made on first use; it saves on its own (see
     /// ``ModelContext/autosaveEnabled``).
+    ///
+    /// Its ObjectGraph context is a main-queue one (as Core Data's `viewContext`), so its
+    /// models read their values in place on the main actor, with no hop onto another queue;
+    /// other contexts' saves merge into it on the main queue.
     @MainActor public var mainContext: ModelContext {
-        mainContextStorage.withLock { box in
-            if let box { return box.context }
-            let context = ModelContext(self)
-            context.autosaveEnabled = true
-            box = MainContextBox(context: context)
-            return context
+        if let context = mainContextStorage.withLock({ $0?.context }) { return context }
+        // Made with the lock released (attaching takes the coordinator's lock); the main actor
+        // makes it once.
+        let objectContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        objectContext.persistentStoreCoordinator = persistentContainer.persistentStoreCoordinator
+        let made = ModelContext(self, managedObjectContext: objectContext)
+        made.autosaveEnabled = true
+        let stored = mainContextStorage.withLock { box in
+            if let box { return box }
+            let new = MainContextBox(context: made)
+            box = new
+            return new
         }
+        return stored.context
     }
 
     /// Deletes every model of the container's stores (all of them, as SwiftData's

@@ -33,9 +33,15 @@ public final class ModelContext {
     public var undoManager: AnyObject? { nil }
 
     /// A new context of `container`, with autosave off.
-    public init(_ container: ModelContainer) {
+    public convenience init(_ container: ModelContainer) {
+        self.init(container, managedObjectContext: container.persistentContainer.newBackgroundContext())
+    }
+
+    /// A context of `container` over `managedObjectContext` (a private-queue one, or the main
+    /// context's main-queue one).
+    init(_ container: ModelContainer, managedObjectContext: ManagedObjectContext) {
         self.container = container
-        managedObjectContext = container.persistentContainer.newBackgroundContext()
+        self.managedObjectContext = managedObjectContext
         managedObjectContext.name = "ModelContext"
         // SwiftData's `.unique` is an upsert: a conflicting insert updates the stored object.
         managedObjectContext.mergePolicy = .mergeByPropertyObjectTrump
@@ -113,7 +119,7 @@ public final class ModelContext {
             insertionOrder.append(ObjectIdentifier(object))
             let values = backing.attach(to: object, in: self)
             for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-                object.setValue(ModelValue.encode(value, in: self), forKey: key)
+                ModelValue.store(value, forKey: key, in: object, context: self)
             }
         }
     }

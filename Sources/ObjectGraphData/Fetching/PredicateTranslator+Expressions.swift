@@ -38,6 +38,11 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
             break
         }
         guard case .path(let prefix) = base else { throw Untranslatable(description: "a key path on a computed value") }
+        // A leaf of a composite (a Codable struct): its own attribute, `address_city`.
+        if let layout = CompositeLayout.of(Root.Output.self), !prefix.isEmpty {
+            guard let leaf = layout.leaf(for: keyPath) else { throw Untranslatable(description: "\(keyPath) is not a stored property") }
+            return .path(CompositeLayout.attributeName(prefix, leaf.name))
+        }
         guard let name = _ModelKeyPathRecorder.name(of: keyPath, on: Root.Output.self) else {
             throw Untranslatable(description: "\(keyPath) is not a persisted property")
         }
@@ -216,7 +221,8 @@ extension PredicateTranslator {
     }
 
     /// A constant as the store compares it: a model as its managed object, an identifier as
-    /// its object ID, arrays element by element; Codable values have no stored form to compare.
+    /// its object ID, arrays element by element, an enum as its raw value; other Codable values
+    /// have no stored form to compare.
     static func storedConstant(_ value: Any, in context: ModelContext) throws -> Any? {
         if let optional = value as? any _ModelOptional {
             guard let wrapped = optional._wrapped else { return nil }
@@ -236,6 +242,9 @@ extension PredicateTranslator {
             return try elements(of: sequence).map { try storedConstant($0, in: context) }
         }
         if SchemaBuilder.attributeType(of: type(of: value)) != nil || value is Bool { return value }
+        if let representable = value as? any RawRepresentable, SchemaBuilder.attributeType(of: type(of: representable.rawValue)) != nil {
+            return representable.rawValue
+        }
         throw Untranslatable(description: "a value of type \(type(of: value)) has no stored form to compare with")
     }
 }

@@ -158,7 +158,10 @@ enum HistoryConversion {
                     changeIdentifier: change.changeID,
                     changedPersistentIdentifier: id,
                     transactionIdentifier: transaction,
-                    updatedAttributes: Model.schemaMetadata.filter { names.contains($0.name) }.compactMap { keyPath($0.keypath, of: Model.self) }
+                    // A composite's leaves (`address_city`) are changes of the property.
+                    updatedAttributes: Model.schemaMetadata.filter { property in
+                        names.contains(property.name) || names.contains { $0.hasPrefix(property.name + "_") }
+                    }.compactMap { keyPath($0.keypath, of: Model.self) }
                 )
             )
         case .delete:

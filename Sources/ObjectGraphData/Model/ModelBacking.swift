@@ -74,6 +74,8 @@ public final class _ModelBacking {
         }
         return context.read {
             let raw = object.value(forKey: key)
+            if let raw, let value = raw as? Value { return value }
+            if raw == nil, let value = ModelValue.composite(key, of: object, as: Value.self, in: context) { return value }
             guard let value = ModelValue.decode(raw, as: Value.self, in: context) else {
                 preconditionFailure(
                     "ObjectGraphData: \(object.entity.name).\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), not \(Value.self)"
@@ -91,7 +93,7 @@ public final class _ModelBacking {
             return
         }
         context.write {
-            object.setValue(ModelValue.encode(value, in: context), forKey: key)
+            ModelValue.store(value, forKey: key, in: object, context: context)
         }
     }
 
@@ -139,10 +141,23 @@ public final class _ModelKeyPathRecorder {
     /// The dotted name behind `keyPath` on `Root`, or `nil` when it reads no persisted property.
     static func name<Root: PersistentModel>(of keyPath: PartialKeyPath<Root>) -> String? {
         if let property = Root.schemaMetadata.first(where: { $0.keypath == keyPath }) { return property.name }
+        if let leaf = compositeLeafName(of: keyPath) { return leaf }
         let recorder = _ModelKeyPathRecorder()
         let probe = recorder.probe(of: Root.self) as! Root
         _ = probe[keyPath: keyPath]
         return recorder.keys.isEmpty ? nil : recorder.keys.joined(separator: ".")
+    }
+
+    /// The attribute behind `\Root.address.city`, a leaf of a composite (a `Codable` struct)
+    /// property: `address_city`.
+    private static func compositeLeafName<Root: PersistentModel>(of keyPath: PartialKeyPath<Root>) -> String? {
+        for property in Root.schemaMetadata {
+            guard let layout = CompositeLayout.of(property.valueType) else { continue }
+            for leaf in layout.leaves where property.keypath.appending(path: leaf.keyPath) == keyPath {
+                return CompositeLayout.attributeName(property.name, leaf.name)
+            }
+        }
+        return nil
     }
 
     /// The dotted name behind `keyPath` on a root of type `root`, when that is a model.

@@ -19,7 +19,43 @@ enum ModelValue {
         if let array = value as? any _ModelArray, let models = array._models {
             return models.map { context.managedObject(for: $0) }
         }
+        // An enum with raw values is stored as its raw value.
+        if let representable = value as? any RawRepresentable, SchemaBuilder.attributeType(of: type(of: representable.rawValue)) != nil {
+            return representable.rawValue
+        }
         return value
+    }
+
+    /// Sets the property `key` of `object` to `value`: a composite (a `Codable` struct) leaf
+    /// by leaf, anything else through ``encode(_:in:)``.
+    static func store(_ value: Any, forKey key: String, in object: ManagedObject, context: ModelContext) {
+        let valueType = type(of: value)
+        if SchemaBuilder.attributeType(of: valueType) == nil,
+            let layout = CompositeLayout.of((valueType as? any _ModelOptional.Type)?._wrappedType ?? valueType)
+        {
+            let wrapped: Any? = (value as? any _ModelOptional).map { $0._wrapped } ?? value
+            let leaves = wrapped.map(layout.leafValues) ?? [:]
+            for leaf in layout.leaves {
+                object.setValue(leaves[leaf.name] ?? nil, forKey: CompositeLayout.attributeName(key, leaf.name))
+            }
+            return
+        }
+        object.setValue(encode(value, in: context), forKey: key)
+    }
+
+    /// The composite property `key` of `object` as a `Value`, when `Value` (or the type it
+    /// wraps) is a struct stored as a composite attribute; `nil` otherwise.
+    static func composite<Value>(_ key: String, of object: ManagedObject, as type: Value.Type, in context: ModelContext) -> Value? {
+        let optionalType = Value.self as? any _ModelOptional.Type
+        guard let layout = CompositeLayout.of(optionalType?._wrappedType ?? Value.self) else { return nil }
+        let rebuilt: Any?
+        do {
+            rebuilt = try layout.value { object.value(forKey: CompositeLayout.attributeName(key, $0.name)) }
+        } catch {
+            preconditionFailure("ObjectGraphData: \(object.entity.name).\(key) does not decode as \(Value.self) from its columns (\(error)); its CodingKeys must be its property names")
+        }
+        if let rebuilt { return rebuilt as? Value }
+        return optionalType?._decode(nil, in: context) as? Value
     }
 
     /// `raw`, a value ObjectGraph returned, as a `Value`; `nil` when it does not convert.
@@ -48,7 +84,14 @@ enum ModelValue {
         }
         if Value.self == Float.self, let double = raw as? Double { return Float(double) as? Value }
         if Value.self == Double.self, let float = raw as? Float { return Double(float) as? Value }
+        if let representable = Value.self as? any RawRepresentable.Type {
+            return fromRawValue(raw, as: representable, in: context) as? Value
+        }
         return nil
+    }
+
+    private static func fromRawValue<T: RawRepresentable>(_ raw: Any, as type: T.Type, in context: ModelContext) -> T? {
+        decode(raw, as: T.RawValue.self, in: context).flatMap(T.init(rawValue:))
     }
 
     /// A to-many relationship's members in a stable order: saved objects by primary key, then

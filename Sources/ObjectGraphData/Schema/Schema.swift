@@ -108,7 +108,7 @@ public final class Schema: @unchecked Sendable, CustomStringConvertible {
         public var isRelationship: Bool {
             switch kind {
             case .toOne, .toMany: true
-            case .attribute: false
+            case .attribute, .composite: false
             }
         }
     }
@@ -116,6 +116,8 @@ public final class Schema: @unchecked Sendable, CustomStringConvertible {
     /// How a property's Swift type is stored.
     enum Kind {
         case attribute(AttributeType, codable: (any Codable.Type)?)
+        /// A `Codable` struct stored as a composite attribute, one attribute per leaf.
+        case composite(CompositeLayout)
         case toOne(any PersistentModel.Type)
         case toMany(any PersistentModel.Type)
     }

@@ -14,7 +14,7 @@ enum SchemaBuilder {
             for property in properties {
                 switch property.kind {
                 case .toOne(let destination), .toMany(let destination): pending.append(destination)
-                case .attribute: break
+                case .attribute, .composite: break
                 }
             }
         }
@@ -36,6 +36,10 @@ enum SchemaBuilder {
             kind = .toMany(model)
         } else if let attributeType = attributeType(of: type) {
             kind = .attribute(attributeType, codable: nil)
+        } else if let rawType = rawValueAttributeType(of: type) {
+            kind = .attribute(rawType, codable: nil)
+        } else if let layout = CompositeLayout.of(type) {
+            kind = .composite(layout)
         } else if let codable = type as? any Codable.Type {
             kind = .attribute(.transformable, codable: codable)
         } else {
@@ -72,6 +76,25 @@ enum SchemaBuilder {
         }
     }
 
+    /// The attribute type of the raw value of a `RawRepresentable` type (an enum with raw
+    /// values), which is stored as its raw value.
+    static func rawValueAttributeType(of type: Any.Type) -> AttributeType? {
+        guard let representable = type as? any RawRepresentable.Type else { return nil }
+        return attributeType(of: rawValueType(representable))
+    }
+
+    private static func rawValueType<T: RawRepresentable>(_ type: T.Type) -> Any.Type { T.RawValue.self }
+
+    /// The attributes storing the composite property `property`: one per leaf of `layout`.
+    static func compositeAttributes(_ property: Schema.Property, _ layout: CompositeLayout) -> [AttributeDescription] {
+        layout.leaves.map { leaf in
+            let name = CompositeLayout.attributeName(property.name, leaf.name)
+            let attribute = AttributeDescription(name, leaf.type, optional: property.isOptional || leaf.isOptional)
+            attribute.preservesValueInHistoryOnDeletion = property.attribute?.options.contains(.preserveValueOnDeletion) == true
+            return attribute
+        }
+    }
+
     /// The ObjectGraph model of `entities`: inverses as declared, or inferred where one
     /// relationship each way links two entities (as SwiftData infers them).
     static func managedObjectModel(_ entities: [Schema.Entity], version: Schema.Version) -> ManagedObjectModel {
@@ -80,8 +103,10 @@ enum SchemaBuilder {
         model.versionIdentifiers = [version.description]
         model.entities = entities.map { entity in
             let description = EntityDescription(entity.name)
-            description.properties = entity.properties.map { property in
+            description.properties = entity.properties.flatMap { property -> [PropertyDescription] in
                 switch property.kind {
+                case .composite(let layout):
+                    return compositeAttributes(property, layout)
                 case .attribute(let type, let codable):
                     let attribute = AttributeDescription(property.name, type, optional: property.isOptional, transformableType: codable)
                     let options = property.attribute?.options ?? []
@@ -90,7 +115,7 @@ enum SchemaBuilder {
                     attribute.isTransient = options.contains(.ephemeral)
                     attribute.renamingIdentifier = property.attribute?.originalName
                     attribute.versionHashModifier = property.attribute?.hashModifier
-                    return attribute
+                    return [attribute]
                 case .toOne(let destination), .toMany(let destination):
                     let toMany: Bool
                     if case .toMany = property.kind { toMany = true } else { toMany = false }
@@ -107,7 +132,7 @@ enum SchemaBuilder {
                     )
                     relationship.renamingIdentifier = options?.originalName
                     relationship.versionHashModifier = options?.hashModifier
-                    return relationship
+                    return [relationship]
                 }
             }
             for property in entity.properties where property.attribute?.options.contains(.unique) == true {
@@ -151,7 +176,7 @@ enum SchemaBuilder {
                 let destination: String
                 switch property.kind {
                 case .toOne(let type), .toMany(let type): destination = type.entityName
-                case .attribute: continue
+                case .attribute, .composite: continue
                 }
                 let end = End(entity: entity.name, name: property.name, destination: destination)
                 ends.append(end)
