@@ -26,29 +26,35 @@ struct FetchedDependencies {
         }
     }
 
-    /// The fetched-entity objects whose results may change because `object` changed, found by
-    /// walking every chain that ends at `object`'s entity back through the inverses.
+    /// The fetched-entity objects `object`'s change reaches, found by walking every chain that
+    /// ends at `object`'s entity back through the inverses: `affecting`, whose membership,
+    /// order or section may change; `showing`, which only show it (their rows may read it).
     ///
     /// With `changedKeys` (known for an object a merged save changed), a chain none of whose
-    /// read keys changed is skipped: a tag's photo count changing does not make every photo
-    /// of the tag a candidate of a list filtered by the tag's name.
-    func affectedRoots(of object: ManagedObject, changedKeys: Set<String>? = nil, in context: ManagedObjectContext) -> [ManagedObject] {
+    /// read keys changed leads to `showing`: a tag's photo count changing does not make every
+    /// photo of the tag be tested again against a list filtered by the tag's name.
+    func affectedRoots(
+        of object: ManagedObject,
+        changedKeys: Set<String>? = nil,
+        in context: ManagedObjectContext
+    ) -> (affecting: [ManagedObject], showing: [ManagedObject]) {
         var roots: [ManagedObject] = []
+        var showing: [ManagedObject] = []
         for (index, chain) in chains.enumerated() {
             guard let last = chain.last?.destinationEntity, object.entity.isKindOf(entity: last) else { continue }
-            if let changedKeys, keysAtEnd[index].isDisjoint(with: changedKeys) { continue }
+            let onlyShown = changedKeys.map { keysAtEnd[index].isDisjoint(with: $0) } ?? false
             var current: [ManagedObject] = [object]
             for relationship in chain.reversed() {
-                guard let inverse = relationship.inverseRelationship else { return roots }
+                guard let inverse = relationship.inverseRelationship else { return (roots, showing) }
                 var next: [ManagedObject] = []
                 for item in current {
                     next.append(contentsOf: item.relatedObjects(through: inverse, in: context))
                 }
                 current = next
             }
-            roots.append(contentsOf: current)
+            if onlyShown { showing.append(contentsOf: current) } else { roots.append(contentsOf: current) }
         }
-        return roots
+        return (roots, showing)
     }
 
     /// Whether objects of `entity` feed the results through some chain.

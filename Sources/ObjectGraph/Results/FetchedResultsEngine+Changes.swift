@@ -6,11 +6,21 @@ extension FetchedResultsEngine {
     ///
     /// - Throws: when the predicate cannot be evaluated or the sections would overlap; the
     ///   content is then left as it was.
-    func applyIncrementally(_ candidates: [ManagedObjectID: ManagedObject], updated: Set<ManagedObjectID>) throws {
+    func applyIncrementally(
+        _ candidates: [ManagedObjectID: ManagedObject],
+        updated: Set<ManagedObjectID>,
+        touched: Set<ManagedObjectID> = []
+    ) throws {
         var deleted: [PlacedObject] = []
         var inserted: [PlacedObject] = []
         var repositioned: [(old: PlacedObject, new: PlacedObject)] = []
         var kept: [(old: PlacedObject, new: PlacedObject)] = []
+        // Where they are is where they stay: only what a row shows of them may have changed.
+        for id in touched {
+            guard let placement = placements[id] else { continue }
+            let place = PlacedObject(object: context.object(with: id), id: id, keys: placement.keys, section: placement.section)
+            kept.append((place, place))
+        }
         // Objects merged from another context arrive as faults: read them in one query each entity.
         context.fulfillFaults(of: Array(candidates.values))
         for (id, object) in candidates {

@@ -168,6 +168,9 @@ final class FetchedResultsEngine {
             }
             var candidates: [ManagedObjectID: ManagedObject] = [:]
             var updated: Set<ManagedObjectID> = []
+            // Fetched objects whose related objects changed in keys the request does not read:
+            // reported updated (a row may show them) without testing membership or order again.
+            var touched: Set<ManagedObjectID> = []
             func consider(_ object: ManagedObject, isUpdate: Bool) {
                 if isRoot(object.entity, of: entity) {
                     candidates[object.objectID] = object
@@ -175,10 +178,12 @@ final class FetchedResultsEngine {
                 }
                 guard let dependencies, dependencies.isRelated(object.entity) else { return }
                 let changedKeys = isUpdate ? change.mergedChangedKeys[object.objectID] : nil
-                for root in dependencies.affectedRoots(of: object, changedKeys: changedKeys, in: context) where isRoot(root.entity, of: entity) {
+                let roots = dependencies.affectedRoots(of: object, changedKeys: changedKeys, in: context)
+                for root in roots.affecting where isRoot(root.entity, of: entity) {
                     candidates[root.objectID] = root
                     updated.insert(root.objectID)
                 }
+                for root in roots.showing where placements[root.objectID] != nil { touched.insert(root.objectID) }
             }
             for object in change.inserted.objects { consider(object, isUpdate: false) }
             for object in change.deletedObjects { consider(object, isUpdate: false) }
@@ -190,11 +195,12 @@ final class FetchedResultsEngine {
                 else { continue }
                 consider(context.object(with: id), isUpdate: true)
             }
-            guard !candidates.isEmpty else { return }
+            touched.subtract(candidates.keys)
+            guard !candidates.isEmpty || !touched.isEmpty else { return }
             if isLimited {
-                try refetchAndReport(updated: updated)
+                try refetchAndReport(updated: updated.union(touched))
             } else {
-                try applyIncrementally(candidates, updated: updated)
+                try applyIncrementally(candidates, updated: updated, touched: touched)
             }
         } catch {
             isSuspended = true
