@@ -153,6 +153,9 @@ let package = Package(
             name: "objectgraph",
             dependencies: [
                 "ObjectGraph", "ObjectGraphBrowser",
+                // Always, not behind the PostgreSQL trait: the tool is for any store in hand,
+                // `postgres://` URLs included, and `swift run spot serve` does not build it.
+                "ObjectGraphPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -22,9 +22,16 @@ public let PostgreSQLStoreType = "PostgreSQL"
 extension PersistentStoreCoordinator {
     /// Registers the PostgreSQL store type: afterwards a description of type
     /// ``PostgreSQLStoreType``, or one whose URL is `postgres://…` or `postgresql://…` (with the
-    /// default type), opens a PostgreSQL store. Registering again changes nothing.
+    /// default type), opens a PostgreSQL store, and
+    /// ``ObjectGraph/PersistentStoreCoordinator/metadataForPersistentStore(type:at:options:)``
+    /// and ``ObjectGraph/ManagedObjectModel/init(cachedInStoreAt:)`` read such a store's
+    /// metadata and model without opening it. Registering again changes nothing.
     public static func registerPostgreSQLStoreType() {
-        registerStoreType(PostgreSQLStoreType, urlSchemes: ["postgres", "postgresql"]) { request in
+        registerStoreType(
+            PostgreSQLStoreType,
+            urlSchemes: ["postgres", "postgresql"],
+            metadataReader: { url, _ in try PostgreSQLStore.storedMetadata(at: url) }
+        ) { request in
             guard let url = request.url else {
                 throw ObjectGraphError(.persistentStoreOperation, "a PostgreSQL store needs a postgres:// URL")
             }

@@ -18,7 +18,7 @@ struct BrowseCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The store file.")
+    @Argument(help: "The store file, or a PostgreSQL store's postgres://user@host[:port]/database[?schema=name] URL.")
     var store: String
 
     @Option(help: "The model that wrote the store (.xcdatamodeld, .xcdatamodel, .momd or .mom); by default the one the store carries.")
@@ -36,15 +36,16 @@ struct BrowseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try OpenedStore(store: store, model: model)
+        let location = try StoreLocation(store)
+        let opened = try OpenedStore(store: location, model: model)
         let browser = EntityBrowser(
             container: opened.container,
-            layout: EntityBrowser.standaloneLayout(heading: "objectgraph browse " + store)
+            layout: EntityBrowser.standaloneLayout(heading: "objectgraph browse " + location.name)
         )
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.get("/") { _, _ in Response.redirect(to: "/entities") }
         browser.register(on: router)
-        let (store, host, port) = (self.store, self.host, self.port)
+        let (store, host, port) = (location.name, self.host, self.port)
         // Warnings and errors only: standard output is for the address line.
         var logger = Logger(label: "objectgraph.browse")
         logger.logLevel = .warning

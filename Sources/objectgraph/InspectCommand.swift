@@ -10,14 +10,24 @@ struct InspectCommand: ParsableCommand {
         abstract: "Show a store's layout, metadata, entities, row counts and model version hashes."
     )
 
-    @Argument(help: "The store file (.sqlite, or any name: the metadata decides).")
+    @Argument(help: "The store file (.sqlite, or any name: the metadata decides), or a PostgreSQL store's postgres://user@host[:port]/database[?schema=name] URL.")
     var store: String
 
     @Option(help: "An Xcode model (.xcdatamodeld or .xcdatamodel) to compare with the store.")
     var model: String?
 
     func run() throws {
-        let facts = try StoreFacts(path: store)
+        let location = try StoreLocation(store)
+        guard location.isFile else {
+            var lines = try serverStoreLines(location)
+            if let model {
+                lines.append("")
+                lines += try comparison(with: model, writer: "ObjectGraph", versionHashes: [:])
+            }
+            for line in lines { print(line) }
+            return
+        }
+        let facts = try StoreFacts(path: location.url.path)
         var lines = [
             "store: \(store)",
             "written by: \(facts.writer)",
@@ -42,27 +52,27 @@ struct InspectCommand: ParsableCommand {
         }
         if let model {
             lines.append("")
-            lines += try comparison(with: model, facts: facts)
+            lines += try comparison(with: model, writer: facts.writer, versionHashes: facts.versionHashes)
         }
         for line in lines { print(line) }
     }
 
     /// Whether the model at `path` opens the store, as Core Data decides it: equal entity
     /// version hashes; else each entity that differs.
-    private func comparison(with path: String, facts: StoreFacts) throws -> [String] {
+    private func comparison(with path: String, writer: String, versionHashes: [String: Data]) throws -> [String] {
         let managedObjectModel: ManagedObjectModel
         do {
             managedObjectModel = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ToolError("\(path): cannot be read as a model (\(error))")
         }
-        guard facts.writer == "Core Data" else {
+        guard writer == "Core Data" else {
             return ["model \(path): compared by ObjectGraph's own metadata when the store opens (no Core Data version hashes stored)"]
         }
         let mine = managedObjectModel.entityVersionHashesByName
         var differences: [String] = []
-        for name in Set(mine.keys).union(facts.versionHashes.keys).sorted() {
-            switch (mine[name], facts.versionHashes[name]) {
+        for name in Set(mine.keys).union(versionHashes.keys).sorted() {
+            switch (mine[name], versionHashes[name]) {
             case (nil, _?): differences.append("entity \(name) is in the store, not in the model")
             case (_?, nil): differences.append("entity \(name) is in the model, not in the store")
             case (let a?, let b?) where a != b: differences.append("entity \(name) differs (its version hash is not the store's)")

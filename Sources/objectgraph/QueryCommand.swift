@@ -21,7 +21,7 @@ struct QueryCommand: ParsableCommand {
         case table, json, tsv
     }
 
-    @Argument(help: "The store file.")
+    @Argument(help: "The store file, or a PostgreSQL store's postgres://user@host[:port]/database[?schema=name] URL.")
     var store: String
 
     @Argument(help: "The entity to fetch (its subentities' objects included).")
@@ -47,7 +47,7 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let opened = try OpenedStore(store: store, model: model)
+        let opened = try OpenedStore(store: StoreLocation(store), model: model)
         let managedObjectModel = opened.model
         guard let description = managedObjectModel.entitiesByName[entity] else {
             let names = managedObjectModel.entities.map(\.name).sorted().joined(separator: ", ")

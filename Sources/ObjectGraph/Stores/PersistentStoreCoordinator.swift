@@ -132,8 +132,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// same type replaces the earlier one.
     /// - Parameter urlSchemes: Schemes (lowercase) whose URLs name a store of `type` even in a
     ///   description that kept the default type, SQLite.
-    package static func registerStoreType(_ type: String, urlSchemes: [String] = [], opener: @escaping StoreOpener) {
-        let entry = RegisteredStoreTypes.Entry(opener: opener, urlSchemes: Set(urlSchemes))
+    /// - Parameter metadataReader: Reads a store's metadata without opening it, for
+    ///   ``metadataForPersistentStore(type:at:options:)`` and
+    ///   ``ManagedObjectModel/init(cachedInStoreAt:)``.
+    package static func registerStoreType(
+        _ type: String,
+        urlSchemes: [String] = [],
+        metadataReader: StoreMetadataReader? = nil,
+        opener: @escaping StoreOpener
+    ) {
+        let entry = RegisteredStoreTypes.Entry(opener: opener, metadataReader: metadataReader, urlSchemes: Set(urlSchemes))
         let replaced = registeredStoreTypes.withLock { $0.types.updateValue(entry, forKey: type) }
         withExtendedLifetime(replaced) {}  // released after the lock is
     }

@@ -83,12 +83,35 @@ package struct StoreOpenRequest {
 /// ``PersistentStoreCoordinator/registerStoreType(_:urlSchemes:opener:)``.
 package typealias StoreOpener = @Sendable (StoreOpenRequest) throws -> any StoreBackend
 
+/// Reads the metadata of the store of a registered type at a URL without opening the store
+/// (nothing created, nothing written); see
+/// ``PersistentStoreCoordinator/metadataForPersistentStore(type:at:options:)``.
+package typealias StoreMetadataReader = @Sendable (URL, [String: Any]) throws -> RegisteredStoreMetadata
+
+/// What a registered store type's ``StoreMetadataReader`` read: the store's identity and the
+/// metadata JSON it keeps as an SQLite store keeps `Z_METADATA.Z_PLIST`.
+package struct RegisteredStoreMetadata: Sendable {
+    package let storeUUID: String
+    package let modelVersionHash: String
+    /// The metadata JSON, with the snapshot of the model that wrote the store; `nil` for a
+    /// store written before stores kept their model.
+    package let json: Data?
+
+    package init(storeUUID: String, modelVersionHash: String, json: Data?) {
+        self.storeUUID = storeUUID
+        self.modelVersionHash = modelVersionHash
+        self.json = json
+    }
+}
+
 /// The store types registered with the coordinator, by name, and the URL schemes each claims.
 struct RegisteredStoreTypes {
     /// One registered type.
     struct Entry {
         /// Opens a store of the type.
         let opener: StoreOpener
+        /// Reads a store's metadata without opening it, when the type can.
+        let metadataReader: StoreMetadataReader?
         /// The URL schemes (lowercase) that name a store of the type.
         let urlSchemes: Set<String>
     }

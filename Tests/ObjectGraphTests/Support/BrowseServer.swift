@@ -24,12 +24,13 @@ final class BrowseServer: Sendable {
         self.process = process
     }
 
-    /// Starts `objectgraph browse STORE --port 0 [arguments]`, runs `body` with the server and
+    /// Starts `objectgraph browse STORE --port 0 [arguments]` (STORE a file's path or a server
+    /// store's URL), runs `body` with the server and
     /// stops the server (SIGTERM) afterwards, waiting for it to exit.
     static func run<T>(_ store: URL, _ arguments: [String] = [], _ body: (BrowseServer) async throws -> T) async throws -> T {
         let process = Process()
         process.executableURL = ChildExecutable.url(named: "objectgraph")
-        process.arguments = ["browse", store.path, "--port", "0"] + arguments
+        process.arguments = ["browse", store.isFileURL ? store.path : store.absoluteString, "--port", "0"] + arguments
         let output = Pipe()
         process.standardOutput = output
         let exited = AsyncStream<Void>.makeStream()

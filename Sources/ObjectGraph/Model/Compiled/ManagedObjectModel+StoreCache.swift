@@ -16,9 +16,27 @@ extension ManagedObjectModel {
     /// container.persistentStoreDescriptions = [description]
     /// ```
     ///
+    /// A URL whose scheme a registered store type claims (`postgres://` once
+    /// ObjectGraphPostgres's type is registered) gives the model that wrote that store: the
+    /// snapshot its metadata keeps (entities, stored attributes, relationships, constraints;
+    /// no defaults, validation or classes).
+    ///
     /// - Throws: ``ObjectGraphError`` naming the file when it is not a Core Data store, has
-    ///   no model cache, or the cache cannot be read.
+    ///   no model cache, or the cache cannot be read; naming the server store when it holds no
+    ///   store, cannot be reached, or keeps no model.
     public convenience init(cachedInStoreAt url: URL) throws {
+        if let (_, reader) = try PersistentStoreCoordinator.registeredMetadataReader(for: url, type: .sqlite) {
+            let read = try reader(url, [:])
+            guard let json = read.json else {
+                throw ObjectGraphError(
+                    .invalidModelFile,
+                    "the store at \(PersistentStoreCoordinator.displayName(of: url)) keeps no model (it was written before stores kept theirs); give the model"
+                )
+            }
+            let metadata = try StoreMetadata.decode(json, path: PersistentStoreCoordinator.displayName(of: url))
+            try self.init(snapshot: metadata.model)
+            return
+        }
         guard case .coreDataStore(let metadata) = try StoreFileProbe.inspect(url) else {
             throw ObjectGraphError(.invalidModelFile, "\(url.path) is not a store Core Data wrote, so it carries no model cache", file: url.path)
         }
