@@ -43,11 +43,16 @@ struct CompositeAttributeTests {
         case sqlite, postgres
         var testDescription: String { rawValue }
 
-        /// A configuration of a new, empty store of this kind.
+        /// A configuration of a new, empty store of this kind. The PostgreSQL store type is
+        /// registered first: the tests are their program's root, and must not count on another
+        /// suite having registered it.
         func configuration() throws -> ModelConfiguration {
             switch self {
-            case .sqlite: ModelConfiguration(url: TestFiles.url("composite.store"))
-            case .postgres: ModelConfiguration(url: try TestPostgres.newSchemaURL(prefix: "ogdcomp"), storeType: PostgreSQLStoreType)
+            case .sqlite:
+                return ModelConfiguration(url: TestFiles.url("composite.store"))
+            case .postgres:
+                PersistentStoreCoordinator.registerPostgreSQLStoreType()
+                return ModelConfiguration(url: try TestPostgres.newSchemaURL(prefix: "ogdcomp"), storeType: PostgreSQLStoreType)
             }
         }
     }
