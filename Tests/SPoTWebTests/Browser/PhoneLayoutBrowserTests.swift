@@ -40,7 +40,11 @@ struct PhoneLayoutBrowserTests {
                     #expect(opened["bar"]?.boolValue == true, "the bar shows over the photo")
                     #expect(opened["barTop"]?.doubleValue == 0)
                     #expect(opened["barBackground"]?.stringValue?.hasPrefix("rgba(") == true, "translucent: \(opened)")
-                    #expect(opened["sheet"]?.boolValue == false, "the details wait for a tap")
+                    // The details wait for a tap (on a loaded machine the sheet may still be
+                    // sliding away from a previous layout: await its resting state).
+                    try await browser.waitUntil(timeout: .seconds(10), "the details to wait for a tap") {
+                        try await browser.executeScript(Self.viewerScript)["sheet"]?.boolValue == false
+                    }
                     try await browser.saveScreenshot(to: screenshotDirectory.appending(path: "\(size)-viewer.png"))
 
                     // Details and actions are a tap away.
