@@ -10,10 +10,14 @@ import Foundation
 /// re-evaluated. A chain with a relationship that has no inverse, or a predicate the analysis
 /// cannot read, makes the controller refetch on every change instead (correct, slower).
 struct FetchedDependencies {
-    /// Relationship chains from the fetched entity, each at least one relationship long.
-    private(set) var chains: [[RelationshipDescription]] = []
-    /// For each chain (same index), the keys the request reads on the objects at its end.
-    private(set) var keysAtEnd: [Set<String>] = []
+    /// A relationship chain from the fetched entity, at least one relationship long, and the
+    /// keys the request reads on the objects at its end.
+    private struct Chain {
+        let relationships: [RelationshipDescription]
+        var keysRead: Set<String> = []
+    }
+
+    private var chains: [Chain] = []
     /// Whether some dependency cannot be walked back, so any change of another entity means a
     /// full refetch.
     private(set) var needsRefetchOnAnyChange = false
@@ -21,7 +25,7 @@ struct FetchedDependencies {
     init(entity: EntityDescription, keyPaths: [String], predicate: PredicateNode?) {
         for keyPath in keyPaths { addKeyPath(keyPath.split(separator: ".").map(String.init), from: entity, base: []) }
         if let predicate { visit(predicate, root: entity, variables: [:]) }
-        for chain in chains where chain.contains(where: { $0.inverseRelationship == nil }) {
+        for chain in chains where chain.relationships.contains(where: { $0.inverseRelationship == nil }) {
             needsRefetchOnAnyChange = true
         }
     }
@@ -40,11 +44,11 @@ struct FetchedDependencies {
     ) -> (affecting: [ManagedObject], showing: [ManagedObject]) {
         var roots: [ManagedObject] = []
         var showing: [ManagedObject] = []
-        for (index, chain) in chains.enumerated() {
-            guard let last = chain.last?.destinationEntity, object.entity.isKindOf(entity: last) else { continue }
-            let onlyShown = changedKeys.map { keysAtEnd[index].isDisjoint(with: $0) } ?? false
+        for chain in chains {
+            guard let last = chain.relationships.last?.destinationEntity, object.entity.isKindOf(entity: last) else { continue }
+            let onlyShown = changedKeys.map { chain.keysRead.isDisjoint(with: $0) } ?? false
             var current: [ManagedObject] = [object]
-            for relationship in chain.reversed() {
+            for relationship in chain.relationships.reversed() {
                 guard let inverse = relationship.inverseRelationship else { return (roots, showing) }
                 var next: [ManagedObject] = []
                 for item in current {
@@ -59,7 +63,7 @@ struct FetchedDependencies {
 
     /// Whether objects of `entity` feed the results through some chain.
     func isRelated(_ entity: EntityDescription) -> Bool {
-        chains.contains { chain in chain.last?.destinationEntity.map { entity.isKindOf(entity: $0) || $0.isKindOf(entity: entity) } ?? false }
+        chains.contains { chain in chain.relationships.last?.destinationEntity.map { entity.isKindOf(entity: $0) || $0.isKindOf(entity: entity) } ?? false }
     }
 
     // MARK: Analysis
@@ -81,22 +85,20 @@ struct FetchedDependencies {
         // to-many's members), which changes to the fetched object itself report.
     }
 
-    private mutating func add(_ chain: [RelationshipDescription]) {
-        guard !chain.isEmpty, index(of: chain) == nil else { return }
-        chains.append(chain)
-        keysAtEnd.append([])
-    }
-
-    private func index(of chain: [RelationshipDescription]) -> Int? {
-        chains.firstIndex { $0.map(ObjectIdentifier.init) == chain.map(ObjectIdentifier.init) }
+    /// Records `chain` (once) and returns where it is kept.
+    @discardableResult
+    private mutating func add(_ chain: [RelationshipDescription]) -> Int {
+        let identity = chain.map(ObjectIdentifier.init)
+        if let index = chains.firstIndex(where: { $0.relationships.map(ObjectIdentifier.init) == identity }) { return index }
+        chains.append(Chain(relationships: chain))
+        return chains.count - 1
     }
 
     /// Records that the request reads `key` on the objects at the end of `chain` (nothing to
     /// record for the fetched objects themselves: their own changes always count).
     private mutating func read(_ key: String, atEndOf chain: [RelationshipDescription]) {
         guard !chain.isEmpty else { return }
-        add(chain)
-        if let index = index(of: chain) { keysAtEnd[index].insert(key) }
+        chains[add(chain)].keysRead.insert(key)
     }
 
     /// Where an expression leads: an entity reached through a chain, if it is an object.
