@@ -93,6 +93,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// For objects only a merged save updated since the last objects-did-change, the keys whose
     /// values it changed (absent: not known; see ``ObjectsDidChange/mergedChangedKeys``).
     var pendingMergedKeys: [ManagedObjectID: Set<String>] = [:]
+    /// While an objects-did-change is posted: the fetched results controllers' walks from
+    /// changed objects back to their roots, made once for all of them (see ``RelatedRoots``).
+    var relatedRootWalks: [RelatedRoots.Key: RelatedRoots]?
     /// Deleted objects whose delete rules have not run yet.
     var deletesToPropagate: [ManagedObject] = []
     /// Whether an object may have got a temporary ID since every changed object last had a

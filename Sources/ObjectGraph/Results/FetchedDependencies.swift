@@ -14,7 +14,15 @@ struct FetchedDependencies {
     /// keys the request reads on the objects at its end.
     private struct Chain {
         let relationships: [RelationshipDescription]
+        /// The relationships' identities: two controllers' chains through the same
+        /// relationships walk alike.
+        let identity: [ObjectIdentifier]
         var keysRead: Set<String> = []
+
+        init(relationships: [RelationshipDescription]) {
+            self.relationships = relationships
+            identity = relationships.map(ObjectIdentifier.init)
+        }
     }
 
     private var chains: [Chain] = []
@@ -36,29 +44,40 @@ struct FetchedDependencies {
     ///
     /// With `changedKeys` (known for an object a merged save changed), a chain none of whose
     /// read keys changed leads to `showing`: a tag's photo count changing does not make every
-    /// photo of the tag be tested again against a list filtered by the tag's name.
+    /// photo of the tag be tested again against a list filtered by the tag's name. `showing`
+    /// stays IDs (a tag may have a million photos; a controller only wants those it holds).
     func affectedRoots(
         of object: ManagedObject,
         changedKeys: Set<String>? = nil,
         in context: ManagedObjectContext
-    ) -> (affecting: [ManagedObject], showing: [ManagedObject]) {
+    ) -> (affecting: [ManagedObject], showing: [RelatedRoots]) {
         var roots: [ManagedObject] = []
-        var showing: [ManagedObject] = []
+        var showing: [RelatedRoots] = []
         for chain in chains {
             guard let last = chain.relationships.last?.destinationEntity, object.entity.isKindOf(entity: last) else { continue }
             let onlyShown = changedKeys.map { chain.keysRead.isDisjoint(with: $0) } ?? false
-            var current: [ManagedObject] = [object]
-            for relationship in chain.relationships.reversed() {
-                guard let inverse = relationship.inverseRelationship else { return (roots, showing) }
-                var next: [ManagedObject] = []
-                for item in current {
-                    next.append(contentsOf: item.relatedObjects(through: inverse, in: context))
-                }
-                current = next
+            let key = RelatedRoots.Key(object: object.objectID, chain: chain.identity)
+            guard let walked = context.relatedRoots(key, walk: { Self.walk(chain, from: object, in: context) }) else { break }
+            if onlyShown {
+                showing.append(walked)
+            } else {
+                roots.append(contentsOf: walked.ids.map(context.object(with:)))
             }
-            if onlyShown { showing.append(contentsOf: current) } else { roots.append(contentsOf: current) }
         }
         return (roots, showing)
+    }
+
+    /// The roots `chain` leads back to from `object`; `nil` when a relationship on it has no
+    /// inverse (such a controller refetches on any change instead).
+    private static func walk(_ chain: Chain, from object: ManagedObject, in context: ManagedObjectContext) -> RelatedRoots? {
+        var current: [ManagedObject] = [object]
+        let inverses = chain.relationships.reversed().map(\.inverseRelationship)
+        for inverse in inverses.dropLast() {
+            guard let inverse else { return nil }
+            current = current.flatMap { $0.relatedObjects(through: inverse, in: context) }
+        }
+        guard let first = inverses.last, let inverse = first else { return nil }
+        return RelatedRoots(ids: current.flatMap { $0.relatedObjectIDs(through: inverse) })
     }
 
     /// Whether objects of `entity` feed the results through some chain.
@@ -89,7 +108,7 @@ struct FetchedDependencies {
     @discardableResult
     private mutating func add(_ chain: [RelationshipDescription]) -> Int {
         let identity = chain.map(ObjectIdentifier.init)
-        if let index = chains.firstIndex(where: { $0.relationships.map(ObjectIdentifier.init) == identity }) { return index }
+        if let index = chains.firstIndex(where: { $0.identity == identity }) { return index }
         chains.append(Chain(relationships: chain))
         return chains.count - 1
     }
@@ -157,12 +176,17 @@ struct FetchedDependencies {
 extension ManagedObject {
     /// The objects `relationship` (one of this object's) points at, registered in `context`.
     func relatedObjects(through relationship: RelationshipDescription, in context: ManagedObjectContext) -> [ManagedObject] {
+        relatedObjectIDs(through: relationship).map(context.object(with:))
+    }
+
+    /// The IDs of the objects `relationship` (one of this object's) points at.
+    func relatedObjectIDs(through relationship: RelationshipDescription) -> [ManagedObjectID] {
         guard let slot = entity.slotByName[relationship.name] else { return [] }
         // A deleted object's last values still say which objects pointed at it.
         if !storage.flags.contains(.gone) { fulfillIfNeeded() }
         guard !storage.values.isEmpty else { return [] }
-        if relationship.isToMany { return toManyMembers(at: slot).map(context.object(with:)) }
+        if relationship.isToMany { return toManyMembers(at: slot) }
         guard case .objectID(let id) = storage.values[slot] else { return [] }
-        return [context.object(with: id)]
+        return [id]
     }
 }

@@ -183,7 +183,7 @@ final class FetchedResultsEngine {
                     candidates[root.objectID] = root
                     updated.insert(root.objectID)
                 }
-                for root in roots.showing where placements[root.objectID] != nil { touched.insert(root.objectID) }
+                for shown in roots.showing { shown.forEach(placedIn: placements) { touched.insert($0) } }
             }
             for object in change.inserted.objects { consider(object, isUpdate: false) }
             for object in change.deletedObjects { consider(object, isUpdate: false) }
