@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import Synchronization
 public import Logging
 public import SPoTKit
 import ServiceLifecycle
@@ -119,13 +120,15 @@ public final class SPoTWebApp: Sendable {
             await web.spot.startRefreshing()
             try? await gracefulShutdown()
             web.logger.info("shutting down: closing live lists and finishing the refresh in progress")
+            let phase = Mutex("closing the live lists (waiting for their context to finish merging earlier saves)")
             if let shutdownDeadline {
                 let live = web.live
                 ShutdownWatchdog.start(deadline: shutdownDeadline) {
-                    "\(live.openStreams) event streams still open (browsers not reading), or the refresh's save still running"
+                    "\(phase.withLock { $0 }); \(live.openStreams) event streams still open"
                 }
             }
             await web.closeLiveLists()
+            phase.withLock { $0 = "closing the store (finishing the refresh in progress and its save)" }
             await web.spot.close()
         }
     }

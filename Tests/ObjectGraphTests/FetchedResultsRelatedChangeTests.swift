@@ -115,4 +115,40 @@ struct FetchedResultsRelatedChangeTests {
             #expect(frc.fetchedObjects?.count == 49)
         }
     }
+
+    @Test("controllers sharing a context each report only the objects they hold", arguments: [StoreKind.sqlite, .postgreSQL])
+    func sharedContext(kind: StoreKind) throws {
+        let (stack, viewer, frc, recorder) = try Self.scenario(on: kind)
+        // Beside the 50 "a" notes: all 60 "b" notes, and the five last "b" notes.
+        func controller(_ predicate: String) throws -> (FetchedResultsController<ManagedObject>, ChangeRecorder) {
+            let request = FetchRequest<ManagedObject>(entityName: "Note")
+            request.predicate = FetchPredicate(format: predicate)
+            request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
+            let recorder = ChangeRecorder()
+            let frc = FetchedResultsController(fetchRequest: request, managedObjectContext: viewer, sectionNameKeyPath: nil, cacheName: nil)
+            frc.delegate = recorder
+            try viewer.performAndWait { try frc.performFetch() }
+            return (frc, recorder)
+        }
+        let (allB, allBRecorder) = try controller("ANY tags.name == 'b'")
+        let (lastB, lastBRecorder) = try controller("ANY tags.name == 'b' AND title >= 'n55'")
+
+        // Tag "a" holds 50 notes: every "b" note list holds those of them it shows.
+        try Self.change(tag: "name == 'a'", in: stack, into: viewer) { tag in tag.setValue(Int64(7), forKey: "count") }
+        viewer.performAndWait {
+            #expect(recorder.drain().flatMap(\.objects).count == 50)
+            #expect(allBRecorder.drain().flatMap(\.objects).count == 50)
+            // n55…n59 carry only tag "b": tag "a"'s change shows in no row of that list.
+            #expect(lastBRecorder.drain().flatMap(\.objects).isEmpty)
+        }
+        // Tag "b" holds all 60.
+        try Self.change(tag: "name == 'b'", in: stack, into: viewer) { tag in tag.setValue(Int64(9), forKey: "count") }
+        viewer.performAndWait {
+            #expect(recorder.drain().flatMap(\.objects).count == 50)
+            #expect(allBRecorder.drain().flatMap(\.objects).count == 60)
+            let updated = lastBRecorder.drain().flatMap(\.objects)
+            #expect(updated.count == 5 && updated.allSatisfy { $0.type == .update && $0.indexPath == $0.newIndexPath })
+            #expect(frc.fetchedObjects?.count == 50 && allB.fetchedObjects?.count == 60 && lastB.fetchedObjects?.count == 5)
+        }
+    }
 }

@@ -30,6 +30,29 @@ struct ListHubTests {
         }
     }
 
+    @Test func listsOpenedAtOnceForEventStreamsStayOpenBeyondTheCapacity() async throws {
+        try await WebFixture.run { fixture in
+            let hub = ListHub(store: fixture.spot.store, renderer: fixture.web.renderer, capacity: 2)
+            let addresses = ["all", "mainquad", "dish", "angelofgrief", "hoovertower"]
+            // Each stream's reader is registered as its list is handed out: no list opened for
+            // one stream can be closed to make room for another's before its stream reads.
+            let feeds = try await withThrowingTaskGroup(of: (String, any ListFeed).self) { group in
+                for address in addresses {
+                    group.addTask { (address, try await hub.feed(.spot(address), reader: Wakeup())) }
+                }
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+            for (address, feed) in feeds {
+                if case .closed = feed.events.read(after: feed.events.latestVersion) {
+                    Issue.record("the list of \(address) was closed under its stream")
+                }
+                #expect(try await hub.feed(.spot(address)) === feed)
+            }
+            #expect(await hub.openCount == addresses.count)
+            await hub.closeAll()
+        }
+    }
+
     @Test func aSpotNamedInAnotherCaseSharesTheFeedOfItsAddress() async throws {
         try await WebFixture.run { fixture in
             let hub = ListHub(store: fixture.spot.store, renderer: fixture.web.renderer)

@@ -106,11 +106,12 @@ public final class LiveList<Row: LiveRow>: LiveListProtocol {
 
     /// Stops tracking and ends every subscriber's sequence.
     public func close() async {
+        // Subscribers end at once, not after the merges queued on the context.
+        changeLog.close()
         await context.perform { [tracking] in
             for source in tracking.sources { source.stop() }
             tracking.sources = []
         }
-        changeLog.close()
     }
 
     // MARK: On the context's queue

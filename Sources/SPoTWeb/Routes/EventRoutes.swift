@@ -19,21 +19,23 @@ struct EventRoutes: Sendable {
     func register(on router: Router<BasicRequestContext>) {
         router.get("/events") { request, _ in
             let raw = request.uri.queryParameters["list"].map(String.init) ?? "status"
+            let wakeup = Wakeup()
             var feed: (any ListFeed)?
             if raw != "status" {
                 guard let id = try Input.listID(request) else { throw WebError(.badRequest, "The list is missing") }
-                feed = try await web.hub.feed(id)
+                // Registered as the list's reader from the start, so the list stays open.
+                feed = try await web.hub.feed(id, reader: wakeup)
             }
-            return stream(feed, request: request)
+            let connection = EventConnection(feed: feed, wakeup: wakeup, statuses: web.live.statuses, keepAlives: web.live.keepAlives)
+            return stream(connection, request: request)
         }
     }
 
-    private func stream(_ feed: (any ListFeed)?, request: Request) -> Response {
+    private func stream(_ connection: EventConnection, request: Request) -> Response {
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache",
             .xAccelBuffering: "no",
         ]
-        let connection = EventConnection(feed: feed, statuses: web.live.statuses, keepAlives: web.live.keepAlives)
         return Response(
             status: .ok,
             headers: headers,
