@@ -28,4 +28,28 @@ struct StandardCompareSortTests {
             #expect(titles.sorted { $0.localizedStandardCompare($1) == .orderedAscending } == expected)
         }
     }
+
+    @Test("every localized selector orders exactly as Foundation's NSString comparison")
+    func localizedSelectorsAgreeWithFoundation() {
+        // Accents, ligatures, widths, scripts, digits, case, empty and combining marks: the
+        // collation ObjectGraph calls directly must give Foundation's answer for each pair.
+        let strings = [
+            "", "a", "A", "a10", "a9", "a09", "É", "e", "E\u{301}", "f", "Straße", "strasse", "ｆｕｌｌ", "full",
+            "Zebra", "zebra", "äb", "ab", "photo 2", "Photo 10", "photo 1", "日本", "にほん", "Ωmega", "omega",
+            "ﬁle", "file", "-1", "1", " x", "x ", "Ö", "oe", "œuvre", "ZZZ", "\u{1F600}", "١٢",
+        ]
+        let selectors: [(FetchSortDescriptor.Selector, String.CompareOptions)] = [
+            (.localizedCompare, []),
+            (.localizedCaseInsensitiveCompare, [.caseInsensitive]),
+            (.localizedStandardCompare, [.caseInsensitive, .numeric, .widthInsensitive, .forcedOrdering]),
+        ]
+        for (selector, options) in selectors {
+            for a in strings {
+                for b in strings {
+                    let foundation = a.compare(b, options: options, range: nil, locale: Locale.current)
+                    #expect(FetchSortDescriptor.compareStrings(a, b, selector) == foundation, "\(selector): \(a) against \(b)")
+                }
+            }
+        }
+    }
 }

@@ -80,11 +80,11 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
             let y = StringComparison.fold(b, .caseInsensitive)
             return Value.sortCompare(.string(x), .string(y)) ?? .orderedSame
         case .localizedCompare:
-            return a.compare(b, options: [], range: nil, locale: Locale.current)
+            return LocalizedCollation.compare(a, b, options: [])
         case .localizedCaseInsensitiveCompare:
-            return a.compare(b, options: [.caseInsensitive], range: nil, locale: Locale.current)
+            return LocalizedCollation.compare(a, b, options: [.caseInsensitive])
         case .localizedStandardCompare:
-            return a.compare(b, options: [.caseInsensitive, .numeric, .widthInsensitive, .forcedOrdering], range: nil, locale: Locale.current)
+            return LocalizedCollation.compare(a, b, options: [.caseInsensitive, .numeric, .widthInsensitive, .forcedOrdering])
         default:
             return Value.sortCompare(.string(a), .string(b)) ?? .orderedSame
         }
