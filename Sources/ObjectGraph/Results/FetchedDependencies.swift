@@ -17,11 +17,15 @@ struct FetchedDependencies {
         /// The relationships' identities: two controllers' chains through the same
         /// relationships walk alike.
         let identity: [ObjectIdentifier]
+        /// Whether the chain goes through a to-many relationship: a change at its end may
+        /// reach any number of fetched objects (a tag's every photo).
+        let fansOut: Bool
         var keysRead: Set<String> = []
 
         init(relationships: [RelationshipDescription]) {
             self.relationships = relationships
             identity = relationships.map(ObjectIdentifier.init)
+            fansOut = relationships.contains { $0.isToMany }
         }
     }
 
@@ -45,7 +49,14 @@ struct FetchedDependencies {
     /// With `changedKeys` (known for an object a merged save changed), a chain none of whose
     /// read keys changed leads to `showing`: a tag's photo count changing does not make every
     /// photo of the tag be tested again against a list filtered by the tag's name. `showing`
-    /// stays IDs (a tag may have a million photos; a controller only wants those it holds).
+    /// stays IDs (a photographer may have a million photos; a controller only wants those it
+    /// holds).
+    ///
+    /// Only to-one chains lead to `showing` (a recent's photo retitled, a photo's photographer
+    /// renamed: what rows show). Through a to-many relationship — a predicate's `ANY tags.name`
+    /// — a change to a key the request does not read reaches nothing, as in Core Data, whose
+    /// controller reports no change of a related object: reporting it would make one tag's count
+    /// changing cost every row of a list of a hundred thousand photos.
     func affectedRoots(
         of object: ManagedObject,
         changedKeys: Set<String>? = nil,
@@ -56,6 +67,7 @@ struct FetchedDependencies {
         for chain in chains {
             guard let last = chain.relationships.last?.destinationEntity, object.entity.isKindOf(entity: last) else { continue }
             let onlyShown = changedKeys.map { chain.keysRead.isDisjoint(with: $0) } ?? false
+            if onlyShown && chain.fansOut { continue }
             let key = RelatedRoots.Key(object: object.objectID, chain: chain.identity)
             guard let walked = context.relatedRoots(key, walk: { Self.walk(chain, from: object, in: context) }) else { break }
             if onlyShown {
