@@ -53,7 +53,12 @@ package struct SQLStoreLayout: Sendable {
     package init(model: ManagedObjectModel, dialect: SQLDialect) {
         // The layout the PostgreSQL DDL (SQLStoreLayout+Schema) writes: join tables with
         // Z_SOURCE / Z_DESTINATION, as ObjectGraph's stores had before Core Data's layout.
-        let plan = StorePlan(model: model, layout: .objectGraph)
+        self.init(plan: StorePlan(model: model, layout: .objectGraph), dialect: dialect)
+    }
+
+    /// The layout `plan` describes, in `dialect`: how the SQLite store shares the engine's
+    /// statements (uniqueness probes, batch rules, fetch queries) over its file's own layout.
+    init(plan: StorePlan, dialect: SQLDialect) {
         self.plan = plan
         self.dialect = dialect
         let q = dialect.quoted
@@ -77,8 +82,8 @@ package struct SQLStoreLayout: Sendable {
                 let selectColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + (table?.columns.map(\.name) ?? [])
                 var joinRows: [(table: String, column: String)] = []
                 for joinTable in plan.schema.joinTables.values.sorted(by: { $0.name < $1.name }) {
-                    if joinTable.sourceTable == mapping.table { joinRows.append((q(joinTable.name), q("Z_SOURCE"))) }
-                    if joinTable.destinationTable == mapping.table { joinRows.append((q(joinTable.name), q("Z_DESTINATION"))) }
+                    if joinTable.sourceTable == mapping.table { joinRows.append((q(joinTable.name), q(joinTable.sourceColumn))) }
+                    if joinTable.destinationTable == mapping.table { joinRows.append((q(joinTable.name), q(joinTable.destinationColumn))) }
                 }
                 return Entity(
                     name: entity.name,
@@ -119,12 +124,12 @@ package struct SQLStoreLayout: Sendable {
         case .foreignKey(let table, let column, let orderColumn):
             return .foreignKey(table: q(table), column: q(column), orderColumn: orderColumn.map(q))
         case .joinTable(let joinTable, let isOwner):
-            let ordered = isOwner ? joinTable.sourceOrdered : joinTable.destinationOrdered
+            let (mine, theirs, order) = joinTable.columns(isOwner: isOwner)
             return .joinTable(
                 table: q(joinTable.name),
-                mine: q(isOwner ? "Z_SOURCE" : "Z_DESTINATION"),
-                theirs: q(isOwner ? "Z_DESTINATION" : "Z_SOURCE"),
-                orderColumn: ordered ? q(isOwner ? "Z_FOK_SOURCE" : "Z_FOK_DESTINATION") : nil,
+                mine: q(mine),
+                theirs: q(theirs),
+                orderColumn: order.map(q),
                 memberTable: q(isOwner ? joinTable.destinationTable : joinTable.sourceTable),
                 isOwner: isOwner
             )

@@ -14,6 +14,9 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     /// The model's tables, columns, statements and relationship storage, computed once.
     let plan: StorePlan
     var schema: StoreSchema { plan.schema }
+    /// The same tables in SQLite's dialect, as the SQL store engine writes its statements for
+    /// both stores (uniqueness probes, batch rules, fetch queries).
+    let layout: SQLStoreLayout
     let writer: any DatabaseWriter
     /// Held by a context while it saves, from its first attempt to its last: another context of
     /// this process cannot save between a conflict and its resolution (as Core Data's
@@ -140,8 +143,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                     Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
                 }
                 plan = StorePlan(model: model, layout: layout, existingTables: tables)
+                self.layout = SQLStoreLayout(plan: plan, dialect: .sqlite)
             } else {
                 plan = StorePlan(model: model, layout: .coreData)
+                self.layout = SQLStoreLayout(plan: plan, dialect: .sqlite)
                 writer = try DatabaseQueue(configuration: configuration)
             }
             try openOrCreate(readOnly: readOnly, path: url?.path ?? ":memory:")
