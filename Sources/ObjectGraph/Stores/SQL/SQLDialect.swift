@@ -77,6 +77,14 @@ package struct SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// The database's name, as a refusal names what cannot express a predicate.
+    package var databaseName: String {
+        switch database {
+        case .sqlite: "SQLite"
+        case .postgreSQL: "PostgreSQL"
+        }
+    }
+
     /// `alias.column`, the column quoted.
     package func column(_ alias: String, _ name: String) -> String {
         alias + "." + quoted(name)

@@ -1,9 +1,10 @@
 import Foundation
 
-// Batch requests for a store in another module (the PostgreSQL store): the model's side of
-// them — checking and converting the input, the uniqueness lookups of an upsert, the rows a
-// predicate matches, the delete rules — as SQL and values, so the store only runs statements.
-// Keys of many rows go as one array parameter (`= ANY($n)`), which PostgreSQL's dialect has.
+// Batch requests for every SQL store: the model's side of them — checking and converting the
+// input, the uniqueness lookups of an upsert, the rows a predicate matches, the values an
+// update sets, the delete rules — as SQL and values, so a store only runs statements. Keys of
+// many rows go as one array parameter (`= ANY($n)`) in PostgreSQL's dialect; the SQLite store
+// takes the lookups, the matching query and the assignments, and binds keys in chunks itself.
 extension SQLStoreLayout {
     /// A batch insert, checked and converted, ready to run.
     package struct BatchInsert: Sendable {
@@ -133,8 +134,8 @@ extension SQLStoreLayout {
     }
 
     /// The lookups of `entity`'s uniqueness constraints and its super-entities', each over the
-    /// entity codes its constraint covers.
-    private func uniquenessLookups(for entity: EntityDescription, table: String) -> [(slots: [Int], codes: [Int], sql: String)] {
+    /// entity codes its constraint covers; `table` is the entity's, quoted.
+    func uniquenessLookups(for entity: EntityDescription, table: String) -> [(slots: [Int], codes: [Int], sql: String)] {
         guard let mapping = schema.mappings[entity.name] else { return [] }
         let q = dialect.quoted
         var lookups: [(slots: [Int], codes: [Int], sql: String)] = []
@@ -182,23 +183,62 @@ extension SQLStoreLayout {
         model: ManagedObjectModel,
         storeIdentifier: String
     ) throws -> BatchUpdate {
-        let entity = try batchEntity(entityName, model: model, for: "batch update of")
+        let (entity, descriptor, assignments) = try batchUpdateAssignments(
+            entityName: entityName,
+            predicate: predicate,
+            includesSubentities: includesSubentities,
+            values: values,
+            model: model
+        )
         guard let stored = self.entity(named: entity.name) else {
             throw ObjectGraphError(.entityNotFound, "cannot batch update '\(entity.name)': the store has no table for it")
         }
         let q = dialect.quoted
-        var assignments: [String] = []
-        var arguments: [SQLValue] = []
-        var slots: [Int] = []
+        var columns: [String] = []
+        for (index, assignment) in assignments.enumerated() {
+            columns.append("\(assignment.column) = \(dialect.placeholder(index + 1))")
+        }
+        columns.append("\(q("Z_OPT")) = \(q("Z_OPT")) + 1")
+        let arguments = assignments.map(\.value.sqlValue)
+        return BatchUpdate(
+            select: try matchingQuery(descriptor, model: model, storeIdentifier: storeIdentifier, refusing: "batch update"),
+            updateSQL:
+                "UPDATE \(stored.table) SET \(columns.joined(separator: ", ")) WHERE \(q("Z_PK")) = ANY(\(dialect.placeholder(arguments.count + 1)))",
+            arguments: arguments,
+            slots: assignments.map(\.slot)
+        )
+    }
+
+    /// One value a batch update sets: the attribute's slot, its column (quoted) and the value,
+    /// checked and converted.
+    struct BatchAssignment {
+        let slot: Int
+        let column: String
+        let value: Value
+    }
+
+    /// The rules of a batch update, for every store: the entity, the fetch of the rows it
+    /// changes, and the values it sets, in key order (keys of attributes the store keeps in no
+    /// column of the row left out).
+    ///
+    /// - Throws: ``ObjectGraphError`` for an unknown entity, a key that is not a stored
+    ///   attribute, or a value of the wrong type.
+    func batchUpdateAssignments(
+        entityName: String,
+        predicate: PredicateNode?,
+        includesSubentities: Bool,
+        values: [String: Any],
+        model: ManagedObjectModel
+    ) throws -> (entity: EntityDescription, descriptor: FetchDescriptor, assignments: [BatchAssignment]) {
+        let entity = try batchEntity(entityName, model: model, for: "batch update of")
+        let stored = self.entity(named: entity.name)
+        var assignments: [BatchAssignment] = []
         for (key, input) in values.sorted(by: { $0.key < $1.key }) {
             let attribute = try entity.batchAttribute(key, where: "the batch update of \(entity.name)")
             let value = try attribute.batchValue(input, where: "the batch update of \(entity.name)")
-            guard let column = stored.updateColumns[attribute.slot]?.column else { continue }
-            slots.append(attribute.slot)
-            arguments.append(value.sqlValue)
-            assignments.append("\(column) = \(dialect.placeholder(arguments.count))")
+            guard let column = stored?.updateColumns[attribute.slot]?.column else { continue }
+            assignments.append(BatchAssignment(slot: attribute.slot, column: column, value: value))
         }
-        assignments.append("\(q("Z_OPT")) = \(q("Z_OPT")) + 1")
         let descriptor = FetchDescriptor(
             entity: entity.name,
             predicate: predicate,
@@ -207,13 +247,7 @@ extension SQLStoreLayout {
             fetchOffset: 0,
             includesSubentities: includesSubentities
         )
-        return BatchUpdate(
-            select: try matchingQuery(descriptor, model: model, storeIdentifier: storeIdentifier, refusing: "batch update"),
-            updateSQL:
-                "UPDATE \(stored.table) SET \(assignments.joined(separator: ", ")) WHERE \(q("Z_PK")) = ANY(\(dialect.placeholder(arguments.count + 1)))",
-            arguments: arguments,
-            slots: slots
-        )
+        return (entity, descriptor, assignments)
     }
 
     // MARK: Batch delete
@@ -229,7 +263,12 @@ extension SQLStoreLayout {
         storeIdentifier: String,
         refusing request: String
     ) throws -> (sql: String, arguments: [SQLValue]) {
-        let compiled = try fetchPlan(for: descriptor, model: model, storeIdentifier: storeIdentifier)
+        try matchingQuery(descriptor, plan: try fetchPlan(for: descriptor, model: model, storeIdentifier: storeIdentifier), refusing: request)
+    }
+
+    /// The matching query of ``matchingQuery(_:model:storeIdentifier:refusing:)`` from a plan
+    /// the store already has (the SQLite store reuses the plan a request carries).
+    func matchingQuery(_ descriptor: FetchDescriptor, plan compiled: FetchPlan, refusing request: String) throws -> (sql: String, arguments: [SQLValue]) {
         do {
             return try query(descriptor, plan: compiled, ordered: descriptor.fetchLimit > 0 || descriptor.fetchOffset > 0) { _ in
                 "\(dialect.column("t0", "Z_PK")), \(dialect.column("t0", "Z_ENT"))"
@@ -237,7 +276,7 @@ extension SQLStoreLayout {
         } catch let error as NeedsInMemoryEvaluation {
             throw ObjectGraphError(
                 .invalidRequest,
-                "a \(request) of \(descriptor.entity) runs its predicate in the database, which cannot express it (\(error.reason)); fetch the objects and change them in a context instead. Nothing was written"
+                "a \(request) of \(descriptor.entity) runs its predicate in \(dialect.databaseName), which cannot express it (\(error.reason)); fetch the objects and change them in a context instead. Nothing was written"
             )
         }
     }

@@ -324,7 +324,8 @@ extension SQLiteStore {
         return StoredRow(id: ManagedObjectID(scope: ids.scope(code: entity.code), primaryKey: pk), version: version, values: values)
     }
 
-    /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`,
+    /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`, as
+    /// the engine assembles it for every store (``SQLStoreLayout/query(_:plan:ordered:distinct:columns:)``),
     /// from the request's plan (compiled now when it has none from this store).
     ///
     /// - Throws: ``NeedsInMemoryEvaluation`` when the request applies a predicate SQLite
@@ -338,31 +339,7 @@ extension SQLiteStore {
     ) throws -> (String, [DatabaseValue]) {
         let plan: FetchPlan
         if let given = request.plan, canUse(given) { plan = given } else { plan = try fetchPlan(for: request) }
-        let clauses: FetchPlan.Clauses
-        if request.appliesPredicate, request.predicate != nil {
-            switch plan.filtered {
-            case .sql(let compiled): clauses = compiled
-            case .inMemory(let reason): throw NeedsInMemoryEvaluation(reason: reason)
-            case .failed(let error): throw error
-            }
-        } else {
-            clauses = plan.unfiltered
-        }
-        var joins = clauses.whereJoins
-        var arguments = clauses.whereArguments
-        var orderClause = ""
-        if ordered {
-            let order = try clauses.order.get()
-            joins = order.joins
-            arguments = order.arguments
-            // DISTINCT rows have no single primary key to break ties with.
-            orderClause = SQLCompiler.orderClause(terms: order.terms, alias: "t0", breakingTies: !distinct, dialect: .sqlite)
-        }
-        var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns(plan.table)) FROM \(plan.table) t0"
-        if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
-        sql += clauses.whereClause + orderClause
-        let limit = SQLDialect.sqlite.limitClause(limit: request.fetchLimit, offset: request.fetchOffset, firstPlaceholder: arguments.count + 1)
-        sql += limit.sql
-        return (sql, (arguments + limit.arguments).databaseValues)
+        let (sql, arguments) = try layout.query(request, plan: plan, ordered: ordered, distinct: distinct, columns: columns)
+        return (sql, arguments.databaseValues)
     }
 }
