@@ -98,6 +98,16 @@ package struct SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// The test that a column is one of `count` keys bound from the first placeholder:
+    /// PostgreSQL binds them as one `bigint[]` (`= ANY($1)`), SQLite one placeholder each
+    /// (`IN (?, ?, …)`, in chunks the store chooses).
+    package func keyMembership(count: Int) -> String {
+        switch database {
+        case .sqlite: "IN (" + (count > 0 ? String(repeating: "?, ", count: count - 1) + "?" : "") + ")"
+        case .postgreSQL: "= ANY(\(placeholder(1)))"
+        }
+    }
+
     /// A condition that always holds.
     var trueLiteral: String { database == .sqlite ? "1" : "TRUE" }
     /// A condition that never holds.
