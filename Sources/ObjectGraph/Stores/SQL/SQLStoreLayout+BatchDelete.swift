@@ -6,17 +6,6 @@ import Foundation
 // walk's questions on its connection and runs the deletes; how keys are bound is the
 // dialect's (one array in PostgreSQL, chunks of placeholders in SQLite).
 extension SQLStoreLayout {
-    /// A statement over a set of row keys, written before it is known how the keys are bound:
-    /// ``sql(keys:)`` puts the membership test (`= ANY($1)`, `IN (?, ?, …)`) in its place.
-    package struct KeyedSQL: Sendable {
-        fileprivate let head: String
-        fileprivate let tail: String
-
-        /// The statement with `keys` (see ``SQLDialect/keyMembership(count:)``) as its
-        /// membership test.
-        package func sql(keys: String) -> String { head + keys + tail }
-    }
-
     /// A delete rule a batch delete applies to the rows of one entity.
     package struct BatchDeleteRule: Sendable {
         /// What the rule does with the rows the relationship reaches.

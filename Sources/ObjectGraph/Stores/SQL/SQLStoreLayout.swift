@@ -138,6 +138,30 @@ package struct SQLStoreLayout: Sendable {
         }
     }
 
+    /// `SELECT source, member "Z_PK", member "Z_ENT"` of the members of to-many `relationship`
+    /// of the rows whose keys are bound, each source's members in order (by the order column
+    /// where there is one, then by key); `nil` when the store keeps no members for it. Both
+    /// stores read members with it, SQLite one object (`= ?`) or a chunk at a time.
+    package func membersQuery(_ relationship: RelationshipKey) -> KeyedSQL? {
+        let q = dialect.quoted
+        switch toMany(relationship) {
+        case .foreignKey(let table, let column, let orderColumn):
+            return KeyedSQL(
+                head: "SELECT \(column), \(q("Z_PK")), \(q("Z_ENT")) FROM \(table) WHERE \(column) ",
+                tail: " ORDER BY \(column), \(orderColumn.map { "\($0), " } ?? "")\(q("Z_PK"))"
+            )
+        case .joinTable(let table, let mine, let theirs, let orderColumn, let memberTable, _):
+            // Ordered by the join table's own columns (equal to d.Z_PK), which its key and
+            // index already hold in order: ordering by d.Z_PK made SQLite sort every member.
+            return KeyedSQL(
+                head: "SELECT j.\(mine), d.\(q("Z_PK")), d.\(q("Z_ENT")) FROM \(table) j JOIN \(memberTable) d ON d.\(q("Z_PK")) = j.\(theirs) WHERE j.\(mine) ",
+                tail: " ORDER BY j.\(mine), \(orderColumn.map { "j.\($0), " } ?? "")j.\(theirs)"
+            )
+        case nil:
+            return nil
+        }
+    }
+
     /// "Entity.relationship", for errors.
     package func relationshipName(_ key: RelationshipKey, model: ManagedObjectModel) -> String {
         guard let entity = plan.entity(code: key.entity), let described = model.entity(named: entity.name),
