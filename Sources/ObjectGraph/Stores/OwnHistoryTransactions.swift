@@ -11,6 +11,7 @@ import Synchronization
 package final class OwnHistoryTransactions: Sendable {
     private let numbers = Mutex<Set<Int64>>([])
 
+    /// None yet.
     package init() {}
 
     /// Notes transaction `number` as the store's own.

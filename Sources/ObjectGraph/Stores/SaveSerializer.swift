@@ -16,6 +16,7 @@ package final class SaveSerializer: @unchecked Sendable {
     private let lock = NSLock()
     private let written = Atomic<UInt64>(0)
 
+    /// No save running or written yet.
     package init() {}
 
     /// Runs `body` while no other save of the store runs.

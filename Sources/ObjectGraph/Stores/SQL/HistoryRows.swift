@@ -7,14 +7,19 @@ import Foundation
 package struct HistoryRows {
     /// One recorded transaction.
     package struct Transaction {
+        /// The transaction's number, the history token's.
         package let number: Int64
         /// Seconds since 2001-01-01.
         package let timestamp: Double
+        /// The saving context's `transactionAuthor`.
         package let author: String?
+        /// The saving context's name.
         package let contextName: String?
+        /// The bundle and process that saved.
         package let bundleID: String
         package let processID: String
 
+        /// A transaction as the store read it.
         package init(number: Int64, timestamp: Double, author: String?, contextName: String?, bundleID: String, processID: String) {
             self.number = number
             self.timestamp = timestamp
@@ -27,15 +32,20 @@ package struct HistoryRows {
 
     /// One change of one object, in the transaction numbered `transaction`.
     package struct Change {
+        /// The change's number (its ``PersistentHistoryChange/changeID``).
         package let id: Int64
+        /// The number of its transaction.
         package let transaction: Int64
+        /// The object changed.
         package let objectID: ManagedObjectID
+        /// Insert, update or delete.
         package let type: PersistentHistoryChangeType
         /// For an update: the properties it changed.
         package let updatedProperties: Set<PropertyDescription>?
         /// For a delete: the preserved values, typed as the entity's attributes type them.
         package let tombstone: [String: Any]?
 
+        /// A change as the store read it.
         package init(
             id: Int64,
             transaction: Int64,
@@ -58,6 +68,7 @@ package struct HistoryRows {
     /// In change order; changes of transactions not in ``transactions`` are left out.
     package var changes: [Change] = []
 
+    /// No rows yet.
     package init() {}
 
     /// The transactions and changes of the rows: with `withChanges`, each transaction holds
