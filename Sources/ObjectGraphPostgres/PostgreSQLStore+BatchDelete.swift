@@ -41,52 +41,27 @@ extension PostgreSQLStore {
         func destinations(_ sql: String, of sources: [ManagedObjectID]) async throws -> [ManagedObjectID] {
             try await matchingIDs(PostgresQuery(unsafeSQL: sql, binds: Self.binds([], keys: sources.map(\.primaryKey))), connection: connection)
         }
-        var rulesByEntity: [String: [SQLStoreLayout.BatchDeleteRule]] = [:]
-        var deleted: [ManagedObjectID] = []
-        var deletedSet = Set<ManagedObjectID>()
-        var denied: [(rule: SQLStoreLayout.BatchDeleteRule, destinations: [ManagedObjectID])] = []
-        var nullified: [(rule: SQLStoreLayout.BatchDeleteRule, sources: [ManagedObjectID])] = []
-        var frontier = direct.filter { deletedSet.insert($0).inserted }
-        deleted += frontier
-        while !frontier.isEmpty {
-            var next: [ManagedObjectID] = []
-            for (entityName, ids) in Dictionary(grouping: frontier, by: \.entityName).sorted(by: { $0.key < $1.key }) {
-                let rules = rulesByEntity[entityName] ?? layout.batchDeleteRules(ofEntity: entityName, model: managedObjectModel)
-                rulesByEntity[entityName] = rules
-                for rule in rules {
-                    switch rule.kind {
-                    case .cascade:
-                        for destination in try await destinations(rule.destinationsSQL, of: ids) where deletedSet.insert(destination).inserted {
-                            next.append(destination)
-                        }
-                    case .deny:
-                        let found = try await destinations(rule.destinationsSQL, of: ids)
-                        if !found.isEmpty { denied.append((rule, found)) }
-                    case .nullify:
-                        nullified.append((rule, ids))
-                    }
-                }
-            }
-            deleted += next
-            frontier = next
+        // The walk through the rules is the engine's (``BatchDeleteWalk``); PostgreSQL answers
+        // each question with one statement, the keys bound as one array.
+        let keys = layout.dialect.keyMembership(count: 0)
+        var walk = layout.batchDeleteWalk(from: direct, model: managedObjectModel)
+        while let questions = walk.nextQuestions() {
+            var answers: [[ManagedObjectID]] = []
+            for question in questions { answers.append(try await destinations(question.rule.destinations.sql(keys: keys), of: question.sources)) }
+            walk.answer(answers)
         }
-        for denial in denied {
-            if let denying = denial.destinations.first(where: { !deletedSet.contains($0) }) {
-                let entity = denial.rule.entityName
-                throw ObjectGraphError(
-                    .validationRelationshipDeniedDelete,
-                    "the batch delete is refused: \(entity).\(denial.rule.relationshipName) denies deleting a \(entity) while it has \(denying) (a \(denying.entityName)); nothing was deleted"
-                )
-            }
+        try walk.checkDenials()
+        for nullification in walk.nullifications {
+            let affected = walk.surviving(try await destinations(nullification.rule.destinations.sql(keys: keys), of: nullification.sources))
+            guard !affected.isEmpty, let update = nullification.rule.nullify else { continue }
+            try await connection.query(
+                PostgresQuery(unsafeSQL: update.sql(keys: keys), binds: Self.binds([], keys: affected.map(\.primaryKey))),
+                logger: logger
+            )
+            walk.noteUpdated(affected)
         }
-        var updated: [ManagedObjectID] = []
-        var updatedSet = Set<ManagedObjectID>()
-        for (rule, sources) in nullified {
-            let affected = try await destinations(rule.destinationsSQL, of: sources).filter { !deletedSet.contains($0) }
-            guard !affected.isEmpty, let sql = rule.nullifySQL else { continue }
-            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.binds([], keys: affected.map(\.primaryKey))), logger: logger)
-            for id in affected where updatedSet.insert(id).inserted { updated.append(id) }
-        }
+        let deleted = walk.deleted
+        let updated = walk.updated
         let tombstones = try await readTombstones(
             deleted.compactMap { id in layout.entity(named: id.entityName).map { TombstoneKey(entity: $0.code, key: id.primaryKey) } },
             connection: connection,

@@ -39,14 +39,14 @@ extension PostgreSQLStore {
                         // recording its history.
                         if let number = try await self.recordHistory(history, notifying: channel, connection: connection, logger: logger) {
                             recorded.number.withLock { $0 = number }
-                            _ = self.ownTransactions.withLock { $0.insert(number) }
+                            self.ownTransactions.note(number)
                         }
                         return (outcome.changes, outcome.value)
                     }
                 }
             }
         } catch {
-            if let number = recorded.number.withLock({ $0 }) { _ = ownTransactions.withLock { $0.remove(number) } }
+            if let number = recorded.number.withLock({ $0 }) { ownTransactions.forget(number) }
             if let error = error as? ObjectGraphError, error.cause?.sqlState == "23505" {
                 throw ObjectGraphError(
                     .constraintConflict,

@@ -274,12 +274,8 @@ extension PostgreSQLStore {
     }
 
     package func takeOwnTransactions(among numbers: [Int64], through last: Int64) -> Set<Int64> {
-        ownTransactions.withLock { own in
-            let mine = Set(numbers.filter { own.contains($0) })
-            own = own.filter { $0 > last }
-            return mine
-        }
+        ownTransactions.take(among: numbers, through: last)
     }
 
-    package var ownTransactionBacklog: Int { ownTransactions.withLock { $0.count } }
+    package var ownTransactionBacklog: Int { ownTransactions.backlog }
 }

@@ -13,39 +13,17 @@ extension PostgreSQLStore {
     static let historyKeyEntity = 16_000
 
     package func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
-        if let token = request.token, token.storeIdentifier != identifier {
-            throw ObjectGraphError(
-                .invalidRequest,
-                "the history token \(token.transactionNumber) belongs to the store \(token.storeIdentifier), not to the PostgreSQL store at \(serverDescription) (\(identifier))",
-                file: serverDescription
-            )
-        }
-        let fetch = request.operation == .fetch
-        let condition: String
-        let arguments: [SQLValue]
-        switch request.bound {
-        case .all:
-            (condition, arguments) = ("TRUE", [])
-        case .token(let token):
-            (condition, arguments) = (fetch ? #""Z_PK" > $1"# : #""Z_PK" < $1"#, [.integer(token.transactionNumber)])
-        case .date(let date):
-            (condition, arguments) = (fetch ? #""ZTIMESTAMP" > $1"# : #""ZTIMESTAMP" < $1"#, [.real(date.timeIntervalSinceReferenceDate)])
-        }
-        guard fetch else {
-            let deleted = try deleteHistory(where: condition, arguments)
-            return PersistentHistoryResult(resultType: request.resultType, result: request.resultType == .count ? deleted : true)
-        }
-        let changesOnly = request.resultType == .changesOnly
-        let withoutChanges = (request.resultType == .transactionsOnly || request.resultType == .count) && !request.narrowsChanges
+        try request.checkToken(storeIdentifier: identifier, store: "the PostgreSQL store at \(serverDescription)", file: serverDescription)
+        let (condition, arguments) = request.transactionCondition(layout.dialect)
+        guard request.operation == .fetch else { return request.deletionResult(try deleteHistory(where: condition, arguments)) }
         let (transactions, changes) = try fetchHistory(
             where: condition,
             arguments,
             checking: request.token?.transactionNumber,
-            withChanges: !withoutChanges,
-            changesOnly: changesOnly
+            withChanges: request.readsChanges,
+            changesOnly: request.resultType == .changesOnly
         )
-        let (narrowedTransactions, narrowedChanges) = try request.narrowed(transactions, changes, changesOnly: changesOnly)
-        return request.result(narrowedTransactions, narrowedChanges)
+        return try request.fetchResult(transactions, changes)
     }
 
     package func historyTransactions(after token: PersistentHistoryToken?) throws -> [PersistentHistoryTransaction] {
@@ -131,48 +109,36 @@ extension PostgreSQLStore {
                 file: serverDescription
             )
         }
-        var byNumber: [Int64: PersistentHistoryTransaction] = [:]
-        let transactions = transactionRows.map { row in
-            let transaction = PersistentHistoryTransaction(
-                timestamp: Date(timeIntervalSinceReferenceDate: row.timestamp),
+        var rows = HistoryRows()
+        rows.transactions = transactionRows.map { row in
+            HistoryRows.Transaction(
+                number: row.number,
+                timestamp: row.timestamp,
                 author: row.author,
-                bundleID: row.bundle,
-                processID: row.process,
                 contextName: row.context,
-                storeID: identifier,
-                transactionNumber: row.number
+                bundleID: row.bundle,
+                processID: row.process
             )
-            byNumber[row.number] = transaction
-            return transaction
         }
-        var changes: [Int64: [PersistentHistoryChange]] = [:]
-        var all: [PersistentHistoryChange] = []
         for row in changeRows {
-            guard let transaction = byNumber[row.transaction], let entity = layout.entity(code: Int(row.entity)),
-                let type = PersistentHistoryChangeType(rawValue: Int(row.type))
-            else { continue }
+            guard let entity = layout.entity(code: Int(row.entity)), let type = PersistentHistoryChangeType(rawValue: Int(row.type)) else { continue }
             let tombstone = type == .delete ? row.tombstone.map { layout.decodeTombstone($0, entityName: entity.name, model: managedObjectModel) } : nil
             let updated = type == .update ? layout.changedProperties(row.columns, entityName: entity.name, model: managedObjectModel) : nil
             // A run of inserted objects: one change each, numbered on from the row's key.
             for key in row.key...max(row.key, row.lastKey ?? row.key) {
-                let change = PersistentHistoryChange(
-                    changeID: row.id + (key - row.key),
-                    changedObjectID: storeIDs.objectID(code: entity.code, primaryKey: key) ?? storeIDs.objectID(entityName: entity.name, primaryKey: key),
-                    changeType: type,
-                    tombstone: tombstone,
-                    updatedProperties: updated,
-                    transaction: transaction,
-                    // Changes returned alone hold their transactions, which then do not hold them.
-                    holdsTransaction: changesOnly
+                rows.changes.append(
+                    HistoryRows.Change(
+                        id: row.id + (key - row.key),
+                        transaction: row.transaction,
+                        objectID: storeIDs.objectID(code: entity.code, primaryKey: key) ?? storeIDs.objectID(entityName: entity.name, primaryKey: key),
+                        type: type,
+                        updatedProperties: updated,
+                        tombstone: tombstone
+                    )
                 )
-                changes[row.transaction, default: []].append(change)
-                all.append(change)
             }
         }
-        if withChanges, !changesOnly {
-            for transaction in transactions { transaction.changes = changes[transaction.transactionNumber] ?? [] }
-        }
-        return (transactions, all)
+        return rows.objects(storeIdentifier: identifier, withChanges: withChanges, changesOnly: changesOnly)
     }
 
     // MARK: Deleting

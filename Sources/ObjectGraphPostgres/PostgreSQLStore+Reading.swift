@@ -153,21 +153,15 @@ extension PostgreSQLStore {
     }
 
     package func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [ManagedObjectID: [ManagedObjectID]] {
-        // `SELECT source, member Z_PK, member Z_ENT`, each source's members in order.
-        let sql: String
-        switch layout.toMany(relationship) {
-        case .foreignKey(let table, let column, let orderColumn):
-            sql =
-                #"SELECT \#(column), "Z_PK", "Z_ENT" FROM \#(table) WHERE \#(column) = ANY($1) ORDER BY \#(column), \#(orderColumn.map { "\($0), " } ?? "")"Z_PK""#
-        case .joinTable(let table, let mine, let theirs, let orderColumn, let memberTable, _):
-            sql =
-                #"SELECT j.\#(mine), d."Z_PK", d."Z_ENT" FROM \#(table) j JOIN \#(memberTable) d ON d."Z_PK" = j.\#(theirs) WHERE j.\#(mine) = ANY($1) ORDER BY j.\#(mine), \#(orderColumn.map { "j.\($0), " } ?? "")d."Z_PK""#
-        case nil:
+        // `SELECT source, member Z_PK, member Z_ENT`, each source's members in order: the
+        // engine's query, the keys bound as one array.
+        guard let query = layout.membersQuery(relationship) else {
             throw ObjectGraphError(
                 .persistentStoreOperation,
                 "the store at \(serverDescription) stores no members for \(layout.relationshipName(relationship, model: managedObjectModel))"
             )
         }
+        let sql = query.sql(keys: layout.dialect.keyMembership(count: 0))
         var sources: [Int64: ManagedObjectID] = [:]
         for id in ids { sources[id.primaryKey] = id }
         let keys = Array(sources.keys)

@@ -40,7 +40,7 @@ extension PostgreSQLStore {
                     // the statement recording its history, or on its own.
                     if let history, let number = try await self.recordHistory(history, notifying: channel, connection: connection, logger: logger) {
                         recorded.number.withLock { $0 = number }
-                        _ = self.ownTransactions.withLock { $0.insert(number) }
+                        self.ownTransactions.note(number)
                     } else {
                         try await connection.query(PostgresQuery(unsafeSQL: "NOTIFY \(Self.quoted(channel))"), logger: logger)
                     }
@@ -48,7 +48,7 @@ extension PostgreSQLStore {
             }
             noteSaveWritten()
         } catch {
-            if let number = recorded.number.withLock({ $0 }) { _ = ownTransactions.withLock { $0.remove(number) } }
+            if let number = recorded.number.withLock({ $0 }) { ownTransactions.forget(number) }
             if let error = error as? ObjectGraphError, error.cause?.sqlState == "23505" {
                 // Which objects conflict, read after the rollback: the context's merge policy
                 // resolves them (the happy path runs no query for it).

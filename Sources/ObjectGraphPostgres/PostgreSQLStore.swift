@@ -14,7 +14,7 @@ import Synchronization
 /// sorts and counts mean what they mean in memory and in SQLite.
 package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     // @unchecked Sendable: `client`, `layout` and the identity are set in init only; key
-    // ranges are in a Mutex; saves are serialized by `saveLock`.
+    // ranges are in a Mutex; saves are serialized by `saves`.
 
     /// The store's format in `Z_METADATA`.
     static let formatVersion = 1
@@ -39,7 +39,8 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     package private(set) var metadataSummary: [String: String] = [:]
     let logger: Logger
     private let runTask: Task<Void, Never>
-    private let saveLock = NSLock()
+    /// The save lock and the count of saves written (see ``SaveSerializer``).
+    private let saves = SaveSerializer()
     /// How long one operation waits without progress (a connection from the pool included)
     /// before the store checks the server (``liveness()``): `NSPersistentStoreTimeoutOption`,
     /// else ``defaultOperationTimeout``. An operation the server keeps working on is waited
@@ -58,13 +59,11 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     private let rootCodes: [Int]
     /// The persistent history transactions this store wrote that the remote-change monitor has
     /// not read past yet: it skips them (their contexts merged them already).
-    let ownTransactions = Mutex<Set<Int64>>([])
+    let ownTransactions = OwnHistoryTransactions()
     /// How many `NOTIFY`s of this store's channel arrived: the remote-change marker.
     let notificationsReceived = Atomic<Int64>(0)
     /// The `LISTEN` loop, once the remote-change monitor asked for it.
     let listener = Mutex<Task<Void, Never>?>(nil)
-    /// How many saves this store wrote (rows fetched before one may be stale).
-    private let savesWritten = Atomic<UInt64>(0)
     /// How much persistent history saves keep (the retention options), `nil` for all of it.
     let historyRetention: PersistentHistoryRetention?
     /// The model version hash another instance migrated the schema to while this store was
@@ -357,17 +356,15 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
 
     // MARK: Saves
 
-    package var snapshotGeneration: UInt64? { savesWritten.load(ordering: .acquiring) }
+    package var snapshotGeneration: UInt64? { saves.generation }
 
     /// Counts a context's save as written (see ``snapshotGeneration``).
     func noteSaveWritten() {
-        savesWritten.add(1, ordering: .releasing)
+        saves.noteSaveWritten()
     }
 
     package func serializingSaves<T>(_ body: () throws -> T) rethrows -> T {
-        saveLock.lock()
-        defer { saveLock.unlock() }
-        return try body()
+        try saves.serializing(body)
     }
 
     // MARK: Running queries
@@ -409,17 +406,14 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     ) throws -> T {
         do {
             return try bridge.wait(timeout: timeout, meanwhile: meanwhile, liveness: liveness, body)
-        } catch let error as ObjectGraphError {
-            throw error
-        } catch let failure as OptimisticLockingFailure {
-            throw failure
         } catch {
-            throw ObjectGraphError(
-                .persistentStoreOperation,
-                "could not \(what()) in the PostgreSQL store at \(serverDescription)",
-                underlying: PostgreSQLFailure(error),
-                file: serverDescription
-            )
+            throw ObjectGraphError.passedOn(error)
+                ?? ObjectGraphError(
+                    .persistentStoreOperation,
+                    "could not \(what()) in the PostgreSQL store at \(serverDescription)",
+                    underlying: PostgreSQLFailure(error),
+                    file: serverDescription
+                )
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// How much persistent history a store keeps (every store that records history: SQLite, PostgreSQL): transactions older than ``maximumAge`` and all but
 /// the newest ``maximumCount`` are deleted as saves go on.
@@ -27,6 +27,19 @@ package struct PersistentHistoryRetention: Sendable, Equatable {
         let count = try number(PersistentStore.persistentHistoryMaximumCountOption).map { Int($0.rounded(.up)) }
         guard age != nil || count != nil else { return nil }
         return PersistentHistoryRetention(maximumAge: age, maximumCount: count)
+    }
+}
+
+extension PersistentHistoryRetention {
+    /// What a store deletes after recording transaction `last`, decided once for every store:
+    /// every ``pruningInterval`` transactions (`nil` otherwise), the transactions older than
+    /// `olderThan` — never `last` itself, however old it is by now: the current token names it,
+    /// and a reader at that token must not be told it expired — and those numbered below
+    /// `below` (all but the newest ``maximumCount``).
+    package func pruning(after last: Int64) -> (olderThan: Date?, below: Int64?)? {
+        guard last % Self.pruningInterval == 0 else { return nil }
+        let below = maximumCount.map { last - Int64($0) + 1 }.flatMap { $0 > 1 ? $0 : nil }
+        return (maximumAge.map { Date(timeIntervalSinceNow: -$0) }, below)
     }
 }
 

@@ -1,7 +1,4 @@
 import Foundation
-// A migration rewrites the SQLite store's tables on its connection, behind the store boundary
-// (nothing of it crosses `ObjectStore`); a PostgreSQL store migrates with its own client.
-import GRDB
 
 /// Raw access to a store in the middle of a custom migration stage: the old version's tables
 /// (renamed, read-only by convention) and the new version's (already filled with everything
@@ -27,7 +24,8 @@ import GRDB
 /// Every row keeps its primary key (`Z_PK`) plus ``keyOffset(for:)``, which is 0 unless the
 /// entity's rows moved into a table shared with another entity's rows.
 public final class MigrationContext {
-    private let database: Database
+    // The stage's connection, behind a protocol: the SQLite store's (GRDB) is the only runner.
+    private let database: any MigrationStatementRunner
     private let mapping: MigrationMapping
     private let offsets: MigrationMapping.KeyOffsets
 
@@ -40,7 +38,7 @@ public final class MigrationContext {
     /// The model migrated to.
     public var destinationModel: ManagedObjectModel { mapping.newModel }
 
-    init(database: Database, mapping: MigrationMapping, offsets: MigrationMapping.KeyOffsets) {
+    init(database: any MigrationStatementRunner, mapping: MigrationMapping, offsets: MigrationMapping.KeyOffsets) {
         self.database = database
         self.mapping = mapping
         self.offsets = offsets
@@ -101,7 +99,7 @@ public final class MigrationContext {
     ///
     /// - Throws: ``ObjectGraphError`` with SQLite's message and the statement.
     public func execute(_ sql: String, arguments: [(any Sendable)?] = []) throws {
-        try run(sql) { try database.execute(sql: sql, arguments: try Self.arguments(arguments)) }
+        try run(sql) { try database.execute(sql, arguments: try Self.arguments(arguments)) }
     }
 
     /// The rows a query returns, each as its column values: `Int64`, `Double`, `String`,
@@ -110,14 +108,16 @@ public final class MigrationContext {
     /// - Throws: ``ObjectGraphError`` with SQLite's message and the statement.
     public func fetchAll(_ sql: String, arguments: [(any Sendable)?] = []) throws -> [[(any Sendable)?]] {
         try run(sql) {
-            try Row.fetchAll(database, sql: sql, arguments: try Self.arguments(arguments)).map { row in
-                row.databaseValues.map { value -> (any Sendable)? in
-                    switch value.storage {
+            try database.fetchAll(sql, arguments: try Self.arguments(arguments)).map { row in
+                row.map { value -> (any Sendable)? in
+                    switch value {
                     case .null: nil
-                    case .int64(let int): int
-                    case .double(let double): double
-                    case .string(let string): string
+                    case .integer(let int): int
+                    case .real(let double): double
+                    case .text(let string): string
                     case .blob(let data): data
+                    // Never read back from SQLite (decimals are stored as text); as written.
+                    case .decimal(let decimal): decimal.description
                     }
                 }
             }
@@ -154,22 +154,20 @@ public final class MigrationContext {
         }
     }
 
-    private static func arguments(_ values: [(any Sendable)?]) throws -> StatementArguments {
-        StatementArguments(
-            try values.map { value -> DatabaseValue in
-                switch value {
-                case nil: return .null
-                case let int as Int: return int.databaseValue
-                case let int as Int64: return int.databaseValue
-                case let double as Double: return double.databaseValue
-                case let bool as Bool: return bool.databaseValue
-                case let string as String: return string.databaseValue
-                case let data as Data: return data.databaseValue
-                case let date as Date: return date.timeIntervalSinceReferenceDate.databaseValue
-                case let other?: throw ObjectGraphError(.typeMismatch, "a migration statement cannot bind \(type(of: other)) values")
-                }
+    private static func arguments(_ values: [(any Sendable)?]) throws -> [SQLValue] {
+        try values.map { value -> SQLValue in
+            switch value {
+            case nil: return .null
+            case let int as Int: return .integer(Int64(int))
+            case let int as Int64: return .integer(int)
+            case let double as Double: return .real(double)
+            case let bool as Bool: return .integer(bool ? 1 : 0)
+            case let string as String: return .text(string)
+            case let data as Data: return .blob(data)
+            case let date as Date: return .real(date.timeIntervalSinceReferenceDate)
+            case let other?: throw ObjectGraphError(.typeMismatch, "a migration statement cannot bind \(type(of: other)) values")
             }
-        )
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 import Foundation
-// A migration rewrites the SQLite store's tables on its connection, behind the store boundary
-// (nothing of it crosses `ObjectStore`); a PostgreSQL store runs the same statements, in its
-// dialect, through its own ``MigrationSQLExecutor``.
-import GRDB
+
+// A migration rewrites a store's tables through a ``MigrationSQLExecutor``, behind the store
+// boundary (nothing of it crosses `ObjectStore`): the SQLite store's runs on its GRDB
+// connection, the PostgreSQL store's runs the same statements, in its dialect, on its client.
 
 extension MigrationMapping {
     /// New primary keys: rows keep their key plus the offset of their (old table, new table)
@@ -17,7 +17,7 @@ extension MigrationMapping {
         func offset(_ oldTable: String, _ newTable: String) -> Int64 { offsets[oldTable + "→" + newTable] ?? 0 }
     }
 
-    /// Migrates the tables in `db`, inside the caller's transaction: renames the old tables,
+    /// Migrates the tables through `db`, inside the caller's transaction: renames the old tables,
     /// creates the new ones, copies rows, relationship members and orders with INSERT … SELECT,
     /// runs `handler` (a custom stage) while both layouts exist, drops the old tables, creates
     /// the indexes and rewrites `Z_PRIMARYKEY`.
@@ -25,14 +25,14 @@ extension MigrationMapping {
     /// - Returns: Every change that could not be migrated, one line each naming entity and
     ///   property (empty on success). Without a `handler`, the caller must roll back when
     ///   there are any; a custom stage takes responsibility for the changes it was written for.
-    func run(in db: Database, handler: ((MigrationContext) throws -> Void)?) throws -> [String] {
-        try run(on: GRDBMigrationExecutor(db: db), creation: newSchema.creationSQL(model: newModel)) { offsets in
+    func run(on db: some MigrationStatementRunner, handler: ((MigrationContext) throws -> Void)?) throws -> [String] {
+        try run(on: db, creation: newSchema.creationSQL(model: newModel)) { offsets in
             try handler.map { try $0(MigrationContext(database: db, mapping: self, offsets: offsets)) }
             return handler != nil
         }
     }
 
-    /// Migrates the tables through `db` as ``run(in:handler:)`` does, in the mapping's
+    /// Migrates the tables through `db` as ``run(on:handler:)`` does, in the mapping's
     /// dialect: `creation` creates the new layout's tables and indexes, and `handler` (given
     /// the key offsets, between the copy and the checks) says whether it took the changes
     /// that could not be migrated in hand.
@@ -326,23 +326,29 @@ extension MigrationMapping {
     /// "1 object", "3 objects".
     static func objects(_ count: Int) -> String { count == 1 ? "1 object" : "\(count) objects" }
 
-    /// `value` as an SQL literal, stored as the store stores it.
+    /// `value` as an SQL literal, stored as the store stores it (a decimal as its exact text).
     static func literal(_ value: Value) -> String {
-        switch value.databaseValue.storage {
+        switch value.sqlValue {
         case .null: "NULL"
-        case .int64(let int): String(int)
-        case .double(let double): double.isFinite ? "\(double)" : (double > 0 ? "9e999" : "-9e999")
-        case .string(let string): "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
+        case .integer(let int): String(int)
+        case .real(let double): double.isFinite ? "\(double)" : (double > 0 ? "9e999" : "-9e999")
+        case .text(let string): quoted(string)
+        case .decimal(let decimal): quoted(decimal.description)
         case .blob(let data): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
         }
+    }
+
+    /// `string` as an SQL string literal.
+    private static func quoted(_ string: String) -> String {
+        "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// `value` as a literal of the mapping's dialect: PostgreSQL writes bytes as `bytea` and
     /// infinities by name (its `9e999` is a numeric overflow, `X'…'` a bit string).
     func literal(_ value: Value) -> String {
         guard dialect.database == .postgreSQL else { return Self.literal(value) }
-        switch value.databaseValue.storage {
-        case .double(let double) where !double.isFinite: return double > 0 ? "'Infinity'::float8" : "'-Infinity'::float8"
+        switch value.sqlValue {
+        case .real(let double) where !double.isFinite: return double > 0 ? "'Infinity'::float8" : "'-Infinity'::float8"
         case .blob(let data): return "'\\x" + data.map { String(format: "%02X", $0) }.joined() + "'::bytea"
         default: return Self.literal(value)
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Where a migration's statements run: the SQLite store's connection, or another SQL store's
 /// (the PostgreSQL store's, inside its one transaction).
@@ -17,13 +16,13 @@ package protocol MigrationSQLExecutor {
     func tableExists(_ name: String) throws -> Bool
 }
 
-/// A migration's statements on an SQLite connection, in the caller's transaction.
-struct GRDBMigrationExecutor: MigrationSQLExecutor {
-    let db: Database
+/// An executor that also binds arguments and returns rows: what a custom migration stage's
+/// ``MigrationContext`` runs its handler's statements on. Only the SQLite store's executor is
+/// one, which is why custom stages run on SQLite stores only.
+protocol MigrationStatementRunner: MigrationSQLExecutor {
+    /// Runs a statement that returns no rows, with `arguments` bound to its `?` placeholders.
+    func execute(_ sql: String, arguments: [SQLValue]) throws
 
-    func execute(_ sql: String) throws { try db.execute(sql: sql) }
-
-    func integer(_ sql: String) throws -> Int64? { try Int64.fetchOne(db, sql: sql) }
-
-    func tableExists(_ name: String) throws -> Bool { try db.tableExists(name) }
+    /// The rows `sql` returns, each as its column values in their storage class.
+    func fetchAll(_ sql: String, arguments: [SQLValue]) throws -> [[SQLValue]]
 }

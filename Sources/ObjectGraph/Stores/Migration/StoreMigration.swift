@@ -1,7 +1,4 @@
 import Foundation
-// A migration rewrites the SQLite store's tables on its connection, behind the store boundary
-// (nothing of it crosses `ObjectStore`); a PostgreSQL store migrates with its own client.
-import GRDB
 
 /// Whether and how a store written with another model version migrates, read from the store's
 /// options (``PersistentStore/migratePersistentStoresAutomaticallyOption`` and friends).
@@ -15,7 +12,7 @@ struct MigrationOptions: Sendable {
 /// steps (one per version of the bundle, or one from the store's own snapshot), planned
 /// before anything is written.
 ///
-/// ``rehearse(url:configuration:)`` runs every step on a private copy of the file, so a
+/// On SQLite, ``rehearse(url:configuration:)`` (in Stores/SQLite, with the other GRDB code) runs every step on a private copy of the file, so a
 /// migration that cannot succeed fails without leaving a trace; ``run(in:)`` then runs them on
 /// the store, in the caller's one transaction, and writes the new metadata.
 struct StoreMigration {
@@ -155,22 +152,6 @@ struct StoreMigration {
         self.steps = steps
     }
 
-    /// Runs every step in `db`, then writes the new metadata (model, version hash, and the
-    /// hashes the store has been written with), all in the caller's transaction.
-    ///
-    /// - Throws: ``ObjectGraphError`` (``ObjectGraphError/Code/migrationFailed``) listing every
-    ///   change of the first failing step that could not be migrated, with entity and property.
-    func run(in db: Database) throws {
-        if let oldModel = steps.first?.mapping.oldModel,
-            let renumbering = try StoreEntityRenumbering(db, model: oldModel, layout: metadata.storeLayout)
-        {
-            try renumbering.run(in: db)
-        }
-        try runSteps { step in try step.mapping.run(in: db, handler: step.handler) }
-        let plist = try JSONEncoder.sortedKeys.encode(migratedMetadata)
-        try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", arguments: [plist, SQLiteStore.formatVersion])
-    }
-
     /// Runs every step through `executor`, with the tables `creation` makes for each step's new
     /// model, in the caller's transaction; the caller writes ``migratedMetadata``.
     ///
@@ -186,7 +167,7 @@ struct StoreMigration {
 
     /// Runs `body` for every step, turning what it reports and throws into the errors of
     /// ``run(in:)``.
-    private func runSteps(_ body: (Step) throws -> [String]) throws {
+    func runSteps(_ body: (Step) throws -> [String]) throws {
         for step in steps {
             let mapping = step.mapping
             let problems: [String]
@@ -252,36 +233,5 @@ struct StoreMigration {
     /// A version's name in quotes; a description of an unnamed version as it is.
     static func quoted(_ version: String) -> String {
         version.hasPrefix("an unnamed version") ? version : "'\(version)'"
-    }
-
-    /// Runs the migration on a private copy of the store file and its `-wal`, and rolls it
-    /// back: every failure shows here, while the store itself is still untouched.
-    func rehearse(url: URL, configuration: Configuration) throws {
-        let manager = FileManager.default
-        let directory = manager.temporaryDirectory.appendingPathComponent("objectgraph-migration-\(UUID().uuidString)")
-        defer { try? manager.removeItem(at: directory) }  // best effort: only our own temporary copy
-        let copy = directory.appendingPathComponent("store.sqlite").path
-        do {
-            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
-            try manager.copyItem(atPath: url.path, toPath: copy)
-            if manager.fileExists(atPath: url.path + "-wal") { try manager.copyItem(atPath: url.path + "-wal", toPath: copy + "-wal") }
-        } catch {
-            throw ObjectGraphError(
-                .persistentStoreOperation,
-                "could not copy \(url.path) to rehearse its migration",
-                underlying: error,
-                file: url.path
-            )
-        }
-        var configuration = configuration
-        configuration.readonly = false
-        let queue = try DatabaseQueue(path: copy, configuration: configuration)
-        try queue.inDatabase { db in
-            try db.inTransaction {
-                try run(in: db)
-                return .rollback
-            }
-        }
-        try queue.close()
     }
 }

@@ -77,6 +77,14 @@ package struct SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// The database's name, as a refusal names what cannot express a predicate.
+    package var databaseName: String {
+        switch database {
+        case .sqlite: "SQLite"
+        case .postgreSQL: "PostgreSQL"
+        }
+    }
+
     /// `alias.column`, the column quoted.
     package func column(_ alias: String, _ name: String) -> String {
         alias + "." + quoted(name)
@@ -87,6 +95,16 @@ package struct SQLDialect: Sendable, Hashable {
         switch database {
         case .sqlite: "?"
         case .postgreSQL: "$\(index)"
+        }
+    }
+
+    /// The test that a column is one of `count` keys bound from the first placeholder:
+    /// PostgreSQL binds them as one `bigint[]` (`= ANY($1)`), SQLite one placeholder each
+    /// (`IN (?, ?, …)`, in chunks the store chooses).
+    package func keyMembership(count: Int) -> String {
+        switch database {
+        case .sqlite: "IN (" + (count > 0 ? String(repeating: "?, ", count: count - 1) + "?" : "") + ")"
+        case .postgreSQL: "= ANY(\(placeholder(1)))"
         }
     }
 

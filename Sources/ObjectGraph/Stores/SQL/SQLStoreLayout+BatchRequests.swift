@@ -1,9 +1,10 @@
 import Foundation
 
-// Batch requests for a store in another module (the PostgreSQL store): the model's side of
-// them — checking and converting the input, the uniqueness lookups of an upsert, the rows a
-// predicate matches, the delete rules — as SQL and values, so the store only runs statements.
-// Keys of many rows go as one array parameter (`= ANY($n)`), which PostgreSQL's dialect has.
+// Batch requests for every SQL store: the model's side of them — checking and converting the
+// input, the uniqueness lookups of an upsert, the rows a predicate matches, the values an
+// update sets, the delete rules — as SQL and values, so a store only runs statements. Keys of
+// many rows go as one array parameter (`= ANY($n)`) in PostgreSQL's dialect; the SQLite store
+// takes the lookups, the matching query and the assignments, and binds keys in chunks itself.
 extension SQLStoreLayout {
     /// A batch insert, checked and converted, ready to run.
     package struct BatchInsert: Sendable {
@@ -133,8 +134,8 @@ extension SQLStoreLayout {
     }
 
     /// The lookups of `entity`'s uniqueness constraints and its super-entities', each over the
-    /// entity codes its constraint covers.
-    private func uniquenessLookups(for entity: EntityDescription, table: String) -> [(slots: [Int], codes: [Int], sql: String)] {
+    /// entity codes its constraint covers; `table` is the entity's, quoted.
+    func uniquenessLookups(for entity: EntityDescription, table: String) -> [(slots: [Int], codes: [Int], sql: String)] {
         guard let mapping = schema.mappings[entity.name] else { return [] }
         let q = dialect.quoted
         var lookups: [(slots: [Int], codes: [Int], sql: String)] = []
@@ -182,23 +183,62 @@ extension SQLStoreLayout {
         model: ManagedObjectModel,
         storeIdentifier: String
     ) throws -> BatchUpdate {
-        let entity = try batchEntity(entityName, model: model, for: "batch update of")
+        let (entity, descriptor, assignments) = try batchUpdateAssignments(
+            entityName: entityName,
+            predicate: predicate,
+            includesSubentities: includesSubentities,
+            values: values,
+            model: model
+        )
         guard let stored = self.entity(named: entity.name) else {
             throw ObjectGraphError(.entityNotFound, "cannot batch update '\(entity.name)': the store has no table for it")
         }
         let q = dialect.quoted
-        var assignments: [String] = []
-        var arguments: [SQLValue] = []
-        var slots: [Int] = []
+        var columns: [String] = []
+        for (index, assignment) in assignments.enumerated() {
+            columns.append("\(assignment.column) = \(dialect.placeholder(index + 1))")
+        }
+        columns.append("\(q("Z_OPT")) = \(q("Z_OPT")) + 1")
+        let arguments = assignments.map(\.value.sqlValue)
+        return BatchUpdate(
+            select: try matchingQuery(descriptor, model: model, storeIdentifier: storeIdentifier, refusing: "batch update"),
+            updateSQL:
+                "UPDATE \(stored.table) SET \(columns.joined(separator: ", ")) WHERE \(q("Z_PK")) = ANY(\(dialect.placeholder(arguments.count + 1)))",
+            arguments: arguments,
+            slots: assignments.map(\.slot)
+        )
+    }
+
+    /// One value a batch update sets: the attribute's slot, its column (quoted) and the value,
+    /// checked and converted.
+    struct BatchAssignment {
+        let slot: Int
+        let column: String
+        let value: Value
+    }
+
+    /// The rules of a batch update, for every store: the entity, the fetch of the rows it
+    /// changes, and the values it sets, in key order (keys of attributes the store keeps in no
+    /// column of the row left out).
+    ///
+    /// - Throws: ``ObjectGraphError`` for an unknown entity, a key that is not a stored
+    ///   attribute, or a value of the wrong type.
+    func batchUpdateAssignments(
+        entityName: String,
+        predicate: PredicateNode?,
+        includesSubentities: Bool,
+        values: [String: Any],
+        model: ManagedObjectModel
+    ) throws -> (entity: EntityDescription, descriptor: FetchDescriptor, assignments: [BatchAssignment]) {
+        let entity = try batchEntity(entityName, model: model, for: "batch update of")
+        let stored = self.entity(named: entity.name)
+        var assignments: [BatchAssignment] = []
         for (key, input) in values.sorted(by: { $0.key < $1.key }) {
             let attribute = try entity.batchAttribute(key, where: "the batch update of \(entity.name)")
             let value = try attribute.batchValue(input, where: "the batch update of \(entity.name)")
-            guard let column = stored.updateColumns[attribute.slot]?.column else { continue }
-            slots.append(attribute.slot)
-            arguments.append(value.sqlValue)
-            assignments.append("\(column) = \(dialect.placeholder(arguments.count))")
+            guard let column = stored?.updateColumns[attribute.slot]?.column else { continue }
+            assignments.append(BatchAssignment(slot: attribute.slot, column: column, value: value))
         }
-        assignments.append("\(q("Z_OPT")) = \(q("Z_OPT")) + 1")
         let descriptor = FetchDescriptor(
             entity: entity.name,
             predicate: predicate,
@@ -207,13 +247,7 @@ extension SQLStoreLayout {
             fetchOffset: 0,
             includesSubentities: includesSubentities
         )
-        return BatchUpdate(
-            select: try matchingQuery(descriptor, model: model, storeIdentifier: storeIdentifier, refusing: "batch update"),
-            updateSQL:
-                "UPDATE \(stored.table) SET \(assignments.joined(separator: ", ")) WHERE \(q("Z_PK")) = ANY(\(dialect.placeholder(arguments.count + 1)))",
-            arguments: arguments,
-            slots: slots
-        )
+        return (entity, descriptor, assignments)
     }
 
     // MARK: Batch delete
@@ -229,7 +263,12 @@ extension SQLStoreLayout {
         storeIdentifier: String,
         refusing request: String
     ) throws -> (sql: String, arguments: [SQLValue]) {
-        let compiled = try fetchPlan(for: descriptor, model: model, storeIdentifier: storeIdentifier)
+        try matchingQuery(descriptor, plan: try fetchPlan(for: descriptor, model: model, storeIdentifier: storeIdentifier), refusing: request)
+    }
+
+    /// The matching query of ``matchingQuery(_:model:storeIdentifier:refusing:)`` from a plan
+    /// the store already has (the SQLite store reuses the plan a request carries).
+    func matchingQuery(_ descriptor: FetchDescriptor, plan compiled: FetchPlan, refusing request: String) throws -> (sql: String, arguments: [SQLValue]) {
         do {
             return try query(descriptor, plan: compiled, ordered: descriptor.fetchLimit > 0 || descriptor.fetchOffset > 0) { _ in
                 "\(dialect.column("t0", "Z_PK")), \(dialect.column("t0", "Z_ENT"))"
@@ -237,92 +276,9 @@ extension SQLStoreLayout {
         } catch let error as NeedsInMemoryEvaluation {
             throw ObjectGraphError(
                 .invalidRequest,
-                "a \(request) of \(descriptor.entity) runs its predicate in the database, which cannot express it (\(error.reason)); fetch the objects and change them in a context instead. Nothing was written"
+                "a \(request) of \(descriptor.entity) runs its predicate in \(dialect.databaseName), which cannot express it (\(error.reason)); fetch the objects and change them in a context instead. Nothing was written"
             )
         }
-    }
-
-    /// A delete rule a batch delete applies to the rows of one entity.
-    package struct BatchDeleteRule: Sendable {
-        /// What the rule does with the rows the relationship reaches.
-        package enum Kind: Sendable {
-            case cascade, deny, nullify
-        }
-        package let kind: Kind
-        /// "Entity" and "relationship", for a refusal.
-        package let entityName: String
-        package let relationshipName: String
-        /// `SELECT "Z_PK", "Z_ENT"` of the rows the relationship of the rows whose keys are
-        /// bound as `$1` (a `bigint[]`) points at.
-        package let destinationsSQL: String
-        /// For `nullify`: the UPDATE clearing the reference back (and giving a new version) on
-        /// the rows whose keys are bound as `$1`.
-        package let nullifySQL: String?
-    }
-
-    /// The delete rules (cascade, deny, nullify) of the entity named `entityName`, in slot order.
-    package func batchDeleteRules(ofEntity entityName: String, model: ManagedObjectModel) -> [BatchDeleteRule] {
-        guard let entity = model.entity(named: entityName), let source = plan.entity(named: entityName) else { return [] }
-        let q = dialect.quoted
-        let keys = dialect.placeholder(1)
-        var rules: [BatchDeleteRule] = []
-        for slot in entity.relationshipSlots {
-            guard let relationship = entity.allProperties[slot] as? RelationshipDescription, !relationship.isTransient,
-                let destination = relationship.destinationEntity, let destinationPlan = plan.entity(named: destination.name)
-            else { continue }
-            let kind: BatchDeleteRule.Kind
-            switch relationship.deleteRule {
-            case .cascade: kind = .cascade
-            case .deny: kind = .deny
-            case .nullify: kind = .nullify
-            case .noAction: continue
-            }
-            let destinationTable = q(destinationPlan.mapping.table)
-            let destinationsSQL: String
-            if !relationship.isToMany {
-                guard let column = source.mapping.columns[relationship.slot] else { continue }
-                destinationsSQL =
-                    "SELECT \(q("Z_PK")), \(q("Z_ENT")) FROM \(destinationTable) WHERE \(q("Z_PK")) IN (SELECT \(q(column)) FROM \(q(source.mapping.table)) WHERE \(q("Z_PK")) = ANY(\(keys)))"
-            } else {
-                switch schema.storage(of: relationship) {
-                case .foreignKey(let table, let column, _):
-                    destinationsSQL = "SELECT \(q("Z_PK")), \(q("Z_ENT")) FROM \(q(table)) WHERE \(q(column)) = ANY(\(keys))"
-                case .joinTable(let joinTable, let isOwner):
-                    let (mine, theirs, _) = joinTable.columns(isOwner: isOwner)
-                    destinationsSQL =
-                        "SELECT d.\(q("Z_PK")), d.\(q("Z_ENT")) FROM \(destinationTable) d JOIN \(q(joinTable.name)) j ON j.\(q(theirs)) = d.\(q("Z_PK")) WHERE j.\(q(mine)) = ANY(\(keys))"
-                case nil:
-                    continue
-                }
-            }
-            var nullifySQL: String?
-            if kind == .nullify {
-                // A to-one inverse is a foreign key in the destination's row (with its entity
-                // column, and the order column of an ordered to-many side): cleared. A to-many
-                // inverse loses its member when the source row or its join rows go.
-                var assignments = ["\(q("Z_OPT")) = \(q("Z_OPT")) + 1"]
-                if let inverse = relationship.inverseRelationship, !inverse.isToMany,
-                    let column = destinationPlan.mapping.columns[inverse.slot]
-                {
-                    assignments.append("\(q(column)) = NULL")
-                    if let entityColumn = destinationPlan.mapping.entityColumns[inverse.slot] { assignments.append("\(q(entityColumn)) = NULL") }
-                    if relationship.isToMany, case .foreignKey(_, _, let orderColumn?) = schema.storage(of: relationship) {
-                        assignments.append("\(q(orderColumn)) = NULL")
-                    }
-                }
-                nullifySQL = "UPDATE \(destinationTable) SET \(assignments.joined(separator: ", ")) WHERE \(q("Z_PK")) = ANY(\(keys))"
-            }
-            rules.append(
-                BatchDeleteRule(
-                    kind: kind,
-                    entityName: entity.name,
-                    relationshipName: relationship.name,
-                    destinationsSQL: destinationsSQL,
-                    nullifySQL: nullifySQL
-                )
-            )
-        }
-        return rules
     }
 
     // MARK: Shared

@@ -53,7 +53,12 @@ package struct SQLStoreLayout: Sendable {
     package init(model: ManagedObjectModel, dialect: SQLDialect) {
         // The layout the PostgreSQL DDL (SQLStoreLayout+Schema) writes: join tables with
         // Z_SOURCE / Z_DESTINATION, as ObjectGraph's stores had before Core Data's layout.
-        let plan = StorePlan(model: model, layout: .objectGraph)
+        self.init(plan: StorePlan(model: model, layout: .objectGraph), dialect: dialect)
+    }
+
+    /// The layout `plan` describes, in `dialect`: how the SQLite store shares the engine's
+    /// statements (uniqueness probes, batch rules, fetch queries) over its file's own layout.
+    init(plan: StorePlan, dialect: SQLDialect) {
         self.plan = plan
         self.dialect = dialect
         let q = dialect.quoted
@@ -77,8 +82,8 @@ package struct SQLStoreLayout: Sendable {
                 let selectColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + (table?.columns.map(\.name) ?? [])
                 var joinRows: [(table: String, column: String)] = []
                 for joinTable in plan.schema.joinTables.values.sorted(by: { $0.name < $1.name }) {
-                    if joinTable.sourceTable == mapping.table { joinRows.append((q(joinTable.name), q("Z_SOURCE"))) }
-                    if joinTable.destinationTable == mapping.table { joinRows.append((q(joinTable.name), q("Z_DESTINATION"))) }
+                    if joinTable.sourceTable == mapping.table { joinRows.append((q(joinTable.name), q(joinTable.sourceColumn))) }
+                    if joinTable.destinationTable == mapping.table { joinRows.append((q(joinTable.name), q(joinTable.destinationColumn))) }
                 }
                 return Entity(
                     name: entity.name,
@@ -119,14 +124,38 @@ package struct SQLStoreLayout: Sendable {
         case .foreignKey(let table, let column, let orderColumn):
             return .foreignKey(table: q(table), column: q(column), orderColumn: orderColumn.map(q))
         case .joinTable(let joinTable, let isOwner):
-            let ordered = isOwner ? joinTable.sourceOrdered : joinTable.destinationOrdered
+            let (mine, theirs, order) = joinTable.columns(isOwner: isOwner)
             return .joinTable(
                 table: q(joinTable.name),
-                mine: q(isOwner ? "Z_SOURCE" : "Z_DESTINATION"),
-                theirs: q(isOwner ? "Z_DESTINATION" : "Z_SOURCE"),
-                orderColumn: ordered ? q(isOwner ? "Z_FOK_SOURCE" : "Z_FOK_DESTINATION") : nil,
+                mine: q(mine),
+                theirs: q(theirs),
+                orderColumn: order.map(q),
                 memberTable: q(isOwner ? joinTable.destinationTable : joinTable.sourceTable),
                 isOwner: isOwner
+            )
+        case nil:
+            return nil
+        }
+    }
+
+    /// `SELECT source, member "Z_PK", member "Z_ENT"` of the members of to-many `relationship`
+    /// of the rows whose keys are bound, each source's members in order (by the order column
+    /// where there is one, then by key); `nil` when the store keeps no members for it. Both
+    /// stores read members with it, SQLite one object (`= ?`) or a chunk at a time.
+    package func membersQuery(_ relationship: RelationshipKey) -> KeyedSQL? {
+        let q = dialect.quoted
+        switch toMany(relationship) {
+        case .foreignKey(let table, let column, let orderColumn):
+            return KeyedSQL(
+                head: "SELECT \(column), \(q("Z_PK")), \(q("Z_ENT")) FROM \(table) WHERE \(column) ",
+                tail: " ORDER BY \(column), \(orderColumn.map { "\($0), " } ?? "")\(q("Z_PK"))"
+            )
+        case .joinTable(let table, let mine, let theirs, let orderColumn, let memberTable, _):
+            // Ordered by the join table's own columns (equal to d.Z_PK), which its key and
+            // index already hold in order: ordering by d.Z_PK made SQLite sort every member.
+            return KeyedSQL(
+                head: "SELECT j.\(mine), d.\(q("Z_PK")), d.\(q("Z_ENT")) FROM \(table) j JOIN \(memberTable) d ON d.\(q("Z_PK")) = j.\(theirs) WHERE j.\(mine) ",
+                tail: " ORDER BY j.\(mine), \(orderColumn.map { "j.\($0), " } ?? "")j.\(theirs)"
             )
         case nil:
             return nil

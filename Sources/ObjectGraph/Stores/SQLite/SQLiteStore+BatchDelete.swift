@@ -37,54 +37,28 @@ extension SQLiteStore {
     }
 
     /// Deletes `direct` and what their delete rules reach, inside the caller's transaction;
-    /// the files of their externally stored values are noted in `files`.
+    /// the files of their externally stored values are noted in `files`. The walk through the
+    /// rules is the engine's (``BatchDeleteWalk``); SQLite answers it in chunks of keys.
     private func deleteWithRules(_ direct: [ManagedObjectID], in db: Database, files: inout ExternalFileChanges) throws -> BatchChanges {
-        var deleted: [ManagedObjectID] = []
-        var deletedSet = Set<ManagedObjectID>()
-        var denied: [(entity: String, relationship: String, destinations: [ManagedObjectID])] = []
-        var nullified: [(RelationshipDescription, [ManagedObjectID])] = []
-        var frontier = direct.filter { deletedSet.insert($0).inserted }
-        deleted += frontier
-        while !frontier.isEmpty {
-            var next: [ManagedObjectID] = []
-            for (entityName, ids) in Dictionary(grouping: frontier, by: \.entityName).sorted(by: { $0.key < $1.key }) {
-                guard let entity = managedObjectModel.entity(named: entityName) else { continue }
-                for slot in entity.relationshipSlots {
-                    guard let relationship = entity.allProperties[slot] as? RelationshipDescription, !relationship.isTransient else { continue }
-                    switch relationship.deleteRule {
-                    case .cascade:
-                        for destination in try destinations(of: relationship, from: ids, in: db) where deletedSet.insert(destination).inserted {
-                            next.append(destination)
-                        }
-                    case .deny:
-                        let destinations = try destinations(of: relationship, from: ids, in: db)
-                        if !destinations.isEmpty { denied.append((entity.name, relationship.name, destinations)) }
-                    case .nullify:
-                        nullified.append((relationship, ids))
-                    case .noAction:
-                        break
-                    }
-                }
-            }
-            deleted += next
-            frontier = next
+        var walk = layout.batchDeleteWalk(from: direct, model: managedObjectModel)
+        while let questions = walk.nextQuestions() {
+            walk.answer(try questions.map { try destinations($0.rule.destinations, of: $0.sources, in: db) })
         }
-        for denial in denied {
-            if let denying = denial.destinations.first(where: { !deletedSet.contains($0) }) {
-                throw ObjectGraphError(
-                    .validationRelationshipDeniedDelete,
-                    "the batch delete is refused: \(denial.entity).\(denial.relationship) denies deleting a \(denial.entity) while it has \(denying) (a \(denying.entityName)); nothing was deleted"
+        try walk.checkDenials()
+        for nullification in walk.nullifications {
+            guard let update = nullification.rule.nullify else { continue }
+            let affected = walk.surviving(try destinations(nullification.rule.destinations, of: nullification.sources, in: db))
+            for start in stride(from: 0, to: affected.count, by: Self.rowsByIDChunk) {
+                let chunk = affected[start..<min(start + Self.rowsByIDChunk, affected.count)]
+                try db.execute(
+                    sql: update.sql(keys: SQLDialect.sqlite.keyMembership(count: chunk.count)),
+                    arguments: StatementArguments(chunk.map(\.primaryKey))
                 )
             }
+            walk.noteUpdated(affected)
         }
-        var updated: [ManagedObjectID] = []
-        var updatedSet = Set<ManagedObjectID>()
-        for (relationship, sources) in nullified {
-            for id in try nullify(relationship, from: sources, sparing: deletedSet, in: db) where updatedSet.insert(id).inserted {
-                updated.append(id)
-            }
-        }
-        var changes = BatchChanges(inserted: [], updated: updated, deleted: deleted)
+        let deleted = walk.deleted
+        var changes = BatchChanges(inserted: [], updated: walk.updated, deleted: deleted)
         if tracksHistory {
             for id in deleted { changes.tombstones[id] = try tombstoneValues(of: id, in: db) }
         }
@@ -99,67 +73,13 @@ extension SQLiteStore {
         return changes
     }
 
-    /// The objects `relationship` of `sources` (all of one entity) points at.
-    private func destinations(of relationship: RelationshipDescription, from sources: [ManagedObjectID], in db: Database) throws -> [ManagedObjectID]
-    {
-        guard let destination = relationship.destinationEntity, let destinationPlan = plan.entity(named: destination.name),
-            let sourceEntity = sources.first.flatMap({ plan.entity(named: $0.entityName) })
-        else { return [] }
-        let destinationTable = destinationPlan.mapping.table
+    /// The rows `sql` (a rule's destinations) selects for the keys of `sources`, in chunks.
+    private func destinations(_ sql: SQLStoreLayout.KeyedSQL, of sources: [ManagedObjectID], in db: Database) throws -> [ManagedObjectID] {
         var found: [ManagedObjectID] = []
         for start in stride(from: 0, to: sources.count, by: Self.rowsByIDChunk) {
             let chunk = sources[start..<min(start + Self.rowsByIDChunk, sources.count)]
-            let keys = "(\(Self.placeholders(chunk.count)))"
-            let sql: String
-            if !relationship.isToMany {
-                guard let column = sourceEntity.mapping.columns[relationship.slot] else { return [] }
-                sql =
-                    "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(column) FROM \(sourceEntity.mapping.table) WHERE Z_PK IN \(keys))"
-            } else {
-                switch schema.storage(of: relationship) {
-                case .foreignKey(let table, let column, _):
-                    sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN \(keys)"
-                case .joinTable(let joinTable, let isOwner):
-                    let (mine, theirs, _) = joinTable.columns(isOwner: isOwner)
-                    sql =
-                        "SELECT d.Z_PK, d.Z_ENT FROM \(destinationTable) d JOIN \(joinTable.name) j ON j.\(theirs) = d.Z_PK WHERE j.\(mine) IN \(keys)"
-                case nil:
-                    return []
-                }
-            }
-            found += try matchingIDs((sql, chunk.map(\.primaryKey.databaseValue)), in: db)
+            found += try matchingIDs((sql.sql(keys: SQLDialect.sqlite.keyMembership(count: chunk.count)), chunk.map(\.primaryKey.databaseValue)), in: db)
         }
         return found
-    }
-
-    /// Clears the references back to `sources` that `relationship`'s destinations hold, and
-    /// gives the destinations that survive a new version. Returns those destinations.
-    private func nullify(
-        _ relationship: RelationshipDescription,
-        from sources: [ManagedObjectID],
-        sparing deleted: Set<ManagedObjectID>,
-        in db: Database
-    ) throws -> [ManagedObjectID] {
-        let affected = try destinations(of: relationship, from: sources, in: db).filter { !deleted.contains($0) }
-        guard !affected.isEmpty, let destination = relationship.destinationEntity,
-            let destinationPlan = plan.entity(named: destination.name)
-        else { return affected }
-        var assignments = ["Z_OPT = Z_OPT + 1"]
-        // A to-one inverse is a foreign key in the destination's row (with its entity column,
-        // and the order column of an ordered to-many side): clear them. A to-many inverse loses
-        // its member when the source row or its join rows go.
-        if let inverse = relationship.inverseRelationship, !inverse.isToMany, let column = destinationPlan.mapping.columns[inverse.slot] {
-            assignments.append("\(column) = NULL")
-            if let entityColumn = destinationPlan.mapping.entityColumns[inverse.slot] { assignments.append("\(entityColumn) = NULL") }
-            if relationship.isToMany, case .foreignKey(_, _, let orderColumn?) = schema.storage(of: relationship) {
-                assignments.append("\(orderColumn) = NULL")
-            }
-        }
-        let update = "UPDATE \(destinationPlan.mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN "
-        for start in stride(from: 0, to: affected.count, by: Self.rowsByIDChunk) {
-            let chunk = affected[start..<min(start + Self.rowsByIDChunk, affected.count)]
-            try db.execute(sql: update + "(\(Self.placeholders(chunk.count)))", arguments: StatementArguments(chunk.map(\.primaryKey)))
-        }
-        return affected
     }
 }

@@ -129,34 +129,17 @@ extension SQLiteStore {
         return end - Int64(count) + 1
     }
 
-    /// One uniqueness constraint as a lookup: its slots, columns and the entity codes its index
-    /// covers.
+    /// One uniqueness constraint as a lookup: its slots, and the query of a stored row with
+    /// the same values (over the entity codes its index covers).
     struct UniquenessLookup {
         let slots: [Int]
         let sql: String
     }
 
-    /// The lookups of `entity`'s uniqueness constraints and its super-entities'.
+    /// The lookups of `entity`'s uniqueness constraints and its super-entities', as the engine
+    /// writes them for every store.
     private func uniquenessLookups(for entity: EntityDescription, plan entityPlan: StorePlan.EntityPlan) -> [UniquenessLookup] {
-        var lookups: [UniquenessLookup] = []
-        var current: EntityDescription? = entity
-        while let owner = current {
-            for constraint in owner.uniquenessConstraints {
-                let slots = constraint.compactMap { owner.slotByName[$0] }
-                let columns = slots.compactMap { entityPlan.mapping.columns[$0] }
-                guard !slots.isEmpty, columns.count == constraint.count else { continue }
-                let codes = owner.fetchableEntityCodes.map(String.init).joined(separator: ", ")
-                let conditions = columns.map { "\($0) = ?" }.joined(separator: " AND ")
-                lookups.append(
-                    UniquenessLookup(
-                        slots: slots,
-                        sql: "SELECT Z_PK, Z_ENT FROM \(entityPlan.mapping.table) WHERE Z_ENT IN (\(codes)) AND \(conditions) LIMIT 1"
-                    )
-                )
-            }
-            current = owner.superentity
-        }
-        return lookups
+        layout.uniquenessLookups(for: entity, table: entityPlan.mapping.table).map { UniquenessLookup(slots: $0.slots, sql: $0.sql) }
     }
 
     /// The stored row whose constrained values equal `values`' (constraints with a NULL value
@@ -205,47 +188,22 @@ extension SQLiteStore {
 
     /// The entity named `name` and its plan, or an error naming the request.
     func batchEntity(_ name: String, for request: String) throws -> (EntityDescription, StorePlan.EntityPlan) {
-        guard let entity = managedObjectModel.entity(named: name), let entityPlan = plan.entity(named: name) else {
+        let entity = try layout.batchEntity(name, model: managedObjectModel, for: request)
+        guard let entityPlan = plan.entity(named: name) else {
             throw ObjectGraphError(.entityNotFound, "cannot \(request) '\(name)': the model has no such entity")
         }
         return (entity, entityPlan)
     }
 
     /// `SELECT t0.Z_PK, t0.Z_ENT FROM table t0 … WHERE …` for the rows `descriptor` matches (in
-    /// its order with a limit or offset), with its arguments. A predicate SQLite cannot express
-    /// is refused.
+    /// its order with a limit or offset), with its arguments, as the engine writes it from the
+    /// request's plan (compiled now when it has none from this store). A predicate SQLite
+    /// cannot express is refused.
     func matchingSQL(_ descriptor: FetchDescriptor, refusing request: String) throws -> (String, [DatabaseValue]) {
         let compiled: FetchPlan
         if let given = descriptor.plan, canUse(given) { compiled = given } else { compiled = try fetchPlan(for: descriptor) }
-        let clauses: FetchPlan.Clauses
-        if descriptor.predicate == nil {
-            clauses = compiled.unfiltered
-        } else {
-            switch compiled.filtered {
-            case .sql(let sql): clauses = sql
-            case .inMemory(let reason):
-                throw ObjectGraphError(
-                    .invalidRequest,
-                    "a \(request) of \(descriptor.entity) runs its predicate in SQLite, which cannot express it (\(reason)); fetch the objects and change them in a context instead. Nothing was written"
-                )
-            case .failed(let error): throw error
-            }
-        }
-        var joins = clauses.whereJoins
-        var arguments = clauses.whereArguments
-        var orderClause = ""
-        if descriptor.fetchLimit > 0 || descriptor.fetchOffset > 0 {
-            let order = try clauses.order.get()
-            joins = order.joins
-            arguments = order.arguments
-            orderClause = SQLCompiler.orderClause(terms: order.terms, alias: "t0", breakingTies: true, dialect: .sqlite)
-        }
-        var sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(compiled.table) t0"
-        if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
-        sql += clauses.whereClause + orderClause
-        let limit = SQLDialect.sqlite.limitClause(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset, firstPlaceholder: arguments.count + 1)
-        sql += limit.sql
-        return (sql, (arguments + limit.arguments).databaseValues)
+        let (sql, arguments) = try layout.matchingQuery(descriptor, plan: compiled, refusing: request)
+        return (sql, arguments.databaseValues)
     }
 
     /// The IDs a `SELECT Z_PK, Z_ENT …` returns, inside a transaction.

@@ -9,35 +9,32 @@ extension SQLiteStore {
     /// Sets `values` (attribute names to caller values) on every row of `entityName` matching
     /// `predicate`, giving each a new version, in one transaction.
     func batchUpdate(entityName: String, predicate: PredicateNode?, includesSubentities: Bool, values: [String: Any]) throws -> BatchChanges {
-        let (entity, entityPlan) = try batchEntity(entityName, for: "batch update of")
+        // The rules (keys, values, matched rows) are the engine's; SQLite keeps large binary
+        // values in files and binds keys in chunks.
+        let (entity, descriptor, planned) = try layout.batchUpdateAssignments(
+            entityName: entityName,
+            predicate: predicate,
+            includesSubentities: includesSubentities,
+            values: values,
+            model: managedObjectModel
+        )
+        let (_, entityPlan) = try batchEntity(entity.name, for: "batch update of")
         var assignments: [String] = []
         var arguments: [DatabaseValue] = []
-        var slots: [Int] = []
+        let slots = planned.map(\.slot)
         let storage = externalStorage
         // Values each row keeps in a file of its own, written row by row.
         var fileValues: [(column: String, value: Value)] = []
-        for (key, input) in values.sorted(by: { $0.key < $1.key }) {
-            let attribute = try entity.batchAttribute(key, where: "the batch update of \(entity.name)")
-            let value = try attribute.batchValue(input, where: "the batch update of \(entity.name)")
-            guard let column = entityPlan.updateColumns[attribute.slot] else { continue }
-            slots.append(attribute.slot)
-            let external = entityPlan.externalSlots.contains(attribute.slot)
-            if external, storage.keepsInFile(value) {
-                fileValues.append((column, value))
+        for assignment in planned {
+            let external = entityPlan.externalSlots.contains(assignment.slot)
+            if external, storage.keepsInFile(assignment.value) {
+                fileValues.append((assignment.column, assignment.value))
                 continue
             }
-            assignments.append("\(column) = ?")
-            arguments.append((external ? ExternalBinaryStorage.inline(value) : value).databaseValue)
+            assignments.append("\(assignment.column) = ?")
+            arguments.append((external ? ExternalBinaryStorage.inline(assignment.value) : assignment.value).databaseValue)
         }
         assignments.append("Z_OPT = Z_OPT + 1")
-        let descriptor = FetchDescriptor(
-            entity: entity.name,
-            predicate: predicate,
-            sortDescriptors: [],
-            fetchLimit: 0,
-            fetchOffset: 0,
-            includesSubentities: includesSubentities
-        )
         let select = try matchingSQL(descriptor, refusing: "batch update")
         let update = "UPDATE \(entityPlan.mapping.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN "
         let replacesFiles = slots.contains { entityPlan.externalSlots.contains($0) }

@@ -12,25 +12,18 @@ extension SQLiteStore {
                 file: path
             )
         }
-        if let token = request.token, token.storeIdentifier != identifier {
-            throw ObjectGraphError(
-                .invalidRequest,
-                "the history token \(token.transactionNumber) belongs to the store \(token.storeIdentifier), not to the store at \(path ?? ":memory:") (\(identifier))",
-                file: path
-            )
-        }
+        try request.checkToken(storeIdentifier: identifier, store: "the store at \(path ?? ":memory:")", file: path)
         switch request.operation {
         case .fetch:
             let (transactions, changes) = try storeOperation(.read, "fetch persistent history") {
                 try writer.read { db in try fetchTransactions(request, in: db) }
             }
-            let (narrowedTransactions, narrowedChanges) = try request.narrowed(transactions, changes, changesOnly: request.resultType == .changesOnly)
-            return request.result(narrowedTransactions, narrowedChanges)
+            return try request.fetchResult(transactions, changes)
         case .delete:
             let deleted = try storeOperation(.write, "delete persistent history") {
                 try writer.write { db in try deleteTransactions(request, in: db) }
             }
-            return PersistentHistoryResult(resultType: request.resultType, result: request.resultType == .count ? deleted : true)
+            return request.deletionResult(deleted)
         }
     }
 
@@ -47,15 +40,16 @@ extension SQLiteStore {
     // MARK: Fetching
 
     /// The transactions `request` selects and their changes (none when it asks for
-    /// transactions only or a count). Each transaction holds its changes, except for
-    /// ``PersistentHistoryResultType/changesOnly``, where the changes hold their transactions.
+    /// transactions only or a count), read as rows the engine turns into objects
+    /// (``HistoryRows``).
     private func fetchTransactions(
         _ request: PersistentHistoryChangeRequest,
         in db: Database
     ) throws -> ([PersistentHistoryTransaction], [PersistentHistoryChange]) {
         if let token = request.token { try checkNotExpired(token, in: db) }
         let (condition, arguments) = transactionCondition(request)
-        let transactions = try Row.fetchAll(
+        var rows = HistoryRows()
+        rows.transactions = try Row.fetchAll(
             db,
             sql: """
                 SELECT Z_PK, ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZBUNDLEID, ZPROCESSID FROM \(HistoryTables.transactions) \
@@ -63,63 +57,44 @@ extension SQLiteStore {
                 """,
             arguments: arguments
         ).map { row in
-            PersistentHistoryTransaction(
-                timestamp: Date(timeIntervalSinceReferenceDate: row[1]),
-                author: row[2],
-                bundleID: row[4],
-                processID: row[5],
-                contextName: row[3],
-                storeID: identifier,
-                transactionNumber: row[0]
-            )
+            HistoryRows.Transaction(number: row[0], timestamp: row[1], author: row[2], contextName: row[3], bundleID: row[4], processID: row[5])
         }
-        let withoutChanges = request.resultType == .transactionsOnly || request.resultType == .count
-        guard !transactions.isEmpty, !withoutChanges || request.narrowsChanges else { return (transactions, []) }
-        let byNumber = Dictionary(uniqueKeysWithValues: transactions.map { ($0.transactionNumber, $0) })
-        let selected = "SELECT Z_PK FROM \(HistoryTables.transactions) WHERE \(condition)"
-        let tombstones = try tombstones(inTransactions: selected, arguments: arguments, in: db)
-        var changes: [Int64: [PersistentHistoryChange]] = [:]
-        var all: [PersistentHistoryChange] = []
-        // Changes returned alone hold their transactions, which then do not hold them (no cycle).
-        let changesOnly = request.resultType == .changesOnly
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT Z_PK, ZTRANSACTION, ZCHANGETYPE, ZENTITYNAME, ZENTITYPK, ZCOLUMNS FROM \(HistoryTables.changes) \
-                WHERE ZTRANSACTION IN (\(selected)) ORDER BY Z_PK
-                """,
-            arguments: arguments
-        )
-        while let row = try rows.next() {
-            let number: Int64 = row[1]
-            guard let transaction = byNumber[number], let type = PersistentHistoryChangeType(rawValue: row[2]) else { continue }
-            let changeID: Int64 = row[0]
-            let entityName: String = row[3]
-            let entity = managedObjectModel.entity(named: entityName)
-            let id = ManagedObjectID(storeIdentifier: identifier, entityName: entityName, primaryKey: row[4])
-            var updated: Set<PropertyDescription>?
-            if type == .update {
-                let names = (row[5] as String?)?.split(separator: ",").map(String.init) ?? []
-                let properties = entity?.propertiesByName ?? [:]
-                updated = Set(names.compactMap { properties[$0] })
+        let withChanges = !rows.transactions.isEmpty && request.readsChanges
+        if withChanges {
+            let selected = "SELECT Z_PK FROM \(HistoryTables.transactions) WHERE \(condition)"
+            let tombstones = try tombstones(inTransactions: selected, arguments: arguments, in: db)
+            let cursor = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT Z_PK, ZTRANSACTION, ZCHANGETYPE, ZENTITYNAME, ZENTITYPK, ZCOLUMNS FROM \(HistoryTables.changes) \
+                    WHERE ZTRANSACTION IN (\(selected)) ORDER BY Z_PK
+                    """,
+                arguments: arguments
+            )
+            while let row = try cursor.next() {
+                guard let type = PersistentHistoryChangeType(rawValue: row[2]) else { continue }
+                let changeID: Int64 = row[0]
+                let entityName: String = row[3]
+                let entity = managedObjectModel.entity(named: entityName)
+                var updated: Set<PropertyDescription>?
+                if type == .update {
+                    let names = (row[5] as String?)?.split(separator: ",").map(String.init) ?? []
+                    let properties = entity?.propertiesByName ?? [:]
+                    updated = Set(names.compactMap { properties[$0] })
+                }
+                rows.changes.append(
+                    HistoryRows.Change(
+                        id: changeID,
+                        transaction: row[1],
+                        objectID: ManagedObjectID(storeIdentifier: identifier, entityName: entityName, primaryKey: row[4]),
+                        type: type,
+                        updatedProperties: updated,
+                        tombstone: type == .delete ? tombstones[changeID].map { decodeTombstone($0, entity: entity) } : nil
+                    )
+                )
             }
-            let tombstone = type == .delete ? tombstones[changeID].map { decodeTombstone($0, entity: entity) } : nil
-            let change = PersistentHistoryChange(
-                changeID: changeID,
-                changedObjectID: id,
-                changeType: type,
-                tombstone: tombstone,
-                updatedProperties: updated,
-                transaction: transaction,
-                holdsTransaction: changesOnly
-            )
-            changes[number, default: []].append(change)
-            all.append(change)
         }
-        if !changesOnly {
-            for transaction in transactions { transaction.changes = changes[transaction.transactionNumber] ?? [] }
-        }
-        return (transactions, all)
+        return rows.objects(storeIdentifier: identifier, withChanges: withChanges, changesOnly: request.resultType == .changesOnly)
     }
 
     /// The stored tombstone values of the delete changes of the selected transactions, by change.
@@ -185,14 +160,11 @@ extension SQLiteStore {
         try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [HistoryTables.transactions]) ?? 0
     }
 
-    /// The WHERE clause on the transactions table selecting what `request` fetches or deletes.
+    /// The WHERE clause on the transactions table selecting what `request` fetches or deletes
+    /// (the engine's, in SQLite's dialect).
     private func transactionCondition(_ request: PersistentHistoryChangeRequest) -> (String, StatementArguments) {
-        let fetch = request.operation == .fetch
-        switch request.bound {
-        case .all: return ("1", [])
-        case .token(let token): return (fetch ? "Z_PK > ?" : "Z_PK < ?", [token.transactionNumber])
-        case .date(let date): return (fetch ? "ZTIMESTAMP > ?" : "ZTIMESTAMP < ?", [date.timeIntervalSinceReferenceDate])
-        }
+        let (condition, arguments) = request.transactionCondition(.sqlite)
+        return (condition, StatementArguments(arguments.databaseValues))
     }
 
     // MARK: Deleting

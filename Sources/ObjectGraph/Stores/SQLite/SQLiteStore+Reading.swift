@@ -153,30 +153,14 @@ extension SQLiteStore {
     }
 
     func members(of id: ManagedObjectID, relationship: RelationshipKey) throws -> [ManagedObjectID] {
-        let sql: String
-        switch schema.toMany[relationship] {
-        case .foreignKey(let table, let column, let orderColumn):
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
-        case .joinTable(let joinTable, let isOwner):
-            let (mine, theirs, orderColumn) = joinTable.columns(isOwner: isOwner)
-            let order = orderColumn.map { "j.\($0), " } ?? ""
-            let table = isOwner ? joinTable.destinationTable : joinTable.sourceTable
-            sql =
-                "SELECT d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order)j.\(theirs)"
-        case nil:
-            throw ObjectGraphError(
-                .persistentStoreOperation,
-                "the store at \(path ?? ":memory:") stores no members for \(relationshipName(relationship))",
-                file: path
-            )
-        }
+        let sql = try membersQuery(relationship).sql(keys: "= ?")
         return try storeOperation(.read, "read \(relationshipName(relationship)) of \(id)") {
             try writer.unsafeRead { db in
                 let statement = try db.cachedStatement(sql: sql)
                 let cursor = try Row.fetchCursor(statement, arguments: [id.primaryKey])
                 var ids: [ManagedObjectID] = []
                 while try cursor.next() != nil {
-                    if let member = objectID(statement.sqliteStatement) { ids.append(member) }
+                    if let member = objectID(statement.sqliteStatement, at: 1) { ids.append(member) }
                 }
                 return ids
             }
@@ -186,28 +170,7 @@ extension SQLiteStore {
     func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [ManagedObjectID: [ManagedObjectID]] {
         // `SELECT source, member Z_PK, member Z_ENT`, sources in an IN list, each source's
         // members in the order `members(of:relationship:)` gives them.
-        let select: (Int) -> String
-        switch schema.toMany[relationship] {
-        case .foreignKey(let table, let column, let orderColumn):
-            select = { count in
-                "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(Self.placeholders(count))) ORDER BY \(column), \(orderColumn.map { "\($0), " } ?? "")Z_PK"
-            }
-        case .joinTable(let joinTable, let isOwner):
-            let (mine, theirs, orderColumn) = joinTable.columns(isOwner: isOwner)
-            let order = orderColumn.map { "j.\($0), " } ?? ""
-            let table = isOwner ? joinTable.destinationTable : joinTable.sourceTable
-            // Ordered by the join table's own columns (equal to d.Z_PK), which its key and
-            // index already hold in order: ordering by d.Z_PK made SQLite sort every member.
-            select = { count in
-                "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(joinTable.name) j JOIN \(table) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(Self.placeholders(count))) ORDER BY j.\(mine), \(order)j.\(theirs)"
-            }
-        case nil:
-            throw ObjectGraphError(
-                .persistentStoreOperation,
-                "the store at \(path ?? ":memory:") stores no members for \(relationshipName(relationship))",
-                file: path
-            )
-        }
+        let query = try membersQuery(relationship)
         var members: [ManagedObjectID: [ManagedObjectID]] = [:]
         members.reserveCapacity(ids.count)
         var sources: [Int64: ManagedObjectID] = [:]
@@ -220,7 +183,7 @@ extension SQLiteStore {
         while start < keys.count {
             let chunk = keys[start..<min(start + Self.rowsByIDChunk, keys.count)]
             start += chunk.count
-            let sql = select(chunk.count)
+            let sql = query.sql(keys: SQLDialect.sqlite.keyMembership(count: chunk.count))
             try storeOperation(.read, "read \(relationshipName(relationship)) of \(chunk.count) objects") {
                 try writer.unsafeRead { db in
                     let statement = try db.cachedStatement(sql: sql)
@@ -245,6 +208,18 @@ extension SQLiteStore {
     }
 
     // MARK: Helpers
+
+    /// The engine's query of `relationship`'s members (``SQLStoreLayout/membersQuery(_:)``).
+    private func membersQuery(_ relationship: RelationshipKey) throws -> SQLStoreLayout.KeyedSQL {
+        guard let query = layout.membersQuery(relationship) else {
+            throw ObjectGraphError(
+                .persistentStoreOperation,
+                "the store at \(path ?? ":memory:") stores no members for \(relationshipName(relationship))",
+                file: path
+            )
+        }
+        return query
+    }
 
     /// How the entity named `name` is stored; throws for an entity the store does not know
     /// (an ID from another model), rather than treating its objects as missing.
@@ -324,7 +299,8 @@ extension SQLiteStore {
         return StoredRow(id: ManagedObjectID(scope: ids.scope(code: entity.code), primaryKey: pk), version: version, values: values)
     }
 
-    /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`,
+    /// The SQL of a fetch: `SELECT columns FROM table t0 joins WHERE … ORDER BY … LIMIT …`, as
+    /// the engine assembles it for every store (``SQLStoreLayout/query(_:plan:ordered:distinct:columns:)``),
     /// from the request's plan (compiled now when it has none from this store).
     ///
     /// - Throws: ``NeedsInMemoryEvaluation`` when the request applies a predicate SQLite
@@ -338,31 +314,7 @@ extension SQLiteStore {
     ) throws -> (String, [DatabaseValue]) {
         let plan: FetchPlan
         if let given = request.plan, canUse(given) { plan = given } else { plan = try fetchPlan(for: request) }
-        let clauses: FetchPlan.Clauses
-        if request.appliesPredicate, request.predicate != nil {
-            switch plan.filtered {
-            case .sql(let compiled): clauses = compiled
-            case .inMemory(let reason): throw NeedsInMemoryEvaluation(reason: reason)
-            case .failed(let error): throw error
-            }
-        } else {
-            clauses = plan.unfiltered
-        }
-        var joins = clauses.whereJoins
-        var arguments = clauses.whereArguments
-        var orderClause = ""
-        if ordered {
-            let order = try clauses.order.get()
-            joins = order.joins
-            arguments = order.arguments
-            // DISTINCT rows have no single primary key to break ties with.
-            orderClause = SQLCompiler.orderClause(terms: order.terms, alias: "t0", breakingTies: !distinct, dialect: .sqlite)
-        }
-        var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns(plan.table)) FROM \(plan.table) t0"
-        if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
-        sql += clauses.whereClause + orderClause
-        let limit = SQLDialect.sqlite.limitClause(limit: request.fetchLimit, offset: request.fetchOffset, firstPlaceholder: arguments.count + 1)
-        sql += limit.sql
-        return (sql, (arguments + limit.arguments).databaseValues)
+        let (sql, arguments) = try layout.query(request, plan: plan, ordered: ordered, distinct: distinct, columns: columns)
+        return (sql, arguments.databaseValues)
     }
 }

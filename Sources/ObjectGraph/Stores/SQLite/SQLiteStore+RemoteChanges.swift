@@ -28,11 +28,11 @@ extension SQLiteStore {
     /// Noted before the commit — a reader may see the transaction the moment it commits — and
     /// forgotten if the transaction rolls back, as its number is then handed out again.
     func noteOwnHistoryTransaction(_ number: Int64, in db: Database) {
-        ownTransactions.withLock { _ = $0.insert(number) }
+        ownTransactions.note(number)
         db.afterNextTransaction(
             onCommit: { _ in },
             onRollback: { [weak self] _ in
-                self?.ownTransactions.withLock { _ = $0.remove(number) }
+                self?.ownTransactions.forget(number)
             }
         )
     }
@@ -40,15 +40,11 @@ extension SQLiteStore {
     /// Removes and returns which of `numbers` this store wrote; forgets every number up to
     /// `through`, which the caller has read past.
     func takeOwnTransactions(among numbers: [Int64], through last: Int64) -> Set<Int64> {
-        ownTransactions.withLock { own in
-            let mine = Set(numbers.filter { own.contains($0) })
-            own = own.filter { $0 > last }
-            return mine
-        }
+        ownTransactions.take(among: numbers, through: last)
     }
 
     /// How many of this store's transactions the monitor has not read past yet.
-    var ownTransactionBacklog: Int { ownTransactions.withLock { $0.count } }
+    var ownTransactionBacklog: Int { ownTransactions.backlog }
 
     // MARK: Reading other writers' history
 

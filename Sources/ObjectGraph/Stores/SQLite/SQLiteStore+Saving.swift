@@ -48,17 +48,14 @@ extension SQLiteStore {
                 underlying: error,
                 file: path
             )
-        } catch let error as ObjectGraphError {
-            throw error
-        } catch let failure as OptimisticLockingFailure {
-            throw failure
         } catch {
-            throw ObjectGraphError(
-                .persistentStoreOperation,
-                "the save could not be written to the store at \(path ?? ":memory:"); nothing was saved",
-                underlying: error,
-                file: path
-            )
+            throw ObjectGraphError.passedOn(error)
+                ?? ObjectGraphError(
+                    .persistentStoreOperation,
+                    "the save could not be written to the store at \(path ?? ":memory:"); nothing was saved",
+                    underlying: error,
+                    file: path
+                )
         }
     }
 

@@ -14,16 +14,15 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     /// The model's tables, columns, statements and relationship storage, computed once.
     let plan: StorePlan
     var schema: StoreSchema { plan.schema }
+    /// The same tables in SQLite's dialect, as the SQL store engine writes its statements for
+    /// both stores (uniqueness probes, batch rules, fetch queries).
+    let layout: SQLStoreLayout
     let writer: any DatabaseWriter
-    /// Held by a context while it saves, from its first attempt to its last: another context of
-    /// this process cannot save between a conflict and its resolution (as Core Data's
-    /// coordinator lock), so resolving never starves.
-    private let saveLock = NSLock()
+    /// The save lock and the count of saves written (see ``SaveSerializer``).
+    private let saves = SaveSerializer()
 
     func serializingSaves<T>(_ body: () throws -> T) rethrows -> T {
-        saveLock.lock()
-        defer { saveLock.unlock() }
-        return try body()
+        try saves.serializing(body)
     }
     /// The store's file; `nil` in memory. Named in every error the store throws.
     let path: String?
@@ -43,7 +42,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     var tracksHistory = false
     /// The persistent history transactions this store wrote that the remote-change monitor has
     /// not read past yet (see `SQLiteStore+RemoteChanges.swift`).
-    let ownTransactions = Mutex<Set<Int64>>([])
+    let ownTransactions = OwnHistoryTransactions()
     /// How long and how much persistent history is kept; `nil` keeps all of it (see
     /// `SQLiteStore+HistoryRetention.swift`). Set once when the store is added.
     var historyRetention: PersistentHistoryRetention?
@@ -52,16 +51,11 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     private let keys = Mutex(KeyReservations())
     /// Rows read by ID, shared by the store's contexts (Core Data's row cache).
     let rowCache = RowCache()
-    /// How many contexts' saves this store has written: rows fetched before one may be stale.
-    /// (Batch requests and other processes' writes leave it alone, as they leave Core Data's
-    /// row cache snapshots: a context merges them to see them.)
-    private let savesWritten = Atomic<UInt64>(0)
-
-    var snapshotGeneration: UInt64? { savesWritten.load(ordering: .acquiring) }
+    var snapshotGeneration: UInt64? { saves.generation }
 
     /// Counts a context's save as written (see ``snapshotGeneration``).
     func noteSaveWritten() {
-        savesWritten.add(1, ordering: .releasing)
+        saves.noteSaveWritten()
     }
     /// How many fetch plans the store has compiled (tests prove plans are reused with it).
     let fetchPlansCompiled = Mutex(0)
@@ -140,8 +134,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                     Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
                 }
                 plan = StorePlan(model: model, layout: layout, existingTables: tables)
+                self.layout = SQLStoreLayout(plan: plan, dialect: .sqlite)
             } else {
                 plan = StorePlan(model: model, layout: .coreData)
+                self.layout = SQLStoreLayout(plan: plan, dialect: .sqlite)
                 writer = try DatabaseQueue(configuration: configuration)
             }
             try openOrCreate(readOnly: readOnly, path: url?.path ?? ":memory:")
