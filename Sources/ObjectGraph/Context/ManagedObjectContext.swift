@@ -242,6 +242,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
         try queue.sync(block)
     }
 
+    /// Runs `work` on the context's queue, asynchronously, leaving pending changes to the work
+    /// itself — for an executor that runs jobs on the queue (ObjectGraphData's
+    /// `DefaultSerialModelExecutor`, the executor of a `@ModelActor`).
+    package func enqueueOnQueue(_ work: @escaping @Sendable () -> Void) {
+        queue.async(work)
+    }
+
+    /// Whether the calling code runs on the context's queue (or in a synchronous call onto it).
+    package var isOnQueue: Bool { queue.isCurrent }
+
     // MARK: Registry
 
     /// The objects registered in the context.
