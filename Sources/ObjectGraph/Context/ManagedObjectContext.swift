@@ -105,6 +105,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingReadFailures: [ManagedObject: ObjectGraphError] = [:]
 
     let observers = ContextObservers()
+    /// What undo needs between steps, while an ``undoManager`` is set.
+    var undoRecorder: UndoRecorder?
+    /// Called after an undo or redo changed the context (ObjectGraphData schedules its
+    /// autosave there).
+    package var undoDidApply: (() -> Void)?
     /// The last entity ``entity(of:)`` looked up, by ID scope.
     @exclusivity(unchecked) private var lastEntityLookup: (scope: ObjectIDScope, entity: EntityDescription)?
     /// The last class ``entityBound(to:)`` found the entity of: an import makes thousands of
