@@ -41,7 +41,7 @@ extension ManagedObjectContext {
         guard recorder.touched[id] == nil else { return }
         if recorder.touched.isEmpty { recorder.manager.beginEventGroupIfNeeded() }
         let before: UndoState
-        if let recorded = recorder.recorded[id] {
+        if let recorded = recorder.recorded[object.objectID] {
             before = recorded
         } else if object.storage.flags.contains(.inserted) {
             before = .absent
@@ -57,9 +57,9 @@ extension ManagedObjectContext {
         let touched = recorder.touched
         recorder.touched = [:]
         var changes: [UndoChange] = []
-        for (id, entry) in touched {
+        for entry in touched.values {
             let after = currentState(of: entry.object)
-            recorder.recorded[id] = after
+            recorder.recorded[entry.object.objectID] = after
             if after != entry.before { changes.append(UndoChange(object: entry.object, before: entry.before, after: after)) }
         }
         guard !changes.isEmpty else { return }
@@ -82,7 +82,7 @@ extension ManagedObjectContext {
         for change in changes where change.before.exists && !exists(change.object) { restore(change.object) }
         for change in changes where change.before.exists { apply(change.before, to: change.object) }
         for change in changes where !change.before.exists && exists(change.object) { remove(change.object) }
-        for change in changes { recorder.recorded[ObjectIdentifier(change.object)] = change.before }
+        for change in changes { recorder.recorded[change.object.objectID] = change.before }
         processPendingChanges()
         recorder.isApplying = false
         register(changes.map { UndoChange(object: $0.object, before: $0.after, after: $0.before) }, with: recorder.manager)
@@ -192,8 +192,9 @@ final class UndoRecorder {
     let manager: UndoManager
     /// The objects changed since the last step, with their state before it.
     var touched: [ObjectIdentifier: (object: ManagedObject, before: UndoState)] = [:]
-    /// Each object's state at the end of the last step that changed it.
-    var recorded: [ObjectIdentifier: UndoState] = [:]
+    /// Each object's state at the end of the last step that changed it, by ID: an object the
+    /// context let go of comes back as another instance.
+    var recorded: [ManagedObjectID: UndoState] = [:]
     /// Whether an undo or redo is being applied (its changes are not recorded as a step).
     var isApplying = false
 
