@@ -49,6 +49,27 @@ public final class _ModelBacking {
         return getValue(forKey: key)
     }
 
+    /// The value of the property `key` of `model`, read through `slot` (typed when its type is
+    /// an attribute's own), registered with the observation tracking in progress under
+    /// `keyPath`.
+    public func getValue<Model: PersistentModel, Value>(
+        forKey key: String,
+        slot: _PropertySlot,
+        of model: Model,
+        _ keyPath: KeyPath<Model, Value>
+    ) -> Value {
+        if recorder == nil {
+            registrar.access(model, keyPath: keyPath)
+            if let object, slot.readsTyped(Value.self), let context {
+                // On the context's queue (the main context on the main actor, a model actor's
+                // context in the actor) the read runs in place.
+                if context.managedObjectContext.isOnQueue { return object._managedValue(slot.managed) }
+                return context.read { object._managedValue(slot.managed) }
+            }
+        }
+        return getValue(forKey: key)
+    }
+
     /// Sets the property `key` of `model`, reporting the change to its observers under `keyPath`.
     public func setValue<Model: PersistentModel, Value>(_ value: Value, forKey key: String, of model: Model, _ keyPath: KeyPath<Model, Value>) {
         registrar.withMutation(of: model, keyPath: keyPath) { setValue(value, forKey: key) }
