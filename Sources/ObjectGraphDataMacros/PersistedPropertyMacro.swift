@@ -10,7 +10,8 @@ public import SwiftSyntaxMacros
 /// initializer, and a default value `= ""`, set the new model's value), a getter and a setter
 /// that read and write `_$backingData` under the key `"title"`, telling the model's observers
 /// under `\.title`. A `Void` peer `_$title` is
-/// what the init accessor initializes, so that every initializer must still set the property.
+/// what the init accessor initializes, so that every initializer must still set the property;
+/// a static peer `_$slot_title` is where the getter finds the property's slot.
 public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -27,7 +28,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 _$\(raw: name) = ()
             }
             """,
-            "get { _$backingData.getValue(forKey: \(raw: key), of: self, \\.\(raw: name)) }",
+            "get { _$backingData.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, \\.\(raw: name)) }",
             "set { _$backingData.setValue(newValue, forKey: \(raw: key), of: self, \\.\(raw: name)) }",
         ]
     }
@@ -38,7 +39,10 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let name = propertyName(declaration) else { return [] }
-        return ["private var _$\(raw: name): Void"]
+        return [
+            "private var _$\(raw: name): Void",
+            "private static let _$slot_\(raw: name) = ObjectGraphData._PropertySlot(\(raw: ModelMacro.literal(name)))",
+        ]
     }
 
     static func propertyName(_ declaration: some DeclSyntaxProtocol) -> String? {

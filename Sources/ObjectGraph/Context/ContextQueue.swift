@@ -33,6 +33,13 @@ final class ContextQueue: Sendable {
         isMain ? Self.holdsMain : DispatchQueue.getSpecific(key: key) != nil
     }
 
+    /// Whether the calling code runs on the main queue (see ``holdsMain``): on the main thread,
+    /// or in a main-queue block — which `dispatchMain()` runs on another thread.
+    static var isMainQueue: Bool {
+        _ = mainKey
+        return holdsMain
+    }
+
     /// Whether the calling thread runs main-queue work: on the main thread, in a main-queue
     /// block, or in a synchronous call onto a private queue made from either (a child context
     /// used from the main thread, reading through its main-queue parent).

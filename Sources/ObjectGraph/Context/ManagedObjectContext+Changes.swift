@@ -91,6 +91,7 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         assertOnQueue()
         propagateDeletes()
+        if let undoRecorder, !undoRecorder.isApplying, !undoRecorder.touched.isEmpty { registerUndoStep(undoRecorder) }
         guard
             !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty
                 && pendingMergedUnregistered.isEmpty && pendingReadFailures.isEmpty)
@@ -118,6 +119,7 @@ extension ManagedObjectContext {
 
     /// Records that `object` changed; cheap after the first change.
     func noteChanged(_ object: ManagedObject) {
+        if let undoRecorder, !undoRecorder.isApplying { recordUndoState(of: object, in: undoRecorder) }
         if !object.storage.flags.contains(.tracked) {
             object.storage.track()
             changedObjects.insert(object)
@@ -193,6 +195,7 @@ extension ManagedObjectContext {
     /// return to their saved values.
     public func rollback() {
         assertOnQueue()
+        undoRecorder?.clear(for: self)
         deletesToPropagate = []
         var refreshed: Set<ManagedObject> = []
         var removed: Set<ManagedObject> = []
@@ -229,6 +232,7 @@ extension ManagedObjectContext {
     /// no longer belong to the context.
     public func reset() {
         assertOnQueue()
+        undoRecorder?.clear(for: self)
         for object in registeredObjectsByID.values {
             object.managedObjectContext = nil
             object.storage.detach()

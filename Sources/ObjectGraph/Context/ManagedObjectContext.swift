@@ -108,6 +108,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingReadFailures: [ManagedObject: ObjectGraphError] = [:]
 
     let observers = ContextObservers()
+    /// What undo needs between steps, while an ``undoManager`` is set.
+    var undoRecorder: UndoRecorder?
+    /// Called after an undo or redo changed the context (ObjectGraphData schedules its
+    /// autosave there).
+    package var undoDidApply: (() -> Void)?
     /// The last entity ``entity(of:)`` looked up, by ID scope.
     @exclusivity(unchecked) private var lastEntityLookup: (scope: ObjectIDScope, entity: EntityDescription)?
     /// The last class ``entityBound(to:)`` found the entity of: an import makes thousands of
@@ -244,6 +249,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
     package func performAndWaitDeferringPendingChanges<T>(_ block: () throws -> T) rethrows -> T {
         try queue.sync(block)
     }
+
+    /// Runs `work` on the context's queue, asynchronously, leaving pending changes to the work
+    /// itself — for an executor that runs jobs on the queue (ObjectGraphData's
+    /// `DefaultSerialModelExecutor`, the executor of a `@ModelActor`).
+    package func enqueueOnQueue(_ work: @escaping @Sendable () -> Void) {
+        queue.async(work)
+    }
+
+    /// Whether the calling code runs on the context's queue (or in a synchronous call onto it).
+    package var isOnQueue: Bool { queue.isCurrent }
 
     // MARK: Registry
 

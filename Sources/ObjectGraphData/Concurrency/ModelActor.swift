@@ -1,31 +1,33 @@
-/// Runs an actor's work with its own ``ModelContext``, as SwiftData's `ModelExecutor`.
-public protocol ModelExecutor: AnyObject, Sendable {
-    /// The executor's context, used only on its actor.
+/// Runs an actor's jobs with a ``ModelContext`` of its own, as SwiftData's `ModelExecutor`.
+public protocol ModelExecutor: AnyObject, Executor {
+    /// The executor's context, used only by the jobs the executor runs.
     var modelContext: ModelContext { get }
 }
 
-/// The executor `@ModelActor` gives an actor: a context of its own, made with the actor.
-public final class DefaultSerialModelExecutor: ModelExecutor, @unchecked Sendable {
-    // @unchecked Sendable: the context is only used from the actor that owns this executor.
+/// A ``ModelExecutor`` that runs one job at a time, as SwiftData's `SerialModelExecutor`: the
+/// executor of a ``ModelActor``.
+public protocol SerialModelExecutor: ModelExecutor, SerialExecutor {}
 
-    /// The actor's context.
-    public let modelContext: ModelContext
-
-    /// An executor over `modelContext`.
-    public init(modelContext: ModelContext) {
-        self.modelContext = modelContext
-    }
-}
-
-/// An actor with a model context of its own (see the `@ModelActor` macro).
+/// An actor with a model context of its own (see the `@ModelActor` macro), as SwiftData's
+/// `ModelActor`: its executor is its ``modelExecutor``, so the actor's code runs on its
+/// context's queue.
 public protocol ModelActor: Actor {
     /// The container the actor's context belongs to.
     nonisolated var modelContainer: ModelContainer { get }
-    /// The executor holding the actor's context.
+    /// The executor the actor runs on, holding the actor's context.
     nonisolated var modelExecutor: any ModelExecutor { get }
 }
 
 extension ModelActor {
+    /// The actor's executor: its ``modelExecutor``, which must be a serial one (as
+    /// ``DefaultSerialModelExecutor``).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        guard let serial = modelExecutor as? any SerialExecutor else {
+            preconditionFailure("ObjectGraphData: a ModelActor's modelExecutor must be a SerialModelExecutor, such as DefaultSerialModelExecutor")
+        }
+        return serial.asUnownedSerialExecutor()
+    }
+
     /// The actor's context; use it only on the actor.
     public var modelContext: ModelContext { modelExecutor.modelContext }
 

@@ -29,8 +29,23 @@ public final class ModelContext {
     public var autosaveEnabled = false
     /// Whether an autosave is scheduled on the main actor.
     var autosaveScheduled = false
-    /// Undo is not supported on Linux; kept for source compatibility (always `nil`).
-    public var undoManager: AnyObject? { nil }
+    /// The undo manager recording the context's changes, as SwiftData's; `nil` (the default)
+    /// records nothing. SwiftUI's `.modelContainer(for:isUndoEnabled: true)` sets one on the
+    /// main context; here set it yourself: `container.mainContext.undoManager = UndoManager()`
+    /// (ObjectGraph's `UndoManager`, which stands in for Foundation's, missing on Linux).
+    ///
+    /// Each group of the manager undoes the inserts, changes and deletes made in it — with
+    /// the relationships and delete rules they touched — and redoes them; undoing past a save
+    /// makes the changes again unsaved ones (and an autosaving context saves them).
+    public var undoManager: UndoManager? {
+        get { read { managedObjectContext.undoManager } }
+        set {
+            read {
+                managedObjectContext.undoManager = newValue
+                managedObjectContext.undoDidApply = newValue == nil ? nil : { [weak self] in self?.noteChange() }
+            }
+        }
+    }
 
     /// A new context of `container`, with autosave off.
     public convenience init(_ container: ModelContainer) {

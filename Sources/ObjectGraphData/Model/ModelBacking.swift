@@ -49,6 +49,43 @@ public final class _ModelBacking {
         return getValue(forKey: key)
     }
 
+    /// The value of the property `key` of `model`, read through `slot` (typed when its type is
+    /// an attribute's own), registered with the observation tracking in progress under
+    /// `keyPath`.
+    public func getValue<Model: PersistentModel, Value>(
+        forKey key: String,
+        slot: _PropertySlot,
+        of model: Model,
+        _ keyPath: KeyPath<Model, Value>
+    ) -> Value {
+        if recorder == nil {
+            registrar.access(model, keyPath: keyPath)
+            let reading = slot.reading(Value.self)
+            if reading != .general, let object, let context {
+                // On the context's queue (the main context on the main actor, a model actor's
+                // context in the actor) the read runs in place.
+                if context.managedObjectContext.isOnQueue { return Self.typedValue(of: object, slot, reading) }
+                return context.read { Self.typedValue(of: object, slot, reading) }
+            }
+        }
+        return getValue(forKey: key)
+    }
+
+    /// The value in `slot` of `object`, read typed as `reading` says (not `.general`).
+    @inline(__always)
+    private static func typedValue<Value>(of object: ManagedObject, _ slot: _PropertySlot, _ reading: _PropertySlot.Reading) -> Value {
+        switch reading {
+        case .int:
+            let stored: Int64 = object._managedValue(slot.managed)
+            return unsafeBitCast(Int(truncatingIfNeeded: stored), to: Value.self)
+        case .optionalInt:
+            let stored: Int64? = object._managedValue(slot.managed)
+            return unsafeBitCast(stored.map { Int(truncatingIfNeeded: $0) }, to: Value.self)
+        case .attribute, .general:
+            return object._managedValue(slot.managed)
+        }
+    }
+
     /// Sets the property `key` of `model`, reporting the change to its observers under `keyPath`.
     public func setValue<Model: PersistentModel, Value>(_ value: Value, forKey key: String, of model: Model, _ keyPath: KeyPath<Model, Value>) {
         registrar.withMutation(of: model, keyPath: keyPath) { setValue(value, forKey: key) }
