@@ -133,9 +133,11 @@ func fanoutSVG(_ points: [FanoutPoint], title: String) -> String {
     // Targets.
     for (value, label, below) in [(100.0, "p50 target 100 ms", true), (250.0, "p99 target 250 ms", false)] where value <= yMax {
         svg.append("<line x1=\"\(f(left))\" y1=\"\(f(y(value)))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(y(value)))\" stroke=\"#999\" stroke-dasharray=\"6 4\"/>")
-        // The two labels apart when the lines are close: p50's under its line, p99's above.
+        // The two labels apart when the lines are close: p50's under its line, p99's above;
+        // at the left, where the fewest connections keep the series low (at the right the
+        // largest counts' points and their values would cover them).
         let labelY = below ? y(value) + 14 : y(value) - 5
-        svg.append("<text x=\"\(f(left + plotWidth - 4))\" y=\"\(f(labelY))\" text-anchor=\"end\" fill=\"#777\">\(label)</text>")
+        svg.append("<text x=\"\(f(left + plotWidth * 0.18))\" y=\"\(f(labelY))\" text-anchor=\"start\" fill=\"#777\">\(label)</text>")
     }
     // Series.
     for (name, color, values) in [("p99", "#c0392b", points.map(\.p99)), ("p50", "#2471a3", points.map(\.p50))] {
