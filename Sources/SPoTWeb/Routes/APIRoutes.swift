@@ -56,22 +56,28 @@ struct APIRoutes: Sendable {
 
     /// `ok` and the photo count, or 503 naming the database and why it does not answer: at once
     /// while the monitor knows it is away, else after the monitor's probe (which also asks for
-    /// an SQLite file's write lock) and a count, side by side, each given ``healthDeadline``. A
-    /// probe slower than that is answered with what the monitor knows, and its own outcome (at
-    /// most two seconds) is what the next check reports.
+    /// an SQLite file's write lock; given ``healthDeadline``) — as soon as the probe finds the
+    /// database away — or a count beside it (given ``countDeadline``). A probe slower than its
+    /// deadline is answered with what the monitor knows, and its own outcome (at most two
+    /// seconds) is what the next check reports.
     private func health() async throws -> Response {
         let store = web.spot.store
         let monitor = store.monitor
-        async let checked = monitor.check(within: Self.healthDeadline)
-        async let counted = store.counts(deadline: Self.countDeadline)
-        let database = await checked
+        // Not a child task: a database found not answering is reported at once, without
+        // waiting for the count's own deadline (a count stuck on a dead server cannot be
+        // cancelled; it ends by itself within that deadline).
+        let counting = Task { try await store.counts(deadline: Self.countDeadline) }
+        let database = await monitor.check(within: Self.healthDeadline)
+        guard database.isOnline else {
+            counting.cancel()
+            return try unhealthy(monitor, database, "")
+        }
         let counts: StoreCounts
         do {
-            counts = try await counted
+            counts = try await counting.value
         } catch let error as SPoTError where error.kind == .unavailable || error.kind == .store {
-            return try unhealthy(monitor, database.isOnline ? monitor.status : database, error.description)
+            return try unhealthy(monitor, monitor.status, error.description)
         }
-        guard database.isOnline else { return try unhealthy(monitor, database, "") }
         return try JSONResponse.make(Health(status: "ok", photos: counts.photos))
     }
 
