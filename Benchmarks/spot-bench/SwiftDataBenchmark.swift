@@ -63,6 +63,16 @@ struct SwiftDataInsertBenchmark: Benchmark {
         ]
     }
 
+    /// The timed part of every SwiftData-style contender: `n` items inserted into `context`,
+    /// then one save.
+    private static func insertAndSave(_ n: Int64, into context: ModelContext) throws -> Sample {
+        try measureMilliseconds {
+            for row in 1...n { context.insert(SwiftDataModels.Item(row: row, of: n)) }
+            try context.save()
+            return 0
+        }
+    }
+
     func contenders(in workspace: Workspace) throws -> [Contender] {
         let n = Int64(count)
         return [
@@ -98,11 +108,7 @@ struct SwiftDataInsertBenchmark: Benchmark {
                 defer { workspace.removeDatabase(at: url) }
                 let container = try ModelContainer(for: SwiftDataModels.Item.self, configurations: ModelConfiguration(url: url))
                 let context = ModelContext(container)
-                var sample = try measureMilliseconds {
-                    for row in 1...n { context.insert(SwiftDataModels.Item(row: row, of: n)) }
-                    try context.save()
-                    return 0
-                }
+                var sample = try Self.insertAndSave(n, into: context)
                 sample.checksum = try RawConnection(path: url.path).int(InsertBenchmark.checksumSQL)
                 return sample
             },
@@ -112,11 +118,7 @@ struct SwiftDataInsertBenchmark: Benchmark {
                 let container = try ModelContainer(for: SwiftDataModels.Item.self, configurations: ModelConfiguration(url: url))
                 let actor = SwiftDataBenchActor(modelContainer: container)
                 var sample = try actor.runOnQueue { context in
-                    try measureMilliseconds {
-                        for row in 1...n { context.insert(SwiftDataModels.Item(row: row, of: n)) }
-                        try context.save()
-                        return 0
-                    }
+                    try Self.insertAndSave(n, into: context)
                 }
                 sample.checksum = try RawConnection(path: url.path).int(InsertBenchmark.checksumSQL)
                 return sample
@@ -127,11 +129,7 @@ struct SwiftDataInsertBenchmark: Benchmark {
                 let container = try ModelContainer(for: SwiftDataModels.Item.self, configurations: ModelConfiguration(url: url))
                 var sample = try MainActor.assumeIsolated {
                     let context = container.mainContext
-                    return try measureMilliseconds {
-                        for row in 1...n { context.insert(SwiftDataModels.Item(row: row, of: n)) }
-                        try context.save()
-                        return 0
-                    }
+                    return try Self.insertAndSave(n, into: context)
                 }
                 sample.checksum = try RawConnection(path: url.path).int(InsertBenchmark.checksumSQL)
                 return sample

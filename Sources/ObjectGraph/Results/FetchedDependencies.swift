@@ -88,7 +88,7 @@ struct FetchedDependencies {
             guard let inverse else { return nil }
             current = current.flatMap { $0.relatedObjects(through: inverse, in: context) }
         }
-        guard let first = inverses.last, let inverse = first else { return nil }
+        guard let inverse = inverses.last ?? nil else { return nil }
         return RelatedRoots(ids: current.flatMap { $0.relatedObjectIDs(through: inverse) })
     }
 
