@@ -52,6 +52,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // spot-webbench's event-stream client (`--sse`); already in the graph through Hummingbird.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // SPoTWeb's event-stream channel handler reads HTTP parts as swift-http-types; already
+        // in the graph through Hummingbird.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // MARK: ObjectGraph — Core Data's programming model on Linux.
@@ -239,6 +242,9 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             resources: [.copy("Resources/templates"), .copy("Resources/static"), .copy("Resources/api")]
         ),

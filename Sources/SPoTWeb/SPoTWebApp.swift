@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import HummingbirdCore
 import Synchronization
 public import Logging
 public import SPoTKit
@@ -90,6 +91,8 @@ public final class SPoTWebApp: Sendable {
     ) -> some ApplicationProtocol {
         Application(
             router: buildRouter(),
+            // Event streams beneath the router, on their connections' event loops.
+            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [EventStreamHandler(web: self)])),
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port),
                 serverName: "SPoT",

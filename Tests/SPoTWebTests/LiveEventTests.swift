@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import FlickrSandbox
 import Foundation
 import Hummingbird
@@ -77,6 +78,72 @@ struct LiveEventTests {
                     if status["completedRefreshes"] as? Int == 2 { break }
                 }
                 #expect(sawRunning)
+            }
+        }
+    }
+}
+
+@Suite("Event streams beneath the router, on a real server")
+struct EventStreamHandlerTests {
+    /// One connection for every request, so a stream follows a page on the same connection.
+    static func singleConnectionClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 1)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func aStreamAfterAPageOnOneConnectionCarriesTheSecurityHeadersAndTheSnapshot() async throws {
+        try await WebFixture.run { fixture in
+            try await fixture.application.test(.live) { client in
+                let port = try #require(client.port)
+                let http = Self.singleConnectionClient()
+                do {
+                    let page = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/"), timeout: .seconds(30))
+                    #expect(page.status == .ok)
+                    _ = try await page.body.collect(upTo: 1 << 24)
+                    var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/events?list=tags%2Fhoovertower")
+                    request.headers.add(name: "Accept", value: "text/event-stream")
+                    let response = try await http.execute(request, timeout: .seconds(30))
+                    #expect(response.status == .ok)
+                    #expect(response.headers.first(name: "Content-Type") == "text/event-stream; charset=utf-8")
+                    #expect(response.headers.first(name: "Cache-Control") == "no-cache")
+                    #expect(response.headers.first(name: "X-Content-Type-Options") == "nosniff")
+                    #expect(response.headers.first(name: "Content-Security-Policy")?.contains("default-src 'self'") == true)
+                    var events = EventStreamReader(response)
+                    let snapshot = try #require(try await events.next())
+                    #expect(snapshot.name == "snapshot")
+                    #expect(try snapshot.object()["list"] as? String == "tags/hoovertower")
+                    // The page before did not leave the connection unusable: a second stream on
+                    // another connection sees the same version.
+                    var other = try await EventStreamReader.connect("http://127.0.0.1:\(port)/events?list=tags%2Fhoovertower")
+                    let version = (try snapshot.object()["snapshot"] as? [String: Any])?["version"] as? Int
+                    #expect(((try await other.next(named: "snapshot").object())["snapshot"] as? [String: Any])?["version"] as? Int == version)
+                } catch {
+                    try? await http.shutdown()
+                    throw error
+                }
+                try await http.shutdown()
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func streamsThatCannotOpenAnswerWithTheRoutersErrors() async throws {
+        try await WebFixture.run { fixture in
+            try await fixture.application.test(.live) { client in
+                let cases: [(String, HTTPResponse.Status, String)] = [
+                    ("/events?list=tags%2Fnosuchspot", .notFound, "nosuchspot"),
+                    ("/events?list=bogus", .badRequest, "is not a list"),
+                    ("/events?list=", .badRequest, "The list is missing"),
+                ]
+                for (uri, status, reason) in cases {
+                    let (answer, body) = try await client.execute(uri: uri, method: .get) { ($0.status, String(buffer: $0.body)) }
+                    #expect(answer == status, "\(uri)")
+                    #expect(body.contains(reason), "\(uri): \(body.prefix(300))")
+                }
+                // The test client's one connection, refused its streams, still serves pages.
+                #expect(try await client.execute(uri: "/", method: .get) { $0.status } == .ok)
             }
         }
     }

@@ -2,19 +2,28 @@ import Hummingbird
 
 /// Security headers on every response, error pages included.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        SecurityHeaders.add(to: &response.headers)
+        return response
+    }
+}
+
+/// The headers every response carries, whoever writes it (the router's middleware, or
+/// ``EventStreamHandler`` beneath it).
+enum SecurityHeaders {
     /// No inline script or style, images and connections only to this server.
     static var contentSecurityPolicy: String {
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
             + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.xFrameOptions] = "DENY"
-        response.headers[.referrerPolicy] = "same-origin"
-        return response
+    /// Sets the security headers in `headers`.
+    static func add(to headers: inout HTTPFields) {
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.xFrameOptions] = "DENY"
+        headers[.referrerPolicy] = "same-origin"
     }
 }
 

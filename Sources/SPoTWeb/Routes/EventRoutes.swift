@@ -13,6 +13,10 @@ import Synchronization
 /// "html"}`), `status` (on connection and on every change of the refresher). A comment line
 /// every 20 seconds keeps idle connections open through proxies. The stream ends when the
 /// server shuts down; browsers reconnect by themselves and resynchronise from the snapshot.
+///
+/// A running server serves the streams it can open beneath the router, on each connection's
+/// event loop (``EventStreamHandler``); this route answers the rest (a list that cannot be
+/// opened gets its error page here) and every `/events` of an in-memory router.
 struct EventRoutes: Sendable {
     let web: SPoTWebApp
 
@@ -31,14 +35,21 @@ struct EventRoutes: Sendable {
         }
     }
 
-    private func stream(_ connection: EventConnection, request: Request) -> Response {
-        let headers: HTTPFields = [
+    /// An event stream's response headers (the security headers included: the stream may be
+    /// written beneath the middleware, by ``EventStreamHandler``).
+    static let headers: HTTPFields = {
+        var headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache",
             .xAccelBuffering: "no",
         ]
-        return Response(
+        SecurityHeaders.add(to: &headers)
+        return headers
+    }()
+
+    private func stream(_ connection: EventConnection, request: Request) -> Response {
+        Response(
             status: .ok,
-            headers: headers,
+            headers: Self.headers,
             body: ResponseBody { writer in
                 web.live.opened()
                 defer { web.live.closed() }

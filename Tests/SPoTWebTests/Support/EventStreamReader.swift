@@ -16,6 +16,11 @@ struct EventStreamReader {
     private var body: HTTPClientResponse.Body.AsyncIterator
     private var buffer = ""
 
+    /// Reads the events of `response`, whose status and headers the caller checked.
+    init(_ response: HTTPClientResponse) {
+        body = response.body.makeAsyncIterator()
+    }
+
     /// Connects to `url` and checks that it answers with an event stream.
     static func connect(_ url: String, client: HTTPClient = .shared) async throws -> EventStreamReader {
         var request = HTTPClientRequest(url: url)
@@ -24,7 +29,7 @@ struct EventStreamReader {
         guard response.status == .ok, response.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true else {
             throw EventStreamError(message: "\(url) answered \(response.status) \(response.headers)")
         }
-        return EventStreamReader(body: response.body.makeAsyncIterator())
+        return EventStreamReader(response)
     }
 
     /// The next event (comments and `retry:` lines skipped); `nil` when the stream ends.

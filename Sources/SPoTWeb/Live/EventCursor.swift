@@ -1,0 +1,112 @@
+import NIOCore
+import SPoTKit
+
+/// Where one event stream stands in the logs it reads: its list's change events, the
+/// refresher's status and the keep-alives, all shared by every connection.
+///
+/// A stream asks ``due()`` for what it should write next whenever its ``Wakeup`` is raised;
+/// the cursor holds only versions, never a copy of an event. Both ways a stream is served use
+/// it: ``EventStreamHandler`` on the connection's event loop (every event stream of a running
+/// server) and ``EventConnection`` in a response body's task (in-memory router tests, and a
+/// request the handler passes on).
+struct EventCursor {
+    /// What a stream writes next.
+    enum Due {
+        /// These bytes, then ask again.
+        case bytes(ByteBuffer)
+        /// Nothing yet: wait for the wake-up.
+        case nothing
+        /// The list closed (the server is going away): these last bytes, if any, and end the
+        /// response; the browser reconnects by itself.
+        case ended(ByteBuffer?)
+    }
+
+    private let feed: (any ListFeed)?
+    private let statuses: ChangeLog<ByteBuffer>
+    private let keepAlives: ChangeLog<ByteBuffer>
+    private var started = false
+    private var listCursor = 0
+    private var statusCursor = -1
+    private var keepAliveCursor: Int
+    private var out = Outgoing()
+
+    /// A stream of `feed`'s events (none: the status alone), starting with its snapshot.
+    init(feed: (any ListFeed)?, statuses: ChangeLog<ByteBuffer>, keepAlives: ChangeLog<ByteBuffer>) {
+        self.feed = feed
+        self.statuses = statuses
+        self.keepAlives = keepAlives
+        keepAliveCursor = keepAlives.latestVersion
+    }
+
+    /// The logs whose appends should raise the stream's wake-up.
+    var logs: [ChangeLog<ByteBuffer>] { [feed?.events, statuses, keepAlives].compactMap { $0 } }
+
+    /// Everything due now, as one buffer: on the first call the reconnect delay and the list's
+    /// snapshot, then the changes after the cursor (or a fresh snapshot when the log no longer
+    /// holds them), the latest status when it is new, and a keep-alive when nothing else goes.
+    mutating func due() -> Due {
+        if !started {
+            started = true
+            out.append(Self.retry)
+            if let feed {
+                let (version, event) = feed.snapshotEvent()
+                out.append(event)
+                listCursor = version
+            }
+        }
+        if let feed {
+            switch feed.events.read(after: listCursor) {
+            case .entries(let events, let through):
+                for event in events { out.append(event) }
+                listCursor = through
+            case .behind:
+                let (version, event) = feed.snapshotEvent()
+                out.append(event)
+                listCursor = version
+            case .closed:
+                return .ended(out.take())
+            case .upToDate:
+                break
+            }
+        }
+        // Only the latest status matters; it follows the snapshot on a new connection.
+        if let status = statuses.latest, status.version > statusCursor {
+            out.append(status.element)
+            statusCursor = status.version
+        }
+        if keepAlives.latestVersion > keepAliveCursor {
+            keepAliveCursor = keepAlives.latestVersion
+            if out.isEmpty, let comment = keepAlives.latest { out.append(comment.element) }
+        }
+        return out.take().map(Due.bytes) ?? .nothing
+    }
+
+    private static let retry = ByteBuffer(string: "retry: 2000\n\n")
+
+    /// The events due on a connection, as the shared buffers the logs hold.
+    ///
+    /// A connection keeps no buffer between writes: one event goes out as the log's own bytes
+    /// (shared by every connection, never copied), several are joined into a buffer of their
+    /// size that the write releases. A buffer reused with `clear()` would keep the capacity of
+    /// the largest batch it ever held (a list's whole snapshot) on every idle connection, and
+    /// copy every event into it.
+    private struct Outgoing {
+        private var pending: [ByteBuffer] = []
+
+        var isEmpty: Bool { pending.isEmpty }
+
+        mutating func append(_ event: ByteBuffer) {
+            pending.append(event)
+        }
+
+        /// What is due, as one buffer, and nothing due afterwards; `nil` when nothing is.
+        mutating func take() -> ByteBuffer? {
+            defer { pending.removeAll() }
+            guard pending.count > 1 else { return pending.first }
+            var joined = ByteBuffer()
+            joined.reserveCapacity(pending.reduce(0) { $0 + $1.readableBytes })
+            for event in pending { joined.writeImmutableBuffer(event) }
+            return joined
+        }
+    }
+}
