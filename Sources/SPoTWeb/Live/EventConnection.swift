@@ -45,10 +45,10 @@ final class EventConnection: Sendable {
         defer { for log in logs { log.unregister(wakeup) } }
         while true {
             switch cursor.due() {
-            case .bytes(let bytes):
-                try await writer.write(bytes)
-            case .ended(let bytes):
-                if let bytes { try await writer.write(bytes) }
+            case .bytes(let events):
+                for event in events { try await writer.write(event) }
+            case .ended(let events):
+                for event in events ?? [] { try await writer.write(event) }
                 return
             case .nothing:
                 if stopped.withLock({ $0 }) || Task.isCancelled { return }

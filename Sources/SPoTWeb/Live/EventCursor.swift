@@ -12,13 +12,13 @@ import SPoTKit
 struct EventCursor {
     /// What a stream writes next.
     enum Due {
-        /// These bytes, then ask again.
-        case bytes(ByteBuffer)
+        /// These events' bytes, in order, then ask again.
+        case bytes([ByteBuffer])
         /// Nothing yet: wait for the wake-up.
         case nothing
-        /// The list closed (the server is going away): these last bytes, if any, and end the
+        /// The list closed (the server is going away): these last events, if any, and end the
         /// response; the browser reconnects by itself.
-        case ended(ByteBuffer?)
+        case ended([ByteBuffer]?)
     }
 
     private let feed: (any ListFeed)?
@@ -41,7 +41,7 @@ struct EventCursor {
     /// The logs whose appends should raise the stream's wake-up.
     var logs: [ChangeLog<ByteBuffer>] { [feed?.events, statuses, keepAlives].compactMap { $0 } }
 
-    /// Everything due now, as one buffer: on the first call the reconnect delay and the list's
+    /// Everything due now: on the first call the reconnect delay and the list's
     /// snapshot, then the changes after the cursor (or a fresh snapshot when the log no longer
     /// holds them), the latest status when it is new, and a keep-alive when nothing else goes.
     mutating func due() -> Due {
@@ -85,11 +85,11 @@ struct EventCursor {
 
     /// The events due on a connection, as the shared buffers the logs hold.
     ///
-    /// A connection keeps no buffer between writes: one event goes out as the log's own bytes
-    /// (shared by every connection, never copied), several are joined into a buffer of their
-    /// size that the write releases. A buffer reused with `clear()` would keep the capacity of
-    /// the largest batch it ever held (a list's whole snapshot) on every idle connection, and
-    /// copy every event into it.
+    /// A connection keeps no buffer between writes and copies no event: what goes out is the
+    /// logs' own bytes (shared by every connection), written one after the other and flushed
+    /// once. Joining them would copy a list's whole snapshot for every connection that opens;
+    /// a buffer reused with `clear()` would keep the capacity of the largest batch it ever held
+    /// on every idle connection.
     private struct Outgoing {
         private var pending: [ByteBuffer] = []
 
@@ -99,14 +99,11 @@ struct EventCursor {
             pending.append(event)
         }
 
-        /// What is due, as one buffer, and nothing due afterwards; `nil` when nothing is.
-        mutating func take() -> ByteBuffer? {
-            defer { pending.removeAll() }
-            guard pending.count > 1 else { return pending.first }
-            var joined = ByteBuffer()
-            joined.reserveCapacity(pending.reduce(0) { $0 + $1.readableBytes })
-            for event in pending { joined.writeImmutableBuffer(event) }
-            return joined
+        /// What is due, and nothing due afterwards; `nil` when nothing is.
+        mutating func take() -> [ByteBuffer]? {
+            guard !pending.isEmpty else { return nil }
+            defer { pending = [] }
+            return pending
         }
     }
 }

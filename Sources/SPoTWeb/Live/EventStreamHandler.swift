@@ -97,7 +97,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard event is ChannelShouldQuiesceEvent else { return context.fireUserInboundEventTriggered(event) }
         switch state {
         case .streaming:
-            end(context, last: nil)
+            end(context, last: [])
         case .opening:
             finish()
             context.close(promise: nil)
@@ -182,31 +182,29 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         drain(context)
     }
 
-    /// Writes what is due while the channel takes it, then flushes once.
+    /// Writes what is due, if the channel takes it, and flushes.
+    ///
+    /// One read of the logs is enough: the wake-up was lowered before this drain ran, so an
+    /// append made since schedules the next one, and a channel that was full drains again when
+    /// it becomes writable.
     private func drain(_ context: ChannelHandlerContext) {
-        guard case .streaming = state else { return }
-        var wrote = false
-        while context.channel.isWritable, let due = cursor?.due() {
-            switch due {
-            case .bytes(let bytes):
-                context.write(wrapOutboundOut(.body(bytes)), promise: nil)
-                wrote = true
-            case .nothing:
-                if wrote { context.flush() }
-                return
-            case .ended(let bytes):
-                end(context, last: bytes)
-                return
-            }
+        guard case .streaming = state, context.channel.isWritable, let due = cursor?.due() else { return }
+        switch due {
+        case .bytes(let events):
+            for event in events { context.write(wrapOutboundOut(.body(event)), promise: nil) }
+            context.flush()
+        case .nothing:
+            break
+        case .ended(let events):
+            end(context, last: events ?? [])
         }
-        if wrote { context.flush() }
     }
 
     /// Completes the response and closes the connection: the list closed or the server is
     /// stopping, and the browser reconnects by itself.
-    private func end(_ context: ChannelHandlerContext, last bytes: ByteBuffer?) {
+    private func end(_ context: ChannelHandlerContext, last events: [ByteBuffer]) {
         finish()
-        if let bytes { context.write(wrapOutboundOut(.body(bytes)), promise: nil) }
+        for event in events { context.write(wrapOutboundOut(.body(event)), promise: nil) }
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
