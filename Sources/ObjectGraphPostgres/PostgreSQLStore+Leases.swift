@@ -40,7 +40,24 @@ extension PostgreSQLStore {
                 if first { answered.signal() }
             }
         }
-        if answered.wait(timeout: .now() + operationTimeout.dispatchInterval) == .timedOut {
+        // The pool waits for a connection rather than failing on a refused one: a lease not
+        // answered at once asks the server on a connection of its own, so a stopped server
+        // fails the lease now (a database monitor's probe takes leases) and a busy one is
+        // waited for.
+        let firstLook = min(operationTimeout, Self.leaseFirstLook)
+        var waited = answered.wait(timeout: .now() + firstLook.dispatchInterval)
+        if waited == .timedOut {
+            if case .stuck(let reason) = liveness() {
+                holder.cancel()
+                release.finish()
+                throw ObjectGraphError(
+                    .persistentStoreOperation,
+                    "could not take the lease \"\(name)\" in the PostgreSQL store at \(serverDescription): \(reason ?? "no answer")"
+                )
+            }
+            waited = answered.wait(timeout: .now() + (operationTimeout - firstLook).dispatchInterval)
+        }
+        if waited == .timedOut {
             holder.cancel()
             release.finish()
             throw ObjectGraphError(
@@ -68,4 +85,7 @@ extension PostgreSQLStore {
             )
         }
     }
+
+    /// How long a lease waits for the pool before asking the server whether it answers.
+    static let leaseFirstLook: Duration = .milliseconds(250)
 }

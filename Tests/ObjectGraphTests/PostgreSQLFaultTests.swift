@@ -59,6 +59,19 @@ struct PostgreSQLFaultTests {
         case .success(let found): Issue.record("a fetch with the server down returned \(found.count) photos instead of failing")
         case .failure(let error): #expect(error.text.contains(serverName), "\(error.text)")
         }
+        // A lease (what a database monitor's probe takes) fails with the connection's own
+        // error instead of waiting out the store's timeout in the pool's queue.
+        let lease = try await OwnThread.run { () -> String in
+            do {
+                let lease = try container.persistentStoreCoordinator.tryExclusiveLease(named: "probe")
+                lease?.release()
+                return "taken"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(lease.contains("did not answer a new connection"), "\(lease)")
+        #expect(lease.contains(serverName), "\(lease)")
         let pending = container.newBackgroundContext()
         let failedSave = try await OwnThread.run { Self.insert(["b0", "b1"], in: pending) }
         let failure = try #require(failedSave, "a save with the server down succeeded")
