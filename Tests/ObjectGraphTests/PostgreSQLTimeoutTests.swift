@@ -145,8 +145,10 @@ struct PostgreSQLTimeoutTests {
         let text = try #require(failure, "a save on a frozen server succeeded")
         #expect(text.contains("127.0.0.1:\(server.port)"), "names the server: \(text)")
         #expect(text.contains("did not answer a new connection"), "says why: \(text)")
-        // The timeout (1 s), then the check's own connection (at most the timeout again).
-        #expect(elapsed < .seconds(10), "failed fast: \(elapsed)")
+        // The timeout (1 s), then the check's own connection (at most the timeout again): the
+        // save fails instead of waiting for the server. Not a latency bound (a loaded machine
+        // took 13.6 s): a save that waited for the server would wait until it is thawed.
+        #expect(elapsed < .seconds(90), "failed instead of waiting for the server: \(elapsed)")
     }
 
     @Test("a timeout that is not a positive number is refused, naming the option", arguments: [0.0, -1.0, Double.nan])

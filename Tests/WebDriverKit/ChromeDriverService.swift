@@ -92,7 +92,7 @@ public final class ChromeDriverService: Sendable {
     ///
     /// Polls `/status` with a short backoff for up to `timeout`; if chromedriver exits
     /// early (say, its port was taken meanwhile) it retries on a new port, up to 3 times.
-    public static func start(timeout: Duration = .seconds(20)) async throws -> ChromeDriverService {
+    public static func start(timeout: Duration = .seconds(60)) async throws -> ChromeDriverService {
         let (chromium, chromedriver) = try locateExecutables()
         var lastError: WebDriverError?
         for _ in 0..<3 {
