@@ -14,7 +14,7 @@ struct ListHubTests {
             let listened = try await hub.feed(.spot("hoovertower"))
             let listener = Wakeup()
             listened.events.register(listener)  // as an open event stream does
-            #expect(String(buffer: listened.snapshotEvent().event).hasPrefix("event: snapshot\n"))
+            #expect(String(buffer: listened.snapshotEvent().event.text).hasPrefix("event: snapshot\n"))
             for address in ["all", "mainquad", "dish", "angelofgrief"] {
                 _ = try await hub.feed(.spot(address))
             }

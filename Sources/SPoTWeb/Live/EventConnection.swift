@@ -12,14 +12,14 @@ import Synchronization
 /// snapshot instead of what it missed.
 final class EventConnection: Sendable {
     private let feed: (any ListFeed)?
-    private let statuses: ChangeLog<ByteBuffer>
-    private let keepAlives: ChangeLog<ByteBuffer>
+    private let statuses: ChangeLog<EventBytes>
+    private let keepAlives: ChangeLog<EventBytes>
     private let wakeup: Wakeup
     private let stopped = Mutex(false)
 
     /// A connection to `feed`'s events, woken by `wakeup` (already registered with the
     /// feed's log by ``ListHub/feed(_:reader:)``, or not: ``run(_:)`` registers it).
-    init(feed: (any ListFeed)?, wakeup: Wakeup, statuses: ChangeLog<ByteBuffer>, keepAlives: ChangeLog<ByteBuffer>) {
+    init(feed: (any ListFeed)?, wakeup: Wakeup, statuses: ChangeLog<EventBytes>, keepAlives: ChangeLog<EventBytes>) {
         self.feed = feed
         self.wakeup = wakeup
         self.statuses = statuses
@@ -46,9 +46,9 @@ final class EventConnection: Sendable {
         while true {
             switch cursor.due() {
             case .bytes(let events):
-                for event in events { try await writer.write(event) }
+                for event in events { try await writer.write(event.text) }
             case .ended(let events):
-                for event in events ?? [] { try await writer.write(event) }
+                for event in events ?? [] { try await writer.write(event.text) }
                 return
             case .nothing:
                 if stopped.withLock({ $0 }) || Task.isCancelled { return }

@@ -13,17 +13,17 @@ struct EventCursor {
     /// What a stream writes next.
     enum Due {
         /// These events' bytes, in order, then ask again.
-        case bytes([ByteBuffer])
+        case bytes([EventBytes])
         /// Nothing yet: wait for the wake-up.
         case nothing
         /// The list closed (the server is going away): these last events, if any, and end the
         /// response; the browser reconnects by itself.
-        case ended([ByteBuffer]?)
+        case ended([EventBytes]?)
     }
 
     private let feed: (any ListFeed)?
-    private let statuses: ChangeLog<ByteBuffer>
-    private let keepAlives: ChangeLog<ByteBuffer>
+    private let statuses: ChangeLog<EventBytes>
+    private let keepAlives: ChangeLog<EventBytes>
     private var started = false
     private var listCursor = 0
     private var statusCursor = -1
@@ -31,7 +31,7 @@ struct EventCursor {
     private var out = Outgoing()
 
     /// A stream of `feed`'s events (none: the status alone), starting with its snapshot.
-    init(feed: (any ListFeed)?, statuses: ChangeLog<ByteBuffer>, keepAlives: ChangeLog<ByteBuffer>) {
+    init(feed: (any ListFeed)?, statuses: ChangeLog<EventBytes>, keepAlives: ChangeLog<EventBytes>) {
         self.feed = feed
         self.statuses = statuses
         self.keepAlives = keepAlives
@@ -39,7 +39,7 @@ struct EventCursor {
     }
 
     /// The logs whose appends should raise the stream's wake-up.
-    var logs: [ChangeLog<ByteBuffer>] { [feed?.events, statuses, keepAlives].compactMap { $0 } }
+    var logs: [ChangeLog<EventBytes>] { [feed?.events, statuses, keepAlives].compactMap { $0 } }
 
     /// Everything due now: on the first call the reconnect delay and the list's
     /// snapshot, then the changes after the cursor (or a fresh snapshot when the log no longer
@@ -54,7 +54,10 @@ struct EventCursor {
                 listCursor = version
             }
         }
-        if let feed {
+        // The logs' versions are read without their locks first: a drain finds most logs
+        // unchanged (a change to one list wakes no other list's streams, but every status and
+        // keep-alive wakes them all).
+        if let feed, feed.events.latestVersion != listCursor || feed.events.isClosed {
             switch feed.events.read(after: listCursor) {
             case .entries(let events, let through):
                 for event in events { out.append(event) }
@@ -70,7 +73,7 @@ struct EventCursor {
             }
         }
         // Only the latest status matters; it follows the snapshot on a new connection.
-        if let status = statuses.latest, status.version > statusCursor {
+        if statuses.latestVersion > statusCursor, let status = statuses.latest, status.version > statusCursor {
             out.append(status.element)
             statusCursor = status.version
         }
@@ -81,7 +84,7 @@ struct EventCursor {
         return out.take().map(Due.bytes) ?? .nothing
     }
 
-    private static let retry = ByteBuffer(string: "retry: 2000\n\n")
+    private static let retry = EventBytes("retry: 2000\n\n")
 
     /// The events due on a connection, as the shared buffers the logs hold.
     ///
@@ -91,16 +94,16 @@ struct EventCursor {
     /// a buffer reused with `clear()` would keep the capacity of the largest batch it ever held
     /// on every idle connection.
     private struct Outgoing {
-        private var pending: [ByteBuffer] = []
+        private var pending: [EventBytes] = []
 
         var isEmpty: Bool { pending.isEmpty }
 
-        mutating func append(_ event: ByteBuffer) {
+        mutating func append(_ event: EventBytes) {
             pending.append(event)
         }
 
         /// What is due, and nothing due afterwards; `nil` when nothing is.
-        mutating func take() -> [ByteBuffer]? {
+        mutating func take() -> [EventBytes]? {
             guard !pending.isEmpty else { return nil }
             defer { pending = [] }
             return pending

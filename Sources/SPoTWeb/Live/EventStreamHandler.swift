@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 import SPoTKit
 import Synchronization
@@ -46,6 +47,11 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var cursor: EventCursor?
     private var wakeup: Wakeup?
     private var context: ChannelHandlerContext?
+    /// NIO's HTTP response encoder's context, once the stream's head went through it: events
+    /// are written from there, already framed as chunks (``EventBytes/chunk``), straight to
+    /// the socket. `nil` when the pipeline has no such encoder: events then go through it as
+    /// body parts.
+    private var encoderContext: ChannelHandlerContext?
 
     init(web: SPoTWebApp) {
         self.web = web
@@ -58,6 +64,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         finish()
         self.context = nil
+        encoderContext = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -179,6 +186,10 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         for log in cursor.logs { log.register(wakeup) }
         self.cursor = cursor
         context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: EventRoutes.headers))), promise: nil)
+        // The head sets the encoder to chunked framing (a response with a body and no length
+        // is always chunked: the head goes out as HTTP/1.1), so pre-framed chunks written past
+        // it are what the encoder would have written, and its end marker closes them.
+        encoderContext = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
         drain(context)
     }
 
@@ -191,8 +202,13 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard case .streaming = state, context.channel.isWritable, let due = cursor?.due() else { return }
         switch due {
         case .bytes(let events):
-            for event in events { context.write(wrapOutboundOut(.body(event)), promise: nil) }
-            context.flush()
+            if let encoderContext {
+                for event in events { encoderContext.write(NIOAny(IOData.byteBuffer(event.chunk)), promise: nil) }
+                encoderContext.flush()
+            } else {
+                for event in events { context.write(wrapOutboundOut(.body(event.text)), promise: nil) }
+                context.flush()
+            }
         case .nothing:
             break
         case .ended(let events):
@@ -202,9 +218,9 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Completes the response and closes the connection: the list closed or the server is
     /// stopping, and the browser reconnects by itself.
-    private func end(_ context: ChannelHandlerContext, last events: [ByteBuffer]) {
+    private func end(_ context: ChannelHandlerContext, last events: [EventBytes]) {
         finish()
-        for event in events { context.write(wrapOutboundOut(.body(event)), promise: nil) }
+        for event in events { context.write(wrapOutboundOut(.body(event.text)), promise: nil) }
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }

@@ -22,10 +22,10 @@ protocol ListFeed: AnyObject, Sendable {
     func neighbors(ofPhoto id: String) -> (previous: String?, next: String?)
     /// The list's `change` events, rendered once for every connection: a connection reads on
     /// from the version of its ``snapshotEvent()``; the log closes with the list.
-    var events: ChangeLog<ByteBuffer> { get }
+    var events: ChangeLog<EventBytes> { get }
     /// The `snapshot` event at the list's current version and that version, rendered once
     /// per version for every connection.
-    func snapshotEvent() -> (version: Int, event: ByteBuffer)
+    func snapshotEvent() -> (version: Int, event: EventBytes)
     /// A whole page for `key` (which names everything the page shows), rendered by `render`
     /// only when the last page this list served had another key.
     func page(_ key: String, render: () -> String) -> ByteBuffer
@@ -51,12 +51,12 @@ final class LiveListFeed<List: LiveListProtocol>: ListFeed {
     typealias Row = List.Row
     let list: List
     let instance = UUID().uuidString
-    let events: ChangeLog<ByteBuffer>
+    let events: ChangeLog<EventBytes>
     private let renderer: PageRenderer
     private let cache = Mutex(Cache())
     /// The latest snapshot event; its own lock, held while one is rendered, so that many
     /// connections arriving at once render it once.
-    private let snapshotCache = Mutex<(version: Int, event: ByteBuffer)?>(nil)
+    private let snapshotCache = Mutex<(version: Int, event: EventBytes)?>(nil)
     /// Renders each change set of the list into ``events``.
     private let pump: Task<Void, Never>
 
@@ -72,7 +72,7 @@ final class LiveListFeed<List: LiveListProtocol>: ListFeed {
         self.list = list
         self.renderer = renderer
         let start = list.current.version
-        let events = ChangeLog<ByteBuffer>(capacity: LiveList<Row>.keptChangeSets, version: start)
+        let events = ChangeLog<EventBytes>(capacity: LiveList<Row>.keptChangeSets, version: start)
         self.events = events
         pump = Task { [list, renderer] in
             for await change in list.changes(after: start) {
@@ -137,13 +137,13 @@ final class LiveListFeed<List: LiveListProtocol>: ListFeed {
         return (index > 0 ? ids[index - 1] : nil, index + 1 < ids.count ? ids[index + 1] : nil)
     }
 
-    func snapshotEvent() -> (version: Int, event: ByteBuffer) {
+    func snapshotEvent() -> (version: Int, event: EventBytes) {
         snapshotCache.withLock { cached in
             let snapshot = list.current
             if let cached, cached.version == snapshot.version { return cached }
             let rendered = content(of: snapshot).rendered
             let event = SnapshotEvent(list: info.id.address, instance: instance, snapshot: rendered)
-            let made = (snapshot.version, ByteBuffer(string: EventRoutes.message("snapshot", (try? JSONResponse.encode(event)) ?? "{}")))
+            let made = (snapshot.version, EventBytes(EventRoutes.message("snapshot", (try? JSONResponse.encode(event)) ?? "{}")))
             cached = made
             return made
         }
@@ -194,9 +194,9 @@ final class LiveListFeed<List: LiveListProtocol>: ListFeed {
 
     /// `change` as an event with its rows rendered: done once per version, by the feed's
     /// pump, whatever the number of streams (a change set holds only the rows that changed).
-    private static func changeEvent(_ change: LiveChangeSet<Row>, in list: ListID, renderer: PageRenderer) -> ByteBuffer {
+    private static func changeEvent(_ change: LiveChangeSet<Row>, in list: ListID, renderer: PageRenderer) -> EventBytes {
         let rendered = change.map { RenderedRow(id: $0.id, html: renderer.rowHTML(id: $0.id, $0.content, in: list)) }
-        return ByteBuffer(string: EventRoutes.message("change", (try? JSONResponse.encode(rendered)) ?? "{}"))
+        return EventBytes(EventRoutes.message("change", (try? JSONResponse.encode(rendered)) ?? "{}"))
     }
 }
 

@@ -14,9 +14,9 @@ final class LiveStreams: Sendable {
     static let keepAliveInterval: Duration = .seconds(20)
 
     /// The latest `status` event.
-    let statuses = ChangeLog<ByteBuffer>(capacity: 1)
+    let statuses = ChangeLog<EventBytes>(capacity: 1)
     /// The latest keep-alive comment; its version counts the ticks.
-    let keepAlives = ChangeLog<ByteBuffer>(capacity: 1)
+    let keepAlives = ChangeLog<EventBytes>(capacity: 1)
     private let tasks: [Task<Void, Never>]
     private let open = Mutex(0)
 
@@ -26,11 +26,11 @@ final class LiveStreams: Sendable {
         tasks = [
             Task {
                 for await status in await refresher.statusUpdates() {
-                    statuses.append(ByteBuffer(string: EventRoutes.message("status", (try? JSONResponse.encode(status)) ?? "{}")))
+                    statuses.append(EventBytes(EventRoutes.message("status", (try? JSONResponse.encode(status)) ?? "{}")))
                 }
             },
             Task {
-                let comment = ByteBuffer(string: ": keep-alive\n\n")
+                let comment = EventBytes(": keep-alive\n\n")
                 while (try? await Task.sleep(for: Self.keepAliveInterval)) != nil {
                     keepAlives.append(comment)
                 }
