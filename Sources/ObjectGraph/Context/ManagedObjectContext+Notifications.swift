@@ -144,9 +144,9 @@ extension ManagedObjectContext {
         let unregisteredOnly =
             change.inserted.objects.isEmpty && change.updatedObjects.isEmpty && change.deletedObjects.isEmpty
             && change.refreshedObjects.isEmpty && !change.invalidatedAllObjects && change.readFailures.isEmpty
-        relatedRootWalks = [:]
+        tracker.relatedRootWalks = [:]
         for observer in observers.objectsDidChangeObservers(unregisteredOnly: unregisteredOnly) { observer(change) }
-        relatedRootWalks = nil
+        tracker.relatedRootWalks = nil
         guard !unregisteredOnly else { return }
         NotificationCenter.default.post(
             name: .managedObjectContextObjectsDidChange,

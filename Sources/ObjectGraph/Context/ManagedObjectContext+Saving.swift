@@ -25,15 +25,15 @@ extension ManagedObjectContext {
             throw ObjectGraphError(.noPersistentStore, "cannot save: the context has no persistent store")
         }
         postWillSave()
-        let members = changedObjects.generation
+        let members = registry.changed.generation
         // One pass calls `willSave()` and sees whether the objects are in save order already.
-        var objects = changedObjects.values
+        var objects = registry.changed.values
         let (inSaveOrder, inserts) = Self.callWillSave(objects)
         processPendingChanges()
         try throwUnreportedStoreErrors()
-        if changedObjects.generation != members {
+        if registry.changed.generation != members {
             // `willSave()` or an observer changed which objects changed.
-            objects = Self.inSaveOrder(changedObjects.values)
+            objects = Self.inSaveOrder(registry.changed.values)
         } else if !inSaveOrder {
             objects = Self.inSaveOrder(objects)
         }
@@ -98,7 +98,7 @@ extension ManagedObjectContext {
                         // the inserted ones into the object that stays (or throws).
                         attempt += 1
                         try resolveUniquenessConflicts(failure, in: store, attempt: attempt)
-                        objects = Self.inSaveOrder(changedObjects.values)
+                        objects = Self.inSaveOrder(registry.changed.values)
                         (changes, wroteRows) = saveChanges(for: objects)
                     }
                 }
@@ -115,10 +115,10 @@ extension ManagedObjectContext {
             let deleted = object.isDeleted
             let wroteValues = wroteRow || !deleted && !object.storage.changed.isEmpty
             object.storage.saved(deleted: deleted, wroteValues: wroteValues, bumpedVersion: wroteRow)
-            if deleted { registeredObjectsByID[object.objectID] = nil }
+            if deleted { registry.unregister(object.objectID) }
             if deleted || wroteValues { object.didSave() }
         }
-        changedObjects.removeAll()
+        registry.untrackAll()
         if let saved, !saved.isEmpty {
             postDidSave(saved)
             coordinator?.contextDidSave(self, saved)

@@ -58,14 +58,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     let queue: ContextQueue
     private(set) var coordinator: PersistentStoreCoordinator? {
-        didSet { forgetEntityLookups() }
+        didSet { registry.forgetEntityLookups() }
     }
 
     func setCoordinatorUnchecked(_ coordinator: PersistentStoreCoordinator) { self.coordinator = coordinator }
 
     /// The parent context, as a store, for a child context (see ``parent``).
     var parentLink: ParentContextStore? {
-        didSet { forgetEntityLookups() }
+        didSet { registry.forgetEntityLookups() }
     }
 
     /// What this context reads from and saves to. Every read and write goes through this
@@ -75,54 +75,38 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return coordinator?.store
     }
 
-    // The tables every fetched, inserted or changed object touches. Exclusivity is not checked
-    // dynamically on them: a context is used on its queue only, and each access is a short,
-    // non-overlapping read or write (as `ManagedObject.storage`).
+    // The context's parts, each the owner of its state (see each type's invariants).
 
-    /// One object per ID (uniquing).
-    @exclusivity(unchecked) var registeredObjectsByID = ObjectRegistry()
-    /// Objects with unsaved changes (inserted, updated or deleted), in the order they changed.
-    @exclusivity(unchecked) var changedObjects = ChangedObjects()
-    /// Changes since the last `processPendingChanges()`, for objects-did-change.
-    @exclusivity(unchecked) var pendingInserted = PendingInsertions()
-    @exclusivity(unchecked) var pendingUpdated: Set<ManagedObject> = []
-    var pendingDeleted: Set<ManagedObject> = []
-    var pendingRefreshed: Set<ManagedObject> = []
-    /// IDs a merged save updated that are not registered here (see ``ObjectsDidChange``).
-    var pendingMergedUnregistered: Set<ManagedObjectID> = []
-    /// For objects only a merged save updated since the last objects-did-change, the keys whose
-    /// values it changed (absent: not known; see ``ObjectsDidChange/mergedChangedKeys``).
-    var pendingMergedKeys: [ManagedObjectID: Set<String>] = [:]
-    /// While an objects-did-change is posted: the fetched results controllers' walks from
-    /// changed objects back to their roots, made once for all of them (see ``RelatedRoots``).
-    var relatedRootWalks: [RelatedRoots.Key: RelatedRoots]?
-    /// Deleted objects whose delete rules have not run yet.
-    var deletesToPropagate: [ManagedObject] = []
-    /// Whether an object may have got a temporary ID since every changed object last had a
-    /// permanent one: a save looks for them only then, not through all its objects.
-    var mayHoldTemporaryIDs = false
-    /// Store errors met where no caller could be told at once (a fault fired by a getter, a
-    /// relationship read, a merge): the next save or fetch throws them.
-    var unreportedStoreErrors: [ObjectGraphError] = []
-    /// Objects whose store read failed since the last objects-did-change, which names them.
-    var pendingReadFailures: [ManagedObject: ObjectGraphError] = [:]
+    /// The registered objects (one per ID), the changed objects, and the bookkeeping kept per
+    /// object.
+    let registry = ContextRegistry()
 
+    /// The registry, by its former name, for the tests that count its entries.
+    var registeredObjectsByID: ContextRegistry { registry }
+    /// The changed objects, for an asynchronous fetch deciding whether it may read the store
+    /// off the context's queue (Requests/ reads it).
+    var changedObjects: ChangedObjects { registry.changed }
+    /// What changed since the last objects-did-change, the deletes whose rules have not run,
+    /// the store errors not yet reported, and the undo step being recorded.
+    let tracker = ChangeTracker()
+    /// The observers of the context's notifications (registered from any thread).
     let observers = ContextObservers()
-    /// What undo needs between steps, while an ``undoManager`` is set.
-    var undoRecorder: UndoRecorder?
+
     /// Called after an undo or redo changed the context (ObjectGraphData schedules its
     /// autosave there).
-    package var undoDidApply: (() -> Void)?
-    /// The last entity ``entity(of:)`` looked up, by ID scope.
-    @exclusivity(unchecked) private var lastEntityLookup: (scope: ObjectIDScope, entity: EntityDescription)?
-    /// The last class ``entityBound(to:)`` found the entity of: an import makes thousands of
-    /// objects of one class in a row.
-    @exclusivity(unchecked) private var lastBoundEntity: (type: ObjectIdentifier, entity: EntityDescription)?
+    package var undoDidApply: (() -> Void)? {
+        get { tracker.undoDidApply }
+        set { tracker.undoDidApply = newValue }
+    }
 
-    /// Forgets the entities looked up in the model, when the model may have changed.
-    private func forgetEntityLookups() {
-        lastEntityLookup = nil
-        lastBoundEntity = nil
+    // The tracker's pending changes and walks, as fetched results controllers read them
+    // (Results/RelatedRoots.swift).
+    var pendingInserted: PendingInsertions { tracker.pendingInserted }
+    var pendingUpdated: Set<ManagedObject> { tracker.pendingUpdated }
+    var pendingDeleted: Set<ManagedObject> { tracker.pendingDeleted }
+    var relatedRootWalks: [RelatedRoots.Key: RelatedRoots]? {
+        get { tracker.relatedRootWalks }
+        set { tracker.relatedRootWalks = newValue }
     }
 
     /// The weak reference to this context that its objects share (see ``ContextReference``).
@@ -164,7 +148,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     deinit {
         // Related objects hold each other (a photo its tags, a tag its photos); with the
         // context gone nothing would turn them into faults, so their cycles are broken here.
-        for object in registeredObjectsByID.values { object.storage.releaseRelated() }
+        for object in registry.objects { object.storage.releaseRelated() }
     }
 
     /// The model of the context's coordinator (the root's, for a child context).
@@ -265,13 +249,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The objects registered in the context.
     public var registeredObjects: Set<ManagedObject> {
         assertOnQueue()
-        return Set(registeredObjectsByID.values)
+        return Set(registry.objects)
     }
 
     /// The registered object with `objectID`, or `nil`.
     public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
         assertOnQueue()
-        return registeredObjectsByID[objectID]
+        return registry[objectID]
     }
 
     /// The object with `objectID`: the registered one, or a fault that loads on first access.
@@ -279,7 +263,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Does no I/O. If no such object exists, reading the fault gives `nil` values.
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
         assertOnQueue()
-        if let object = registeredObjectsByID[objectID] { return object }
+        if let object = registry[objectID] { return object }
         guard let entity = entity(of: objectID) else {
             preconditionFailure("ObjectGraph: object(with:) got \(objectID), whose entity is not in this context's model")
         }
@@ -306,10 +290,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The entity whose `managedObjectClass` is `type`.
     func entityBound(to type: ManagedObject.Type) -> EntityDescription? {
-        if let last = lastBoundEntity, last.type == ObjectIdentifier(type) { return last.entity }
-        guard let entity = model?.entities.first(where: { $0.managedObjectClass == type }) else { return nil }
-        lastBoundEntity = (ObjectIdentifier(type), entity)
-        return entity
+        registry.entityBound(to: type, in: model)
     }
 
     /// Reads a fault's row from the store; an object that no longer exists becomes "gone".
@@ -386,7 +367,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// new or still-faulted object stays a fault that keeps the row, and fills from it on first
     /// access without a query while the store is still at that generation.
     func registerFetched(_ row: StoredRow, asFaultAt generation: UInt64?) -> ManagedObject {
-        if let object = registeredObjectsByID[row.id] {
+        if let object = registry[row.id] {
             if object.isFault {
                 fillFetched(object, with: row, asFaultAt: generation)
             } else if !object.hasChanges && row.version != object.storage.version {
@@ -417,10 +398,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// registers rows of one entity after another).
     @inline(__always)
     func entity(of id: ManagedObjectID) -> EntityDescription? {
-        if let last = lastEntityLookup, last.scope === id.scope { return last.entity }
-        guard let entity = model?.entity(named: id.entityName) else { return nil }
-        lastEntityLookup = (id.scope, entity)
-        return entity
+        registry.entity(of: id, in: model)
     }
 
     /// A new instance of `entity`'s class for the stored object `id`, registered in this context.
@@ -428,7 +406,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
         object.objectID = id
         object.managedObjectContext = self
-        registeredObjectsByID[id] = object
+        registry.register(object)
         return object
     }
 }
