@@ -41,7 +41,8 @@ final class ChangeTracker {
     /// Deleted objects whose delete rules have not run yet.
     private var deletesToPropagate: [ManagedObject] = []
     /// While an objects-did-change is posted: the fetched results controllers' walks from
-    /// changed objects back to their roots, made once for all of them (see ``RelatedRoots``).
+    /// changed objects back to their roots, made once for all of them (see ``RelatedRoots``,
+    /// which sets it to `nil` once an observer changed objects).
     var relatedRootWalks: [RelatedRoots.Key: RelatedRoots]?
     /// Store errors met where no caller could be told at once (a fault fired by a getter, a
     /// relationship read, a merge): the next save or fetch throws them.
@@ -49,10 +50,25 @@ final class ChangeTracker {
     /// Objects whose store read failed since the last objects-did-change, which names them.
     private var pendingReadFailures: [ManagedObject: ObjectGraphError] = [:]
     /// What undo needs between steps, while the context has an undo manager.
-    var undoRecorder: UndoRecorder?
+    private(set) var undoRecorder: UndoRecorder?
     /// Called after an undo or redo changed the context (ObjectGraphData schedules its
     /// autosave there).
     var undoDidApply: (() -> Void)?
+
+    /// Starts recording undo steps for `manager` (`nil`: stops).
+    func recordUndo(for manager: UndoManager?) {
+        undoRecorder = manager.map { UndoRecorder(manager: $0) }
+    }
+
+    /// Starts keeping related-root walks, while an objects-did-change is posted.
+    func beginPostingChange() {
+        relatedRootWalks = [:]
+    }
+
+    /// Forgets the walks kept while the change was posted.
+    func endPostingChange() {
+        relatedRootWalks = nil
+    }
 
     // MARK: Noting changes
 

@@ -144,9 +144,9 @@ extension ManagedObjectContext {
         let unregisteredOnly =
             change.inserted.objects.isEmpty && change.updatedObjects.isEmpty && change.deletedObjects.isEmpty
             && change.refreshedObjects.isEmpty && !change.invalidatedAllObjects && change.readFailures.isEmpty
-        tracker.relatedRootWalks = [:]
+        tracker.beginPostingChange()
         for observer in observers.objectsDidChangeObservers(unregisteredOnly: unregisteredOnly) { observer(change) }
-        tracker.relatedRootWalks = nil
+        tracker.endPostingChange()
         guard !unregisteredOnly else { return }
         NotificationCenter.default.post(
             name: .managedObjectContextObjectsDidChange,

@@ -23,10 +23,10 @@ extension ManagedObjectContext {
                 old.removeAllActions(withTarget: self)
             }
             guard let newValue else {
-                tracker.undoRecorder = nil
+                tracker.recordUndo(for: nil)
                 return
             }
-            tracker.undoRecorder = UndoRecorder(manager: newValue)
+            tracker.recordUndo(for: newValue)
             let reference = objectReference
             newValue.addCheckpointHandler(owner: self) {
                 guard let context = reference.context else { return }
