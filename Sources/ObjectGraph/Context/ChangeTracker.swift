@@ -5,9 +5,9 @@
 ///
 /// Invariants it keeps:
 /// - **Each pending object is reported once, as what it became.** An object inserted since the
-///   last objects-did-change is in ``pendingInserted`` and not in ``pendingUpdated``; a deleted
-///   one leaves ``pendingUpdated`` and, unless its insert was never reported (then it simply
-///   leaves ``pendingInserted``), joins ``pendingDeleted``.
+///   last objects-did-change is reported inserted, never also updated; a deleted one leaves
+///   ``pendingUpdated`` and, unless its insert was never reported (then it simply leaves
+///   ``pendingInserted``), joins ``pendingDeleted``. What is reported is forgotten here.
 /// - **Delete rules run once per delete.** ``deletesToPropagate`` holds each deleted object whose
 ///   rules have not run, until ``takeDeletesToPropagate()`` hands them out (or an undo takes the
 ///   delete back).
@@ -16,9 +16,10 @@
 ///   from merged saves that said which; otherwise the object has no entry.
 /// - **Related-root walks live while a change is posted.** ``relatedRootWalks`` is non-`nil`
 ///   only while observers of an objects-did-change run (see ``RelatedRoots``).
-/// - **Store errors are reported twice, then forgotten.** An error recorded here is thrown by
-///   the next save or fetch (``takeUnreportedError()``, at most ``keptStoreErrors`` kept in
-///   full) and names its objects in the next objects-did-change (``pendingReadFailures``).
+/// - **A store error reaches a caller and an observer.** An error recorded here is thrown by the
+///   next save or fetch (``takeUnreportedError()``, at most ``keptStoreErrors`` kept in full)
+///   and names its objects in the next objects-did-change (``pendingReadFailures``); only a
+///   reset forgets it before.
 ///
 /// Used on the context's queue only. It holds objects strongly until they are reported.
 final class ChangeTracker {
