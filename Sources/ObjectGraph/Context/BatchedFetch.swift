@@ -40,10 +40,10 @@ extension ManagedObjectContext {
     /// Fills batch `number` of `fetch` with one query, and turns the batches read longest ago
     /// back into faults (their unchanged objects; changed ones keep their values).
     func fillBatch(_ number: Int, of fetch: BatchedFetch, from store: any ObjectStore) throws {
-        try loadFaults(of: fetch.ids(ofBatch: number).compactMap { registeredObjectsByID[$0] }, from: store)
+        try loadFaults(of: fetch.ids(ofBatch: number).compactMap { registry[$0] }, from: store)
         for evicted in fetch.didFill(number) {
             for id in fetch.ids(ofBatch: evicted) {
-                guard let object = registeredObjectsByID[id], !object.isFault, !object.hasChanges,
+                guard let object = registry[id], !object.isFault, !object.hasChanges,
                     object.storage.faultBatch?.fetch === fetch
                 else { continue }
                 object.turnIntoFault()
@@ -58,7 +58,7 @@ extension ManagedObjectContext {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(ids.count)
         // Grown once: growing as it fills would hold the old and the new table at once.
-        registeredObjectsByID.reserveCapacity(forAdditional: ids.count)
+        registry.reserveCapacity(forAdditional: ids.count)
         for (index, id) in ids.enumerated() {
             let object = self.object(with: id)
             if let fetch, object.isFault { object.storage.joinFaultBatch(fetch, number: index / batchSize) }

@@ -4,25 +4,25 @@ extension ManagedObjectContext {
     /// Whether the context has unsaved inserts, updates or deletes.
     public var hasChanges: Bool {
         assertOnQueue()
-        return changedObjects.contains { $0.hasChanges || !$0.storage.pendingFailures.isEmpty }
+        return registry.changed.contains { $0.hasChanges || !$0.storage.pendingFailures.isEmpty }
     }
 
     /// Objects inserted and not yet saved.
     public var insertedObjects: Set<ManagedObject> {
         assertOnQueue()
-        return Set(changedObjects.values.filter { $0.isInserted && !$0.isDeleted })
+        return Set(registry.changed.values.filter { $0.isInserted && !$0.isDeleted })
     }
 
     /// Objects with unsaved changes that were neither inserted nor deleted.
     public var updatedObjects: Set<ManagedObject> {
         assertOnQueue()
-        return Set(changedObjects.values.filter(\.isUpdated))
+        return Set(registry.changed.values.filter(\.isUpdated))
     }
 
     /// Objects deleted and not yet saved.
     public var deletedObjects: Set<ManagedObject> {
         assertOnQueue()
-        return Set(changedObjects.values.filter { $0.isDeleted && !$0.isInserted })
+        return Set(registry.changed.values.filter { $0.isDeleted && !$0.isInserted })
     }
 
     /// Inserts `object` (created with `insertInto: nil`) into the context: it gets its permanent
@@ -45,15 +45,14 @@ extension ManagedObjectContext {
         } catch {
             // Inserting cannot throw: the save that needs the permanent ID reports the error.
             id = ManagedObjectID.temporary(storeIdentifier: store.identifier, entityName: object.entity.name)
-            mayHoldTemporaryIDs = true
+            registry.noteTemporaryID()
         }
         object.objectID = id
         object.managedObjectContext = self
         object.storage.becomeInserted(as: object.entity)
-        registeredObjectsByID[id] = object
+        registry.register(object)
         noteChanged(object)
-        pendingInserted.insert(object)
-        if !pendingUpdated.isEmpty { pendingUpdated.remove(object) }
+        tracker.noteInserted(object)
         object.awakeFromInsert()
     }
 
@@ -81,9 +80,7 @@ extension ManagedObjectContext {
         object.prepareForDeletion()
         object.storage.markDeleted()
         noteChanged(object)
-        pendingUpdated.remove(object)
-        if !pendingInserted.remove(object) { pendingDeleted.insert(object) }
-        deletesToPropagate.append(object)
+        tracker.noteDeleted(object, runningDeleteRules: true)
     }
 
     /// Runs delete rules for pending deletes and posts objects-did-change for changes since the
@@ -91,49 +88,22 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         assertOnQueue()
         propagateDeletes()
-        if let undoRecorder, !undoRecorder.isApplying, !undoRecorder.touched.isEmpty { registerUndoStep(undoRecorder) }
-        guard
-            !(pendingInserted.isEmpty && pendingUpdated.isEmpty && pendingDeleted.isEmpty && pendingRefreshed.isEmpty
-                && pendingMergedUnregistered.isEmpty && pendingReadFailures.isEmpty)
-        else { return }
-        let updated = pendingInserted.isEmpty ? pendingUpdated : pendingUpdated.filter { !pendingInserted.contains($0) }
-        let inserted = pendingInserted.takeAnnouncing()
-        var change = ObjectsDidChange(
-            inserted: inserted,
-            updatedObjects: updated,
-            deletedObjects: pendingDeleted,
-            refreshedObjects: pendingRefreshed,
-            invalidatedAllObjects: false,
-            mergedUnregisteredObjectIDs: pendingMergedUnregistered
-        )
-        change.readFailures = pendingReadFailures
-        // An object changed or refreshed here as well since it was merged: its changed keys are
-        // not known.
-        change.mergedChangedKeys = pendingMergedKeys.filter { entry in
-            registeredObjectsByID[entry.key].map { !$0.hasChanges && !pendingRefreshed.contains($0) } ?? true
+        if let undoRecorder = tracker.undoRecorder, !undoRecorder.isApplying, !undoRecorder.touched.isEmpty {
+            registerUndoStep(undoRecorder)
         }
-        pendingReadFailures = [:]
-        clearPendingChanges()
+        guard let change = tracker.takeObjectsDidChange(registry: registry) else { return }
         postObjectsDidChange(change)
     }
 
     /// Records that `object` changed; cheap after the first change.
     func noteChanged(_ object: ManagedObject) {
-        if let undoRecorder, !undoRecorder.isApplying { recordUndoState(of: object, in: undoRecorder) }
-        if !object.storage.flags.contains(.tracked) {
-            object.storage.track()
-            changedObjects.insert(object)
-        }
-        let flags = object.storage.flags
-        if !flags.contains(.deleted) && (!flags.contains(.inserted) || flags.contains(.insertAnnounced)) {
-            pendingUpdated.insert(object)
-        }
+        if let undoRecorder = tracker.undoRecorder, !undoRecorder.isApplying { recordUndoState(of: object, in: undoRecorder) }
+        registry.track(object)
+        tracker.noteUpdated(object)
     }
 
     private func propagateDeletes() {
-        while !deletesToPropagate.isEmpty {
-            let batch = deletesToPropagate
-            deletesToPropagate = []
+        while let batch = tracker.takeDeletesToPropagate() {
             for object in batch { applyDeleteRules(of: object) }
         }
     }
@@ -174,19 +144,9 @@ extension ManagedObjectContext {
 
     /// Removes an unsaved, deleted object from the context entirely.
     func forget(_ object: ManagedObject) {
-        changedObjects.remove(object)
-        registeredObjectsByID[object.objectID] = nil
+        registry.untrack(object)
+        registry.unregister(object.objectID)
         object.storage.becomeGone(deleted: true)
-    }
-
-    /// Forgets the changes recorded for the next objects-did-change notification.
-    private func clearPendingChanges(keepingRefreshed: Bool = false) {
-        pendingInserted.removeAll()
-        pendingUpdated = []
-        pendingDeleted = []
-        pendingMergedUnregistered = []
-        pendingMergedKeys = [:]
-        if !keepingRefreshed { pendingRefreshed = [] }
     }
 
     // MARK: Undoing
@@ -195,13 +155,13 @@ extension ManagedObjectContext {
     /// return to their saved values.
     public func rollback() {
         assertOnQueue()
-        undoRecorder?.clear(for: self)
-        deletesToPropagate = []
+        tracker.undoRecorder?.clear(for: self)
+        tracker.forgetDeletesToPropagate()
         var refreshed: Set<ManagedObject> = []
         var removed: Set<ManagedObject> = []
-        for object in changedObjects.values {
+        for object in registry.changed.values {
             if object.isInserted {
-                registeredObjectsByID[object.objectID] = nil
+                registry.unregister(object.objectID)
                 object.storage.becomeGone(deleted: false)
                 object.managedObjectContext = nil
                 removed.insert(object)
@@ -211,20 +171,20 @@ extension ManagedObjectContext {
                 refreshed.insert(object)
             }
         }
-        changedObjects.removeAll()
-        clearPendingChanges(keepingRefreshed: true)
-        pendingRefreshed.formUnion(refreshed)
+        registry.untrackAll()
+        tracker.forgetPendingChanges(keepingRefreshed: true)
+        tracker.noteRefreshed(refreshed)
         if !removed.isEmpty || !refreshed.isEmpty {
             postObjectsDidChange(
                 ObjectsDidChange(
                     inserted: [],
                     updatedObjects: [],
                     deletedObjects: removed,
-                    refreshedObjects: pendingRefreshed,
+                    refreshedObjects: tracker.pendingRefreshed,
                     invalidatedAllObjects: false
                 )
             )
-            pendingRefreshed = []
+            tracker.forgetRefreshed()
         }
     }
 
@@ -232,18 +192,13 @@ extension ManagedObjectContext {
     /// no longer belong to the context.
     public func reset() {
         assertOnQueue()
-        undoRecorder?.clear(for: self)
-        for object in registeredObjectsByID.values {
+        tracker.undoRecorder?.clear(for: self)
+        for object in registry.removeAll() {
             object.managedObjectContext = nil
             object.storage.detach()
         }
-        registeredObjectsByID.removeAll()
-        changedObjects.removeAll()
-        deletesToPropagate = []
         // The objects whose reads failed are forgotten with everything else.
-        unreportedStoreErrors = []
-        pendingReadFailures = [:]
-        clearPendingChanges()
+        tracker.removeAll()
         postAllObjectsInvalidated()
     }
 
@@ -261,7 +216,7 @@ extension ManagedObjectContext {
         assertOnQueue()
         guard object.managedObjectContext === self, !object.isInserted else { return }
         if !mergeChanges || !object.hasChanges {
-            if object.hasChanges { changedObjects.remove(object) }
+            if object.hasChanges { registry.untrack(object) }
             object.storage.discardChangeState()
             object.turnIntoFault()
         } else {
@@ -271,14 +226,14 @@ extension ManagedObjectContext {
                 recordStoreError(error, for: object, while: "refresh \(object.objectID)")
             }
         }
-        pendingRefreshed.insert(object)
+        tracker.noteRefreshed(object)
     }
 
     /// Turns every registered object without changes into a fault, releasing their values
     /// (and the rows fetched faults kept).
     public func refreshAllObjects() {
         assertOnQueue()
-        for object in registeredObjectsByID.values where !object.hasChanges {
+        for object in registry.objects where !object.hasChanges {
             if object.isFault { object.storage.dropFetchedRow() } else { object.turnIntoFault() }
         }
     }
@@ -309,23 +264,19 @@ extension ManagedObjectContext {
 
     /// Gives every object with a temporary ID its permanent one (before a save writes them).
     func obtainPermanentIDsForInsertedObjects() throws {
-        guard mayHoldTemporaryIDs else { return }
+        guard registry.mayHoldTemporaryIDs else { return }
         let isTemporary = { (object: ManagedObject) in object.objectID.isTemporaryID && !object.isDeleted }
-        if changedObjects.contains(where: isTemporary) {
-            try obtainPermanentIDs(for: changedObjects.values.filter(isTemporary))
+        if registry.changed.contains(where: isTemporary) {
+            try obtainPermanentIDs(for: registry.changed.values.filter(isTemporary))
         }
-        mayHoldTemporaryIDs = false
+        registry.noteNoTemporaryIDs()
     }
 
     /// Replaces temporary IDs by permanent ones: in the registry, the changed objects, and
     /// every relationship value that refers to them.
     private func replaceObjectIDs(_ replaced: [ManagedObjectID: ManagedObjectID]) {
-        for (old, new) in replaced {
-            guard let object = registeredObjectsByID.removeValue(forKey: old) else { continue }
-            object.objectID = new
-            registeredObjectsByID[new] = object
-        }
-        for object in registeredObjectsByID.values {
+        registry.replaceObjectIDs(replaced)
+        for object in registry.objects {
             object.storage.replaceReferences(replaced)
         }
         postObjectIDsReplaced(replaced)

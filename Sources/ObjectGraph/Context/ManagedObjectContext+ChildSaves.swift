@@ -29,7 +29,7 @@ extension ManagedObjectContext {
 
         for write in changes.inserts { insertPushed(write) }
         for write in changes.updates {
-            guard let object = registeredObjectsByID[write.id], isAlive(object) else { continue }
+            guard let object = registry[write.id], isAlive(object) else { continue }
             let entity = object.entity
             for slot in write.changedSlots ?? [] where !((entity.allProperties[slot] as? RelationshipDescription)?.isToMany ?? false) {
                 object.setStored(write.values[slot], at: slot)
@@ -41,7 +41,7 @@ extension ManagedObjectContext {
         // list objects the child moved away. Those are dropped first, then the rules run here
         // again: they change nothing the push did not, and reach objects this context related
         // to the deleted ones after the child read them.
-        let deleted = changes.deletes.compactMap { registeredObjectsByID[$0.id] }.filter(isAlive)
+        let deleted = changes.deletes.compactMap { registry[$0.id] }.filter(isAlive)
         for object in deleted { dropStaleRelationships(of: object) }
         for object in deleted { delete(object) }
     }
@@ -100,9 +100,9 @@ extension ManagedObjectContext {
     /// Registers a child's inserted object here, inserted, with the child's values and ID.
     private func insertPushed(_ write: SaveChanges.RowWrite) {
         guard let entity = model?.entity(named: write.id.entityName) else { return }
-        let object = registeredObjectsByID[write.id] ?? entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        let object = registry[write.id] ?? entity.managedObjectClass.init(entity: entity, insertInto: nil)
         object.objectID = write.id
-        if write.id.isTemporaryID { mayHoldTemporaryIDs = true }
+        if write.id.isTemporaryID { registry.noteTemporaryID() }
         object.managedObjectContext = self
         object.storage.becomeInserted(as: entity)
         for slot in write.values.indices {
@@ -110,21 +110,20 @@ extension ManagedObjectContext {
             object.storage.values[slot] = write.values[slot]
             if write.values[slot].isNull { object.storage.changed.remove(slot) } else { object.storage.changed.insert(slot) }
         }
-        registeredObjectsByID[write.id] = object
+        registry.register(object)
         noteChanged(object)
-        pendingInserted.insert(object)
-        pendingUpdated.remove(object)
+        tracker.noteInserted(object)
     }
 
     /// Applies one to-many change of a child's save; members deleted here are left out (this
     /// context's delete wins), and an ordered relationship takes the child's order, followed by
     /// members added here meanwhile.
     private func applyPushed(_ change: SaveChanges.RelationshipChange) {
-        guard let object = registeredObjectsByID[change.source], isAlive(object),
+        guard let object = registry[change.source], isAlive(object),
             let slot = Self.slot(of: change.relationship, in: object.entity)
         else { return }
         func alive(_ id: ManagedObjectID) -> Bool {
-            guard let member = registeredObjectsByID[id] else { return true }
+            guard let member = registry[id] else { return true }
             return isAlive(member)
         }
         for id in change.removed { object.primitiveRemoveMember(slot, id) }

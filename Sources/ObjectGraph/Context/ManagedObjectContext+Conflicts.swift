@@ -13,7 +13,7 @@ extension ManagedObjectContext {
     ///   `.error`, or conflicts still coming after ``conflictAttempts`` tries); a custom
     ///   policy's error. The context keeps its changes.
     func resolveConflicts(_ failure: OptimisticLockingFailure, in store: any ObjectStore, attempt: Int) throws {
-        let objects = failure.storeVersions.keys.compactMap { registeredObjectsByID[$0] }
+        let objects = failure.storeVersions.keys.compactMap { registry[$0] }
             .sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
         let rows: [ManagedObjectID: StoredRow]
         do {
@@ -66,17 +66,17 @@ extension ManagedObjectContext {
         switch type {
         case .rollbackMergePolicyType:
             apply(row, to: object, keepingChanges: false)
-            pendingRefreshed.insert(object)
+            tracker.noteRefreshed(object)
         case .overwriteMergePolicyType:
             object.storage.rebase(on: row, storedSlots: slots, writesAll: true) { _ in true }
         case .mergeByPropertyStoreTrumpMergePolicyType:
             object.storage.rebase(on: row, storedSlots: slots, writesAll: false) { slot in
                 changed.contains(slot) && committed[slot] == row.values[slot]
             }
-            pendingRefreshed.insert(object)
+            tracker.noteRefreshed(object)
         case .mergeByPropertyObjectTrumpMergePolicyType, .errorMergePolicyType:
             object.storage.rebase(on: row, storedSlots: slots, writesAll: false) { slot in changed.contains(slot) }
-            pendingRefreshed.insert(object)
+            tracker.noteRefreshed(object)
         }
     }
 }

@@ -168,14 +168,14 @@ extension ManagedObjectContext {
     /// Whether the context holds unsaved changes to objects of `entity`'s inheritance tree.
     func hasPendingChanges(in entity: EntityDescription) -> Bool {
         let root = entity.rootEntity
-        return changedObjects.contains { $0.entity.rootEntity === root }
+        return registry.changed.contains { $0.entity.rootEntity === root }
     }
 
     /// Whether unsaved changes can change what `descriptor` returns: changes to objects of
     /// `entity`, or to any object when the predicate or a sort key reads related objects.
     private func pendingChangesAffect(_ entity: EntityDescription, _ descriptor: FetchDescriptor) -> Bool {
         if hasPendingChanges(in: entity) { return true }
-        return !changedObjects.isEmpty && readsRelatedObjects(entity, descriptor)
+        return !registry.changed.isEmpty && readsRelatedObjects(entity, descriptor)
     }
 
     /// Whether the predicate or a sort key reads more than the fetched objects' own rows: a
@@ -261,7 +261,7 @@ extension ManagedObjectContext {
             // kept rows stale, and the faults read their rows again.
             let generation = asFaults ? store.snapshotGeneration : nil
             let rows = try store.rows(matching: descriptor)
-            registeredObjectsByID.reserveCapacity(forAdditional: rows.count)
+            registry.reserveCapacity(forAdditional: rows.count)
             return rows.map { registerFetched($0, asFaultAt: generation) }
         }
         // An unchanged object can match differently once a related object changed (a renamed
@@ -296,7 +296,7 @@ extension ManagedObjectContext {
             results.append(object)
         }
         if includePending {
-            for object in changedObjects.values where !seen.contains(object.objectID) && !object.isDeleted && !object.storage.flags.contains(.gone) {
+            for object in registry.changed.values where !seen.contains(object.objectID) && !object.isDeleted && !object.storage.flags.contains(.gone) {
                 guard descriptor.includesSubentities ? object.entity.isKindOf(entity: entity) : object.entity === entity else { continue }
                 if try matches(object) { results.append(object) }
             }

@@ -11,21 +11,18 @@ extension ManagedObjectContext {
         assertOnQueue()
         let store = parentStore
         for id in saved.deletedObjectIDs {
-            guard let object = registeredObjectsByID[id] else { continue }
+            guard let object = registry[id] else { continue }
             markDeletedElsewhere(object)
         }
         var loaded: [ManagedObject] = []
         for id in saved.updatedObjectIDs {
-            guard let object = registeredObjectsByID[id] else {
-                noteMergedKeys(of: id, slots: saved.updatedSlots[id], entity: model?.entity(named: id.entityName), first: !pendingMergedUnregistered.contains(id))
-                pendingMergedUnregistered.insert(id)
+            guard let object = registry[id] else {
+                tracker.noteMergedUpdate(ofUnregistered: id, slots: saved.updatedSlots[id], entity: model?.entity(named: id.entityName))
                 continue
             }
-            let slots = object.hasChanges ? nil : saved.updatedSlots[id]
-            noteMergedKeys(of: id, slots: slots, entity: object.entity, first: !pendingUpdated.contains(object))
             // A fault reads its row when it fires; one a fetch left a row with lets it go.
             if object.isFault { object.storage.dropFetchedRow() } else { loaded.append(object) }
-            pendingUpdated.insert(object)
+            tracker.noteMergedUpdate(of: object, slots: object.hasChanges ? nil : saved.updatedSlots[id])
         }
         do {
             let rows = try store.map { try currentRows(of: loaded.map(\.objectID), from: $0) } ?? [:]
@@ -46,12 +43,12 @@ extension ManagedObjectContext {
         }
         var merged: [ManagedObject] = []
         for id in saved.insertedObjectIDs where model?.entity(named: id.entityName) != nil {
-            let known = registeredObjectsByID[id] != nil
+            let known = registry[id] != nil
             let object = self.object(with: id)
-            if !known { pendingInserted.insert(object) }
+            if !known { tracker.noteMergedInsert(object) }
             merged.append(object)
         }
-        for id in saved.updatedObjectIDs { if let object = registeredObjectsByID[id] { merged.append(object) } }
+        for id in saved.updatedObjectIDs { if let object = registry[id] { merged.append(object) } }
         propagateUnsavedDeletes(to: merged)
         processPendingChanges()
     }
@@ -61,7 +58,7 @@ extension ManagedObjectContext {
     /// deleted object's relationship runs for them as it ran for the objects known at delete
     /// time, so the save does not leave a reference to a row it removes.
     private func propagateUnsavedDeletes(to merged: [ManagedObject]) {
-        let deleted = changedObjects.values.filter { $0.isDeleted && !$0.storage.flags.contains(.gone) }
+        let deleted = registry.changed.values.filter { $0.isDeleted && !$0.storage.flags.contains(.gone) }
         guard !deleted.isEmpty, !merged.isEmpty else { return }
         let deletedIDs = Set(deleted.map(\.objectID))
         fulfillFaults(of: merged)
@@ -103,26 +100,13 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Records the keys a merged save changed on `id` for objects-did-change: known only while
-    /// every update of the batch came from merged saves that said which (`first`: this is the
-    /// batch's first update of it).
-    private func noteMergedKeys(of id: ManagedObjectID, slots: [Int]?, entity: EntityDescription?, first: Bool) {
-        guard let slots, let entity, first || pendingMergedKeys[id] != nil else {
-            pendingMergedKeys[id] = nil
-            return
-        }
-        let properties = entity.allProperties
-        pendingMergedKeys[id, default: []].formUnion(slots.lazy.filter { $0 < properties.count }.map { properties[$0].name })
-    }
-
     /// Forgets an object another save deleted: it leaves the registry and the unsaved changes,
     /// and objects-did-change reports it deleted.
     func markDeletedElsewhere(_ object: ManagedObject) {
-        registeredObjectsByID[object.objectID] = nil
-        changedObjects.remove(object)
+        registry.unregister(object.objectID)
+        registry.untrack(object)
         object.storage.becomeGone(deleted: true)
-        pendingUpdated.remove(object)
-        pendingDeleted.insert(object)
+        tracker.noteDeletedElsewhere(object)
     }
 
     /// Merges the ``ContextDidSave`` carried by a posted did-save notification.

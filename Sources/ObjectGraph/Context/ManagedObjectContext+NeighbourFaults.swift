@@ -19,7 +19,7 @@ extension ManagedObjectContext {
         var neighbours: [ManagedObject] = []
         /// Takes the object registered under `key` if it needs a read; `true` when enough are taken.
         func take(_ key: Int64) -> Bool {
-            guard key > 0, let neighbour = registeredObjectsByID[ManagedObjectID(scope: id.scope, primaryKey: key)], needsRead(neighbour)
+            guard key > 0, let neighbour = registry[ManagedObjectID(scope: id.scope, primaryKey: key)], needsRead(neighbour)
             else { return false }
             neighbours.append(neighbour)
             return neighbours.count == limit - 1

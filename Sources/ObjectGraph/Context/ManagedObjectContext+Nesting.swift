@@ -72,7 +72,7 @@ extension ManagedObjectContext {
     /// loaded here (unsaved changes included), `nil` when deleted here, else the store's row.
     func rowForChild(_ id: ManagedObjectID) throws -> StoredRow? {
         assertOnQueue()
-        if let object = registeredObjectsByID[id] {
+        if let object = registry[id] {
             if object.isDeleted || object.storage.flags.contains(.gone) { return nil }
             if !object.isFault { return rowForChild(of: object) }
         }
@@ -85,7 +85,7 @@ extension ManagedObjectContext {
         var rows: [ManagedObjectID: StoredRow] = [:]
         var unloaded: [ManagedObjectID] = []
         for id in ids {
-            guard let object = registeredObjectsByID[id], !object.isFault else {
+            guard let object = registry[id], !object.isFault else {
                 unloaded.append(id)
                 continue
             }
@@ -137,7 +137,7 @@ extension ManagedObjectContext {
     func membersForChild(of id: ManagedObjectID, relationship key: RelationshipKey) throws -> [ManagedObjectID] {
         assertOnQueue()
         processPendingChanges()
-        guard let object = registeredObjectsByID[id] else { return try store().members(of: id, relationship: key) }
+        guard let object = registry[id] else { return try store().members(of: id, relationship: key) }
         if object.isDeleted || object.storage.flags.contains(.gone) { return [] }
         guard let slot = Self.slot(of: key, in: object.entity) else { return [] }
         if !object.hasLoadedMembers(at: slot) {

@@ -1,90 +1,5 @@
 import Foundation
 
-/// The observers of one context, registered from any thread.
-final class ContextObservers: @unchecked Sendable {  // every access to `registry` holds `lock`
-    private struct Registry {
-        var nextToken = 0
-        var objectsDidChange: [Int: (ObjectsDidChange) -> Void] = [:]
-        /// Observers that also want changes made only of unregistered merged IDs.
-        var wantsUnregistered: Set<Int> = []
-        var willSave: [Int: () -> Void] = [:]
-        var didSave: [Int: @Sendable (ContextDidSave) -> Void] = [:]
-        var objectIDsReplaced: [Int: ([ManagedObjectID: ManagedObjectID]) -> Void] = [:]
-
-        mutating func token() -> Int {
-            nextToken += 1
-            return nextToken
-        }
-    }
-
-    // Objects-did-change and will-save observers are not `@Sendable`: they are registered from
-    // any thread but only ever called on the context's queue, as Core Data's notifications are.
-    // (A `Mutex` would demand `sending` closures, which these are not.)
-    private var registry = Registry()
-    private let lock = NSLock()
-
-    private func withRegistry<Result>(_ body: (inout Registry) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&registry)
-    }
-
-    func add(objectsDidChange observer: @escaping (ObjectsDidChange) -> Void, includingUnregistered: Bool = false) -> Int {
-        withRegistry { registry in
-            let token = registry.token()
-            registry.objectsDidChange[token] = observer
-            if includingUnregistered { registry.wantsUnregistered.insert(token) }
-            return token
-        }
-    }
-    func add(willSave observer: @escaping () -> Void) -> Int {
-        withRegistry { registry in
-            let token = registry.token()
-            registry.willSave[token] = observer
-            return token
-        }
-    }
-    func add(didSave observer: @escaping @Sendable (ContextDidSave) -> Void) -> Int {
-        withRegistry { registry in
-            let token = registry.token()
-            registry.didSave[token] = observer
-            return token
-        }
-    }
-    func add(objectIDsReplaced observer: @escaping ([ManagedObjectID: ManagedObjectID]) -> Void) -> Int {
-        withRegistry { registry in
-            let token = registry.token()
-            registry.objectIDsReplaced[token] = observer
-            return token
-        }
-    }
-    func remove(_ token: Int) {
-        // The observer is released after the lock is: the last reference to what its closure
-        // captured may go with it, and that object's deinit may remove an observer in turn
-        // (this lock is not recursive) or call out (ARCHITECTURE.md, the lock rule).
-        let removed = withRegistry { registry in
-            registry.wantsUnregistered.remove(token)
-            return (
-                registry.objectsDidChange.removeValue(forKey: token), registry.willSave.removeValue(forKey: token),
-                registry.didSave.removeValue(forKey: token), registry.objectIDsReplaced.removeValue(forKey: token)
-            )
-        }
-        withExtendedLifetime(removed) {}
-    }
-    func objectsDidChangeObservers(unregisteredOnly: Bool) -> [(ObjectsDidChange) -> Void] {
-        withRegistry { registry in
-            registry.objectsDidChange.filter { !unregisteredOnly || registry.wantsUnregistered.contains($0.key) }.sorted { $0.key < $1.key }.map(
-                \.value
-            )
-        }
-    }
-    var willSaveObservers: [() -> Void] { withRegistry { $0.willSave.sorted { $0.key < $1.key }.map(\.value) } }
-    var didSaveObservers: [@Sendable (ContextDidSave) -> Void] { withRegistry { $0.didSave.sorted { $0.key < $1.key }.map(\.value) } }
-    var objectIDsReplacedObservers: [([ManagedObjectID: ManagedObjectID]) -> Void] {
-        withRegistry { $0.objectIDsReplaced.sorted { $0.key < $1.key }.map(\.value) }
-    }
-}
-
 extension ManagedObjectContext {
     /// The user-info key of an ``ObjectsDidChange`` in a posted notification.
     public static let objectsDidChangeKey = "ObjectGraph.objectsDidChange"
@@ -144,9 +59,9 @@ extension ManagedObjectContext {
         let unregisteredOnly =
             change.inserted.objects.isEmpty && change.updatedObjects.isEmpty && change.deletedObjects.isEmpty
             && change.refreshedObjects.isEmpty && !change.invalidatedAllObjects && change.readFailures.isEmpty
-        relatedRootWalks = [:]
+        tracker.beginPostingChange()
         for observer in observers.objectsDidChangeObservers(unregisteredOnly: unregisteredOnly) { observer(change) }
-        relatedRootWalks = nil
+        tracker.endPostingChange()
         guard !unregisteredOnly else { return }
         NotificationCenter.default.post(
             name: .managedObjectContextObjectsDidChange,

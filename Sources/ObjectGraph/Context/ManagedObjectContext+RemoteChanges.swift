@@ -94,7 +94,7 @@ extension ManagedObjectContext {
     func loadedObjectIDs(referencingAnyOf deleted: Set<ManagedObjectID>) -> Set<ManagedObjectID> {
         guard !deleted.isEmpty else { return [] }
         var referencing = Set<ManagedObjectID>()
-        for object in registeredObjectsByID.values where !object.isFault && !deleted.contains(object.objectID) {
+        for object in registry.objects where !object.isFault && !deleted.contains(object.objectID) {
             let storage = object.storage
             for slot in object.entity.relationshipSlots {
                 if case .objectID(let id) = storage.values[slot], deleted.contains(id) {

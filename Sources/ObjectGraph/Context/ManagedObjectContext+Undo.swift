@@ -15,18 +15,18 @@ extension ManagedObjectContext {
     /// records nothing. Setting one starts recording from the current state; ``rollback()``
     /// and ``reset()`` clear its actions for this context.
     public var undoManager: UndoManager? {
-        get { undoRecorder?.manager }
+        get { tracker.undoRecorder?.manager }
         set {
             assertOnQueue()
-            if let old = undoRecorder?.manager {
+            if let old = tracker.undoRecorder?.manager {
                 old.removeCheckpointHandler(owner: self)
                 old.removeAllActions(withTarget: self)
             }
             guard let newValue else {
-                undoRecorder = nil
+                tracker.recordUndo(for: nil)
                 return
             }
-            undoRecorder = UndoRecorder(manager: newValue)
+            tracker.recordUndo(for: newValue)
             let reference = objectReference
             newValue.addCheckpointHandler(owner: self) {
                 guard let context = reference.context else { return }
@@ -74,7 +74,7 @@ extension ManagedObjectContext {
 
     /// Takes each object of `changes` back to its `before` state, and registers the inverse.
     private func applyUndo(_ changes: [UndoChange]) {
-        guard let recorder = undoRecorder else { return }
+        guard let recorder = tracker.undoRecorder else { return }
         processPendingChanges()
         recorder.isApplying = true
         // Objects come back first, so that relationships to them can be restored; removals go
@@ -134,8 +134,7 @@ extension ManagedObjectContext {
         if flags.contains(.deleted) && !flags.contains(.gone) && object.managedObjectContext === self {
             // Deleted, not yet saved: the deletion is withdrawn.
             object.storage.flags.remove(.deleted)
-            pendingDeleted.remove(object)
-            deletesToPropagate.removeAll { $0 === object }
+            tracker.noteUndeleted(object)
             noteChanged(object)
             return
         }
@@ -144,10 +143,9 @@ extension ManagedObjectContext {
         var storage = ObjectStorage()
         storage.becomeInserted(as: object.entity)
         object.storage = storage
-        registeredObjectsByID[object.objectID] = object
+        registry.register(object)
         noteChanged(object)
-        pendingInserted.insert(object)
-        pendingUpdated.remove(object)
+        tracker.noteInserted(object)
     }
 
     /// Sets `object`'s values and relationships that differ from `state`'s.
@@ -174,16 +172,14 @@ extension ManagedObjectContext {
     /// a saved object deleted (its delete rules do not run: the objects they would change are
     /// restored by the same undo).
     private func remove(_ object: ManagedObject) {
-        pendingUpdated.remove(object)
         if object.storage.flags.contains(.inserted) {
-            if !pendingInserted.remove(object) { pendingDeleted.insert(object) }
+            tracker.noteDeleted(object, runningDeleteRules: false)
             forget(object)
             return
         }
         object.storage.markDeleted()
         noteChanged(object)
-        pendingUpdated.remove(object)
-        pendingDeleted.insert(object)
+        tracker.noteDeletedElsewhere(object)
     }
 }
 

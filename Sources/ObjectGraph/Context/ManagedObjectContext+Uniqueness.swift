@@ -24,7 +24,7 @@ extension ManagedObjectContext {
         }
         let conflicts = failure.conflicts.map { describe($0, rows: rows) }
         let type = mergePolicy.type
-        let notInserted = failure.conflicts.flatMap(\.conflictingObjectIDs).filter { registeredObjectsByID[$0]?.isInserted != true }
+        let notInserted = failure.conflicts.flatMap(\.conflictingObjectIDs).filter { registry[$0]?.isInserted != true }
         if type == .errorMergePolicyType || attempt > Self.conflictAttempts || !notInserted.isEmpty {
             let why =
                 type == .errorMergePolicyType
@@ -42,7 +42,7 @@ extension ManagedObjectContext {
             )
         }
         for conflict in failure.conflicts {
-            var objects = conflict.conflictingObjectIDs.compactMap { registeredObjectsByID[$0] }.filter { !$0.isDeleted }
+            var objects = conflict.conflictingObjectIDs.compactMap { registry[$0] }.filter { !$0.isDeleted }
             let survivor: ManagedObject
             if let stored = conflict.databaseObjectID {
                 guard rows[stored] != nil else { continue }  // deleted meanwhile: the retry inserts
@@ -62,7 +62,7 @@ extension ManagedObjectContext {
     /// one-to-one partner may have lost its required counterpart).
     private func validateAfterMerging() throws {
         var failures: [ValidationFailure] = []
-        for object in changedObjects.values where !object.isDeleted && object.hasChanges {
+        for object in registry.changed.values where !object.isDeleted && object.hasChanges {
             do {
                 if object.isInserted { try object.validateForInsert() } else { try object.validateForUpdate() }
             } catch let error as ObjectGraphError {
@@ -84,7 +84,7 @@ extension ManagedObjectContext {
 
     /// The public description of a conflict, with snapshots.
     private func describe(_ conflict: UniquenessConflictFailure.Conflict, rows: [ManagedObjectID: StoredRow]) -> ConstraintConflict {
-        let objects = conflict.conflictingObjectIDs.compactMap { registeredObjectsByID[$0] }
+        let objects = conflict.conflictingObjectIDs.compactMap { registry[$0] }
         let row = conflict.databaseObjectID.flatMap { rows[$0] }
         var values: [String: any Sendable] = [:]
         if let first = objects.first {
@@ -146,7 +146,7 @@ extension ManagedObjectContext {
         }
         // References without an inverse (only changed objects can point at an unsaved insert).
         let replaced = [object.objectID: survivor.objectID]
-        for other in changedObjects.values where other !== object { other.storage.replaceReferences(replaced) }
+        for other in registry.changed.values where other !== object { other.storage.replaceReferences(replaced) }
         delete(object)
     }
 }

@@ -58,14 +58,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     let queue: ContextQueue
     private(set) var coordinator: PersistentStoreCoordinator? {
-        didSet { forgetEntityLookups() }
+        didSet { registry.forgetEntityLookups() }
     }
 
     func setCoordinatorUnchecked(_ coordinator: PersistentStoreCoordinator) { self.coordinator = coordinator }
 
     /// The parent context, as a store, for a child context (see ``parent``).
     var parentLink: ParentContextStore? {
-        didSet { forgetEntityLookups() }
+        didSet { registry.forgetEntityLookups() }
     }
 
     /// What this context reads from and saves to. Every read and write goes through this
@@ -75,55 +75,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return coordinator?.store
     }
 
-    // The tables every fetched, inserted or changed object touches. Exclusivity is not checked
-    // dynamically on them: a context is used on its queue only, and each access is a short,
-    // non-overlapping read or write (as `ManagedObject.storage`).
+    // The context's parts, each the owner of its state, with the invariants it keeps at the
+    // top of its file (ARCHITECTURE.md, "A context's parts"). Besides them the context keeps
+    // only its settings, its queue and its links (coordinator or parent, `objectReference`).
 
-    /// One object per ID (uniquing).
-    @exclusivity(unchecked) var registeredObjectsByID = ObjectRegistry()
-    /// Objects with unsaved changes (inserted, updated or deleted), in the order they changed.
-    @exclusivity(unchecked) var changedObjects = ChangedObjects()
-    /// Changes since the last `processPendingChanges()`, for objects-did-change.
-    @exclusivity(unchecked) var pendingInserted = PendingInsertions()
-    @exclusivity(unchecked) var pendingUpdated: Set<ManagedObject> = []
-    var pendingDeleted: Set<ManagedObject> = []
-    var pendingRefreshed: Set<ManagedObject> = []
-    /// IDs a merged save updated that are not registered here (see ``ObjectsDidChange``).
-    var pendingMergedUnregistered: Set<ManagedObjectID> = []
-    /// For objects only a merged save updated since the last objects-did-change, the keys whose
-    /// values it changed (absent: not known; see ``ObjectsDidChange/mergedChangedKeys``).
-    var pendingMergedKeys: [ManagedObjectID: Set<String>] = [:]
-    /// While an objects-did-change is posted: the fetched results controllers' walks from
-    /// changed objects back to their roots, made once for all of them (see ``RelatedRoots``).
-    var relatedRootWalks: [RelatedRoots.Key: RelatedRoots]?
-    /// Deleted objects whose delete rules have not run yet.
-    var deletesToPropagate: [ManagedObject] = []
-    /// Whether an object may have got a temporary ID since every changed object last had a
-    /// permanent one: a save looks for them only then, not through all its objects.
-    var mayHoldTemporaryIDs = false
-    /// Store errors met where no caller could be told at once (a fault fired by a getter, a
-    /// relationship read, a merge): the next save or fetch throws them.
-    var unreportedStoreErrors: [ObjectGraphError] = []
-    /// Objects whose store read failed since the last objects-did-change, which names them.
-    var pendingReadFailures: [ManagedObject: ObjectGraphError] = [:]
+    /// The registered objects (one per ID), the changed objects, and the bookkeeping kept per
+    /// object.
+    let registry = ContextRegistry()
 
+    /// What changed since the last objects-did-change, the deletes whose rules have not run,
+    /// the store errors not yet reported, and the undo step being recorded.
+    let tracker = ChangeTracker()
+    /// The observers of the context's notifications (registered from any thread).
     let observers = ContextObservers()
-    /// What undo needs between steps, while an ``undoManager`` is set.
-    var undoRecorder: UndoRecorder?
-    /// Called after an undo or redo changed the context (ObjectGraphData schedules its
-    /// autosave there).
-    package var undoDidApply: (() -> Void)?
-    /// The last entity ``entity(of:)`` looked up, by ID scope.
-    @exclusivity(unchecked) private var lastEntityLookup: (scope: ObjectIDScope, entity: EntityDescription)?
-    /// The last class ``entityBound(to:)`` found the entity of: an import makes thousands of
-    /// objects of one class in a row.
-    @exclusivity(unchecked) private var lastBoundEntity: (type: ObjectIdentifier, entity: EntityDescription)?
-
-    /// Forgets the entities looked up in the model, when the model may have changed.
-    private func forgetEntityLookups() {
-        lastEntityLookup = nil
-        lastBoundEntity = nil
-    }
 
     /// The weak reference to this context that its objects share (see ``ContextReference``).
     let objectReference = ContextReference()
@@ -164,7 +128,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     deinit {
         // Related objects hold each other (a photo its tags, a tag its photos); with the
         // context gone nothing would turn them into faults, so their cycles are broken here.
-        for object in registeredObjectsByID.values { object.storage.releaseRelated() }
+        for object in registry.objects { object.storage.releaseRelated() }
     }
 
     /// The model of the context's coordinator (the root's, for a child context).
@@ -259,176 +223,4 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Whether the calling code runs on the context's queue (or in a synchronous call onto it).
     package var isOnQueue: Bool { queue.isCurrent }
-
-    // MARK: Registry
-
-    /// The objects registered in the context.
-    public var registeredObjects: Set<ManagedObject> {
-        assertOnQueue()
-        return Set(registeredObjectsByID.values)
-    }
-
-    /// The registered object with `objectID`, or `nil`.
-    public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
-        assertOnQueue()
-        return registeredObjectsByID[objectID]
-    }
-
-    /// The object with `objectID`: the registered one, or a fault that loads on first access.
-    ///
-    /// Does no I/O. If no such object exists, reading the fault gives `nil` values.
-    public func object(with objectID: ManagedObjectID) -> ManagedObject {
-        assertOnQueue()
-        if let object = registeredObjectsByID[objectID] { return object }
-        guard let entity = entity(of: objectID) else {
-            preconditionFailure("ObjectGraph: object(with:) got \(objectID), whose entity is not in this context's model")
-        }
-        let object = registerNewObject(of: entity, id: objectID)
-        object.storage.becomeFault()
-        return object
-    }
-
-    /// The object with `objectID`, loaded; throws when no such object exists.
-    ///
-    /// - Throws: ``ObjectGraphError`` with code ``ObjectGraphError/Code/objectNotFound``.
-    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
-        assertOnQueue()
-        guard model?.entity(named: objectID.entityName) != nil else {
-            throw ObjectGraphError(.objectNotFound, "no object with ID \(objectID): its entity is not in the model")
-        }
-        let object = self.object(with: objectID)
-        if object.isFault { try loadFault(object) }
-        if object.storage.flags.contains(.gone) {
-            throw ObjectGraphError(.objectNotFound, "no object with ID \(objectID) exists in the store")
-        }
-        return object
-    }
-
-    /// The entity whose `managedObjectClass` is `type`.
-    func entityBound(to type: ManagedObject.Type) -> EntityDescription? {
-        if let last = lastBoundEntity, last.type == ObjectIdentifier(type) { return last.entity }
-        guard let entity = model?.entities.first(where: { $0.managedObjectClass == type }) else { return nil }
-        lastBoundEntity = (ObjectIdentifier(type), entity)
-        return entity
-    }
-
-    /// Reads a fault's row from the store; an object that no longer exists becomes "gone".
-    ///
-    /// For accessors that cannot throw: a failed read is reported (see ``reportFaultFailure(_:_:)``).
-    func fulfillFault(of object: ManagedObject) {
-        do {
-            try loadFault(object)
-        } catch {
-            reportFaultFailure([object], error)
-        }
-    }
-
-    /// Reads a fault's row from the store, throwing when the store cannot be read.
-    func loadFault(_ object: ManagedObject) throws {
-        guard let store = parentStore else { return }
-        if let (fetch, number) = object.storage.faultBatch {
-            try fillBatch(number, of: fetch, from: store)
-            if !object.isFault { return }
-        }
-        // Only a fault a fetch left a row with asks the store's generation (a hot path).
-        if case .fetchedRow = object.storage.faultSource, let generation = store.snapshotGeneration,
-            let row = object.storage.takeFetchedRow(id: object.objectID, current: generation)
-        {
-            return fill(object, with: row)
-        }
-        try loadFaultWithNeighbours(object, from: store)
-    }
-
-    /// A fault whose row could not be read stays a fault — it keeps its identity and is read
-    /// again on next access, never taken for deleted — and shows its entity's default values
-    /// meanwhile; the error is kept for the next save or fetch and objects-did-change.
-    func reportFaultFailure(_ objects: [ManagedObject], _ error: any Error) {
-        for object in objects { object.storage.showPlaceholders(object.entity.defaultValues) }
-        recordStoreError(error, for: objects, while: objects.count == 1 ? "read \(objects[0].objectID)" : "read \(objects.count) objects")
-    }
-
-    /// Turns a fault into a full object from its row, or into a "gone" object without one.
-    func fill(_ object: ManagedObject, with row: StoredRow?) {
-        guard let row else {
-            object.storage.becomeMissing(defaults: object.entity.defaultValues)
-            return
-        }
-        apply(row, to: object, keepingChanges: false)
-        object.awakeFromFetch()
-    }
-
-    /// Puts a row's values into an object; with `keepingChanges`, unsaved changes stay on top.
-    func apply(_ row: StoredRow, to object: ManagedObject, keepingChanges: Bool) {
-        object.storage.load(row, entity: object.entity, keepingChanges: keepingChanges)
-    }
-
-    /// Loads a to-many relationship's members from the store; `nil` when the store could not
-    /// be read (the error is reported as a fault's is, and the next access reads again).
-    func loadMembers(of object: ManagedObject, slot: Int) -> [ManagedObjectID]? {
-        guard let store = parentStore,
-            let relationship = object.entity.allProperties[slot] as? RelationshipDescription,
-            !relationship.isTransient
-        else { return [] }
-        do {
-            return try membersWithNeighbours(of: object, relationship: relationship, from: store)
-        } catch {
-            recordStoreError(error, for: object, while: "read \(object.entity.name).\(relationship.name) of \(object.objectID)")
-            return nil
-        }
-    }
-
-    /// Registers a row fetched from the store as an object, reusing a registered one.
-    func registerFetched(_ row: StoredRow) -> ManagedObject {
-        registerFetched(row, asFaultAt: nil)
-    }
-
-    /// Registers a fetched row as an object; with a `generation` (`returnsObjectsAsFaults`), a
-    /// new or still-faulted object stays a fault that keeps the row, and fills from it on first
-    /// access without a query while the store is still at that generation.
-    func registerFetched(_ row: StoredRow, asFaultAt generation: UInt64?) -> ManagedObject {
-        if let object = registeredObjectsByID[row.id] {
-            if object.isFault {
-                fillFetched(object, with: row, asFaultAt: generation)
-            } else if !object.hasChanges && row.version != object.storage.version {
-                apply(row, to: object, keepingChanges: false)
-            }
-            return object
-        }
-        guard let entity = entity(of: row.id) else {
-            preconditionFailure("ObjectGraph: the store returned a row of unknown entity \(row.id.entityName)")
-        }
-        let object = registerNewObject(of: entity, id: row.id)
-        if generation != nil { object.storage.becomeFault() }
-        fillFetched(object, with: row, asFaultAt: generation)
-        return object
-    }
-
-    /// Loads a fetched row into a fault, or (with a `generation`) leaves it a fault keeping the row.
-    private func fillFetched(_ object: ManagedObject, with row: StoredRow, asFaultAt generation: UInt64?) {
-        if let generation {
-            object.storage.holdFetchedRow(row, generation: generation)
-        } else {
-            apply(row, to: object, keepingChanges: false)
-            object.awakeFromFetch()
-        }
-    }
-
-    /// The entity of `id` in the context's model (the last one found is remembered: a fetch
-    /// registers rows of one entity after another).
-    @inline(__always)
-    func entity(of id: ManagedObjectID) -> EntityDescription? {
-        if let last = lastEntityLookup, last.scope === id.scope { return last.entity }
-        guard let entity = model?.entity(named: id.entityName) else { return nil }
-        lastEntityLookup = (id.scope, entity)
-        return entity
-    }
-
-    /// A new instance of `entity`'s class for the stored object `id`, registered in this context.
-    private func registerNewObject(of entity: EntityDescription, id: ManagedObjectID) -> ManagedObject {
-        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        object.objectID = id
-        object.managedObjectContext = self
-        registeredObjectsByID[id] = object
-        return object
-    }
 }

@@ -152,7 +152,7 @@ final class ParentContextStore: ObjectStore, @unchecked Sendable {
         var snapshots: [ManagedObjectID: ContiguousArray<Value>] = [:]
         if let child {
             for check in changes.versionChecks {
-                if let committed = child.registeredObjectsByID[check.id]?.storage.committed { snapshots[check.id] = committed }
+                if let committed = child.registry[check.id]?.storage.committed { snapshots[check.id] = committed }
             }
         }
         try parent.performAndWait { try parent.applyChildSave(changes, snapshots: snapshots) }

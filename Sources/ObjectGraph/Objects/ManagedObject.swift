@@ -48,7 +48,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     deinit {
         // The registry holds objects unretained: the last release (on the context's queue)
         // takes the object out of it.
-        managedObjectContext?.registeredObjectsByID.forget(objectID, deinitializing: Unmanaged.passUnretained(self).toOpaque())
+        managedObjectContext?.registry.forget(objectID, deinitializing: Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Creates an object of the entity bound to this class and inserts it into `context`.
