@@ -21,6 +21,11 @@ public final class _ModelBacking {
     var recorder: _ModelKeyPathRecorder?
     /// The model's observers (it is `Observable`).
     private let registrar = ObservationRegistrar()
+    /// Whether a read has told the registrar of an access: before that no one can observe the
+    /// model (observers register by reading), so a change need not tell the registrar — which
+    /// takes its lock twice per change (a new model's initializer sets every property through
+    /// its setter).
+    private var accessed = false
     /// The identity of a model not yet inserted.
     private lazy var detachedID = UUID()
 
@@ -31,6 +36,17 @@ public final class _ModelBacking {
     init(object: ManagedObject, context: ModelContext) {
         self.object = object
         self.link = context.link
+    }
+
+    /// Runs `change`, a change of `keyPath` of `model`, telling the registrar if anyone may
+    /// observe it.
+    @inline(__always)
+    private func withMutation<Model: PersistentModel, Value>(of model: Model, _ keyPath: KeyPath<Model, Value>, _ change: () -> Void) {
+        if accessed {
+            registrar.withMutation(of: model, keyPath: keyPath, change)
+        } else {
+            change()
+        }
     }
 
     /// Moves a new model's values into `object`, now that it is inserted into `context`.
@@ -58,18 +74,26 @@ public final class _ModelBacking {
     }
 
     /// Records a new model's value, replacing an earlier one of the same property.
-    private func setPending(_ value: PendingValue) {
-        if let index = values.firstIndex(where: { $0.key == value.key }) {
+    ///
+    /// (Taken `consuming` and compared key by key in place: a search by closure, and a
+    /// borrowed value appended, copied each value — an existential — once or twice.)
+    private func setPending(_ value: consuming PendingValue) {
+        for index in values.indices where values[index].key == value.key {
             values[index] = value
-        } else {
-            values.append(value)
+            return
         }
+        // Room for a typical model's properties at once, instead of growing 1, 2, 4, 8, 16.
+        if values.isEmpty { values.reserveCapacity(8) }
+        values.append(value)
     }
 
     /// The value of the property `key` of `model`, registered with the observation tracking
     /// in progress under `keyPath`.
     public func getValue<Model: PersistentModel, Value>(forKey key: String, of model: Model, _ keyPath: KeyPath<Model, Value>) -> Value {
-        if recorder == nil { registrar.access(model, keyPath: keyPath) }
+        if recorder == nil {
+            accessed = true
+            registrar.access(model, keyPath: keyPath)
+        }
         return getValue(forKey: key)
     }
 
@@ -95,6 +119,7 @@ public final class _ModelBacking {
         _ keyPath: KeyPath<Model, Value>
     ) -> Value {
         if recorder == nil {
+            accessed = true
             registrar.access(model, keyPath: keyPath)
             if let object, let link, link.context != nil {
                 // On the context's queue (the main context on the main actor, a model actor's
@@ -108,7 +133,7 @@ public final class _ModelBacking {
 
     /// Sets the property `key` of `model`, reporting the change to its observers under `keyPath`.
     public func setValue<Model: PersistentModel, Value>(_ value: Value, forKey key: String, of model: Model, _ keyPath: KeyPath<Model, Value>) {
-        registrar.withMutation(of: model, keyPath: keyPath) { setValue(value, forKey: key) }
+        withMutation(of: model, keyPath) { setValue(value, forKey: key) }
     }
 
     /// Sets the property `key` of `model` (`slot` is for the overload below), reporting the
@@ -120,7 +145,7 @@ public final class _ModelBacking {
         of model: Model,
         _ keyPath: KeyPath<Model, Value>
     ) {
-        registrar.withMutation(of: model, keyPath: keyPath) { setValue(value, forKey: key) }
+        withMutation(of: model, keyPath) { setValue(value, forKey: key) }
     }
 
     /// Sets the property `key` of `model` whose Swift type is an attribute's own, typed
@@ -132,7 +157,7 @@ public final class _ModelBacking {
         of model: Model,
         _ keyPath: KeyPath<Model, Value>
     ) {
-        registrar.withMutation(of: model, keyPath: keyPath) {
+        withMutation(of: model, keyPath) {
             guard let object, let context else {
                 setPending(PendingValue(key: key, typed: value, slot: slot))
                 return
