@@ -75,6 +75,7 @@ public final class ModelContext {
     deinit {
         // The context's models may outlive it: from now on they find no context.
         link.context = nil
+        link.isAlive = false
     }
 
     // MARK: Running on the context's queue
@@ -245,10 +246,23 @@ extension ModelContext: Sendable {}
 final class ModelContextLink {
     /// The context; `nil` once it is deallocated.
     unowned(unsafe) var context: ModelContext?
+    /// Whether the context is alive (``context`` not `nil`), asked without retaining it.
+    var isAlive = true
     /// The context's ObjectGraph context, to tell whether a read runs on its queue.
     let managedObjectContext: ManagedObjectContext
+    /// The same, for ``isOnQueue``: asked through it, a read retains and releases no context
+    /// (the ObjectGraph context's count lives in a side table — it is weakly referenced — so
+    /// each retain took the slow path).
+    private let unretainedManagedObjectContext: Unmanaged<ManagedObjectContext>
 
     init(_ managedObjectContext: ManagedObjectContext) {
         self.managedObjectContext = managedObjectContext
+        unretainedManagedObjectContext = Unmanaged.passUnretained(managedObjectContext)
+    }
+
+    /// Whether the calling code runs on the context's queue.
+    var isOnQueue: Bool {
+        // The link holds the ObjectGraph context strongly, and the caller holds the link.
+        unretainedManagedObjectContext._withUnsafeGuaranteedRef { $0.isOnQueue }
     }
 }

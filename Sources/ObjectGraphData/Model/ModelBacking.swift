@@ -121,10 +121,10 @@ public final class _ModelBacking {
         if recorder == nil {
             accessed = true
             registrar.access(model, keyPath: keyPath)
-            if let object, let link, link.context != nil {
+            if let object, let link, link.isAlive {
                 // On the context's queue (the main context on the main actor, a model actor's
                 // context in the actor) the read runs in place.
-                if link.managedObjectContext.isOnQueue { return Value._read(object, slot.managed) }
+                if link.isOnQueue { return Value._read(object, slot.managed) }
                 return link.managedObjectContext.performAndWaitDeferringPendingChanges { Value._read(object, slot.managed) }
             }
         }
