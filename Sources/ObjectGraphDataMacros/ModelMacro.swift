@@ -8,7 +8,8 @@ public import SwiftSyntaxMacros
 ///
 /// - each stored `var` not marked `@Transient` gets `@_PersistedProperty`, which turns it into
 ///   accessors over the model's backing data (see ``PersistedPropertyMacro``);
-/// - the class gains `_$backingData`, `init(backingData:)` and `schemaMetadata` (one entry per
+/// - the class gains `_$backingData` (over `_$backingStorage`, made on first use),
+///   `init(backingData:)` and `schemaMetadata` (one entry per
 ///   persisted property, with its `@Attribute`/`@Relationship` options);
 /// - an extension makes the class conform to `PersistentModel`.
 public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
@@ -37,10 +38,24 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             "ObjectGraphData.Schema.PropertyMetadata(name: \(literal(property.name)), keypath: \\\(typeName).\(property.name), metadata: \(property.metadata))"
         }.joined(separator: ",\n")
         return [
-            "\(raw: access)var _$backingData: ObjectGraphData._ModelBacking = ObjectGraphData._ModelBacking()",
+            // The backing data is made on first use, not as a stored property's initial value:
+            // that would make one for every fetched model, only for `init(backingData:)` to
+            // replace it.
+            "private var _$backingStorage: ObjectGraphData._ModelBacking? = nil",
+            """
+            \(raw: access)var _$backingData: ObjectGraphData._ModelBacking {
+                get {
+                    if let backing = _$backingStorage { return backing }
+                    let backing = ObjectGraphData._ModelBacking()
+                    _$backingStorage = backing
+                    return backing
+                }
+                set { _$backingStorage = newValue }
+            }
+            """,
             """
             \(raw: access)required init(backingData: ObjectGraphData._ModelBacking) {
-                self._$backingData = backingData
+                self._$backingStorage = backingData
                 \(raw: initialisations)
             }
             """,

@@ -11,7 +11,8 @@ public import SwiftSyntaxMacros
 /// that read and write `_$backingData` under the key `"title"`, telling the model's observers
 /// under `\.title`. A `Void` peer `_$title` is
 /// what the init accessor initializes, so that every initializer must still set the property;
-/// a static peer `_$slot_title` is where the getter finds the property's slot.
+/// a static peer `_$slot_title` is where the accessors find the property's slot (through
+/// which properties of attributes' own Swift types are read and written typed).
 public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -22,14 +23,15 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         let key = ModelMacro.literal(name)
         return [
             """
-            @storageRestrictions(initializes: _$\(raw: name), accesses: _$backingData)
+            @storageRestrictions(initializes: _$\(raw: name), accesses: _$backingStorage)
             init(initialValue) {
-                _$backingData.setInitialValue(initialValue, forKey: \(raw: key))
+                if _$backingStorage == nil { _$backingStorage = ObjectGraphData._ModelBacking() }
+                _$backingStorage!.setInitialValue(initialValue, forKey: \(raw: key), slot: Self._$slot_\(raw: name))
                 _$\(raw: name) = ()
             }
             """,
             "get { _$backingData.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, \\.\(raw: name)) }",
-            "set { _$backingData.setValue(newValue, forKey: \(raw: key), of: self, \\.\(raw: name)) }",
+            "set { _$backingData.setValue(newValue, forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, \\.\(raw: name)) }",
         ]
     }
 

@@ -13,6 +13,10 @@ extension ModelContext {
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let plan = FetchPlanner(descriptor: descriptor, context: self)
         let objects = try read { try managedObjectContext.fetch(plan.request) }
+        // Room for the models at once: growing the registry by doubling rehashed it about
+        // log2(n) times over a large first fetch. (Not count + n: a refetch of models already
+        // registered would double the registry for nothing.)
+        registry.reserveCapacity(max(registry.count, objects.count))
         var models = read { objects.map { model(for: $0) as! T } }
         guard plan.needsMemoryPass else { return models }
         if let predicate = descriptor.predicate {

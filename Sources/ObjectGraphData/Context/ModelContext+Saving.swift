@@ -36,15 +36,16 @@ extension ModelContext {
         }
         NotificationCenter.default.post(name: Self.willSave, object: self)
         let saved = try read { () throws -> ContextDidSave in
-            let inserted = Set(managedObjectContext.insertedObjects.map(ObjectIdentifier.init))
-            let updated = Set(managedObjectContext.updatedObjects.map(ObjectIdentifier.init))
+            let inserted = managedObjectContext.insertedObjects
+            let updated = managedObjectContext.updatedObjects
             let deleted = managedObjectContext.deletedObjects
             try managedObjectContext.save()
             // Deleted objects leave the context: forget their models.
             for object in deleted { registry[ObjectIdentifier(object)] = nil }
             insertionOrder = []
-            let ids = { (set: Set<ObjectIdentifier>) in
-                Set(set.compactMap { self.registry[$0]?._$backingData.managedObject?.objectID })
+            // The saved objects that have models (their identifiers, permanent now).
+            let ids = { (objects: Set<ManagedObject>) in
+                Set(objects.lazy.filter { self.registry[ObjectIdentifier($0)] != nil }.map(\.objectID))
             }
             return ContextDidSave(
                 insertedObjectIDs: ids(inserted),

@@ -22,8 +22,15 @@ public final class ModelContext {
     public let managedObjectContext: ManagedObjectContext
     /// The models the context has handed out, by the identity of their managed objects.
     var registry: [ObjectIdentifier: any PersistentModel] = [:]
+    /// The context as its models reach it: without a weak reference (see ``ModelContextLink``).
+    let link: ModelContextLink
     /// The models inserted since the last save, in insertion order.
     var insertionOrder: [ObjectIdentifier] = []
+    /// The entity of the last model made for a managed object, and its model class: a fetch
+    /// makes many models of one entity, and looking the class up by name cost a string hash each.
+    private var lastModelType: (entity: EntityDescription, type: any PersistentModel.Type)?
+    /// The model class last inserted, and its entity name.
+    private var lastInsertedType: (type: ObjectIdentifier, entityName: String)?
     /// Whether changes are saved without a call to ``save()``: by ``processPendingChanges()``,
     /// and, on the ``ModelContainer/mainContext``, on the main actor soon after each change.
     public var autosaveEnabled = false
@@ -57,10 +64,18 @@ public final class ModelContext {
     init(_ container: ModelContainer, managedObjectContext: ManagedObjectContext) {
         self.container = container
         self.managedObjectContext = managedObjectContext
+        link = ModelContextLink(managedObjectContext)
         managedObjectContext.name = "ModelContext"
         // SwiftData's `.unique` is an upsert: a conflicting insert updates the stored object.
         managedObjectContext.mergePolicy = .mergeByPropertyObjectTrump
         managedObjectContext.automaticallyMergesChangesFromParent = true
+        link.context = self
+    }
+
+    deinit {
+        // The context's models may outlive it: from now on they find no context.
+        link.context = nil
+        link.isAlive = false
     }
 
     // MARK: Running on the context's queue
@@ -83,8 +98,15 @@ public final class ModelContext {
     /// The model over `object`, registering a new one of the entity's class if needed.
     func model(for object: ManagedObject) -> any PersistentModel {
         if let model = registry[ObjectIdentifier(object)] { return model }
-        guard let type = container.schema.typesByEntityName[object.entity.name] else {
-            preconditionFailure("ObjectGraphData: the schema has no model class for entity \(object.entity.name)")
+        let type: any PersistentModel.Type
+        if let last = lastModelType, last.entity === object.entity {
+            type = last.type
+        } else {
+            guard let found = container.schema.typesByEntityName[object.entity.name] else {
+                preconditionFailure("ObjectGraphData: the schema has no model class for entity \(object.entity.name)")
+            }
+            type = found
+            lastModelType = (object.entity, found)
         }
         let model = type.init(backingData: _ModelBacking(object: object, context: self))
         registry[ObjectIdentifier(object)] = model
@@ -119,7 +141,7 @@ public final class ModelContext {
             precondition(context === self, "ObjectGraphData: \(type(of: model)) is already in another context")
             return
         }
-        let entityName = type(of: model).entityName
+        let entityName = entityName(of: type(of: model))
         // An insert is announced (objects-did-change) with the next write, fetch or save, not
         // one notification per model.
         defer { noteChange() }
@@ -132,11 +154,29 @@ public final class ModelContext {
             }
             registry[ObjectIdentifier(object)] = model
             insertionOrder.append(ObjectIdentifier(object))
-            let values = backing.attach(to: object, in: self)
-            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            // Values of attributes' own Swift types are stored typed, in any order (each sets
+            // its own attribute only); the rest in the order of their keys, since storing a
+            // related model inserts it, and so decides its place among the new objects.
+            var general: [(key: String, value: Any)] = []
+            for pending in backing.attach(to: object, in: self) {
+                switch pending.storage {
+                case .typed(let value, let slot): value._write(to: object, slot.managed)
+                case .general(let value): general.append((pending.key, value))
+                }
+            }
+            for (key, value) in general.sorted(by: { $0.key < $1.key }) {
                 ModelValue.store(value, forKey: key, in: object, context: self)
             }
         }
+    }
+
+    /// The entity name of `type`, remembered for the next insert of the same type (working it
+    /// out is a `String(describing:)` each time).
+    private func entityName(of type: any PersistentModel.Type) -> String {
+        if let last = lastInsertedType, last.type == ObjectIdentifier(type) { return last.entityName }
+        let name = type.entityName
+        lastInsertedType = (ObjectIdentifier(type), name)
+        return name
     }
 
     /// Deletes `model` at the next save, applying its relationships' delete rules.
@@ -198,3 +238,31 @@ public final class ModelContext {
 
 @available(*, unavailable)
 extension ModelContext: Sendable {}
+
+/// A context as its models reach it, one per context, shared by all its models: a strong
+/// reference to this link and an unowned one to the context, which its `deinit` clears. A
+/// weak reference to the context cost a side-table load per property read (and made every
+/// retain of the context take the slow path).
+final class ModelContextLink {
+    /// The context; `nil` once it is deallocated.
+    unowned(unsafe) var context: ModelContext?
+    /// Whether the context is alive (``context`` not `nil`), asked without retaining it.
+    var isAlive = true
+    /// The context's ObjectGraph context, to tell whether a read runs on its queue.
+    let managedObjectContext: ManagedObjectContext
+    /// The same, for ``isOnQueue``: asked through it, a read retains and releases no context
+    /// (the ObjectGraph context's count lives in a side table — it is weakly referenced — so
+    /// each retain took the slow path).
+    private let unretainedManagedObjectContext: Unmanaged<ManagedObjectContext>
+
+    init(_ managedObjectContext: ManagedObjectContext) {
+        self.managedObjectContext = managedObjectContext
+        unretainedManagedObjectContext = Unmanaged.passUnretained(managedObjectContext)
+    }
+
+    /// Whether the calling code runs on the context's queue.
+    var isOnQueue: Bool {
+        // The link holds the ObjectGraph context strongly, and the caller holds the link.
+        unretainedManagedObjectContext._withUnsafeGuaranteedRef { $0.isOnQueue }
+    }
+}

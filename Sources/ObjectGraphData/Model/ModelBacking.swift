@@ -7,16 +7,25 @@ import Observation
 ///
 /// Written into every `@Model` class by the macro; not used directly.
 public final class _ModelBacking {
-    /// The values of a model not yet inserted, by property name.
-    var values: [String: Any] = [:]
+    /// The values of a model not yet inserted, in the order first set (a property set again
+    /// keeps its place). An array, not a dictionary: a new model has a handful, and hashing
+    /// each key cost more than comparing it.
+    var values: [PendingValue] = []
     /// The managed object, once inserted or fetched.
     private(set) var object: ManagedObject?
-    /// The context the model belongs to.
-    private(set) weak var context: ModelContext?
+    /// The link to the context the model belongs to.
+    private var link: ModelContextLink?
+    /// The context the model belongs to; `nil` before insertion and once the context is gone.
+    var context: ModelContext? { link?.context }
     /// Set on key-path probes: reads record their key instead of returning values.
     var recorder: _ModelKeyPathRecorder?
     /// The model's observers (it is `Observable`).
     private let registrar = ObservationRegistrar()
+    /// Whether a read has told the registrar of an access: before that no one can observe the
+    /// model (observers register by reading), so a change need not tell the registrar — which
+    /// takes its lock twice per change (a new model's initializer sets every property through
+    /// its setter).
+    private var accessed = false
     /// The identity of a model not yet inserted.
     private lazy var detachedID = UUID()
 
@@ -26,69 +35,135 @@ public final class _ModelBacking {
     /// Backing data over `object` in `context`.
     init(object: ManagedObject, context: ModelContext) {
         self.object = object
-        self.context = context
+        self.link = context.link
+    }
+
+    /// Runs `change`, a change of `keyPath` of `model`, telling the registrar if anyone may
+    /// observe it.
+    @inline(__always)
+    private func withMutation<Model: PersistentModel, Value>(of model: Model, _ keyPath: KeyPath<Model, Value>, _ change: () -> Void) {
+        if accessed {
+            registrar.withMutation(of: model, keyPath: keyPath, change)
+        } else {
+            change()
+        }
     }
 
     /// Moves a new model's values into `object`, now that it is inserted into `context`.
-    func attach(to object: ManagedObject, in context: ModelContext) -> [String: Any] {
+    func attach(to object: ManagedObject, in context: ModelContext) -> [PendingValue] {
         self.object = object
-        self.context = context
-        defer { values = [:] }
+        self.link = context.link
+        defer { values = [] }
         return values
     }
 
     /// Sets the value a new model starts with (its initializer's or its default).
     public func setInitialValue<Value>(_ value: Value, forKey key: String) {
-        if object == nil { values[key] = value } else { setValue(value, forKey: key) }
+        if object == nil { setPending(PendingValue(key: key, general: value)) } else { setValue(value, forKey: key) }
+    }
+
+    /// Sets the value a new model starts with, for the property in `slot`.
+    public func setInitialValue<Value>(_ value: Value, forKey key: String, slot: _PropertySlot) {
+        setInitialValue(value, forKey: key)
+    }
+
+    /// Sets the value a new model starts with, for the property in `slot` whose Swift type is
+    /// an attribute's own: kept typed, and stored typed when the model is inserted.
+    public func setInitialValue<Value: _ModelAttributeValue>(_ value: Value, forKey key: String, slot: _PropertySlot) {
+        if object == nil { setPending(PendingValue(key: key, typed: value, slot: slot)) } else { setValue(value, forKey: key) }
+    }
+
+    /// Records a new model's value, replacing an earlier one of the same property.
+    ///
+    /// (Taken `consuming` and compared key by key in place: a search by closure, and a
+    /// borrowed value appended, copied each value — an existential — once or twice.)
+    private func setPending(_ value: consuming PendingValue) {
+        for index in values.indices where values[index].key == value.key {
+            values[index] = value
+            return
+        }
+        // Room for a typical model's properties at once, instead of growing 1, 2, 4, 8, 16.
+        if values.isEmpty { values.reserveCapacity(8) }
+        values.append(value)
     }
 
     /// The value of the property `key` of `model`, registered with the observation tracking
     /// in progress under `keyPath`.
     public func getValue<Model: PersistentModel, Value>(forKey key: String, of model: Model, _ keyPath: KeyPath<Model, Value>) -> Value {
-        if recorder == nil { registrar.access(model, keyPath: keyPath) }
+        if recorder == nil {
+            accessed = true
+            registrar.access(model, keyPath: keyPath)
+        }
         return getValue(forKey: key)
     }
 
-    /// The value of the property `key` of `model`, read through `slot` (typed when its type is
-    /// an attribute's own), registered with the observation tracking in progress under
-    /// `keyPath`.
+    /// The value of the property `key` of `model`, registered with the observation tracking
+    /// in progress under `keyPath` (read by name: `slot` is for the overload below).
     public func getValue<Model: PersistentModel, Value>(
         forKey key: String,
         slot: _PropertySlot,
         of model: Model,
         _ keyPath: KeyPath<Model, Value>
     ) -> Value {
+        getValue(forKey: key, of: model, keyPath)
+    }
+
+    /// The value of the property `key` of `model` whose Swift type is an attribute's own, read
+    /// typed through `slot` (no lookup by name, no `Any` box and cast), registered with the
+    /// observation tracking in progress under `keyPath`. `@Model`'s getter calls this one for
+    /// such properties (Swift picks the more constrained overload).
+    public func getValue<Model: PersistentModel, Value: _ModelAttributeValue>(
+        forKey key: String,
+        slot: _PropertySlot,
+        of model: Model,
+        _ keyPath: KeyPath<Model, Value>
+    ) -> Value {
         if recorder == nil {
+            accessed = true
             registrar.access(model, keyPath: keyPath)
-            let reading = slot.reading(Value.self)
-            if reading != .general, let object, let context {
+            if let object, let link, link.isAlive {
                 // On the context's queue (the main context on the main actor, a model actor's
                 // context in the actor) the read runs in place.
-                if context.managedObjectContext.isOnQueue { return Self.typedValue(of: object, slot, reading) }
-                return context.read { Self.typedValue(of: object, slot, reading) }
+                if link.isOnQueue { return Value._read(object, slot.managed) }
+                return link.managedObjectContext.performAndWaitDeferringPendingChanges { Value._read(object, slot.managed) }
             }
         }
         return getValue(forKey: key)
     }
 
-    /// The value in `slot` of `object`, read typed as `reading` says (not `.general`).
-    @inline(__always)
-    private static func typedValue<Value>(of object: ManagedObject, _ slot: _PropertySlot, _ reading: _PropertySlot.Reading) -> Value {
-        switch reading {
-        case .int:
-            let stored: Int64 = object._managedValue(slot.managed)
-            return unsafeBitCast(Int(truncatingIfNeeded: stored), to: Value.self)
-        case .optionalInt:
-            let stored: Int64? = object._managedValue(slot.managed)
-            return unsafeBitCast(stored.map { Int(truncatingIfNeeded: $0) }, to: Value.self)
-        case .attribute, .general:
-            return object._managedValue(slot.managed)
-        }
-    }
-
     /// Sets the property `key` of `model`, reporting the change to its observers under `keyPath`.
     public func setValue<Model: PersistentModel, Value>(_ value: Value, forKey key: String, of model: Model, _ keyPath: KeyPath<Model, Value>) {
-        registrar.withMutation(of: model, keyPath: keyPath) { setValue(value, forKey: key) }
+        withMutation(of: model, keyPath) { setValue(value, forKey: key) }
+    }
+
+    /// Sets the property `key` of `model` (`slot` is for the overload below), reporting the
+    /// change to its observers under `keyPath`.
+    public func setValue<Model: PersistentModel, Value>(
+        _ value: Value,
+        forKey key: String,
+        slot: _PropertySlot,
+        of model: Model,
+        _ keyPath: KeyPath<Model, Value>
+    ) {
+        withMutation(of: model, keyPath) { setValue(value, forKey: key) }
+    }
+
+    /// Sets the property `key` of `model` whose Swift type is an attribute's own, typed
+    /// through `slot`, reporting the change to its observers under `keyPath`.
+    public func setValue<Model: PersistentModel, Value: _ModelAttributeValue>(
+        _ value: Value,
+        forKey key: String,
+        slot: _PropertySlot,
+        of model: Model,
+        _ keyPath: KeyPath<Model, Value>
+    ) {
+        withMutation(of: model, keyPath) {
+            guard let object, let context else {
+                setPending(PendingValue(key: key, typed: value, slot: slot))
+                return
+            }
+            context.write { value._write(to: object, slot.managed) }
+        }
     }
 
     /// The value of the property `key`.
@@ -101,7 +176,7 @@ public final class _ModelBacking {
             return placeholder
         }
         guard let object else {
-            guard let value = values[key] as? Value else {
+            guard let value = values.first(where: { $0.key == key })?.value as? Value else {
                 preconditionFailure("ObjectGraphData: '\(key)' was read before it was set")
             }
             return value
@@ -126,7 +201,7 @@ public final class _ModelBacking {
     /// Sets the property `key`.
     public func setValue<Value>(_ value: Value, forKey key: String) {
         guard let object, let context else {
-            values[key] = value
+            setPending(PendingValue(key: key, general: value))
             return
         }
         context.write {
