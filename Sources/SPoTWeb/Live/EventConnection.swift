@@ -48,7 +48,7 @@ final class EventConnection: Sendable {
             case .bytes(let events):
                 for event in events { try await writer.write(event.text) }
             case .ended(let events):
-                for event in events ?? [] { try await writer.write(event.text) }
+                for event in events { try await writer.write(event.text) }
                 return
             case .nothing:
                 if stopped.withLock({ $0 }) || Task.isCancelled { return }

@@ -1,4 +1,3 @@
-import NIOCore
 import SPoTKit
 
 /// Where one event stream stands in the logs it reads: its list's change events, the
@@ -16,9 +15,9 @@ struct EventCursor {
         case bytes([EventBytes])
         /// Nothing yet: wait for the wake-up.
         case nothing
-        /// The list closed (the server is going away): these last events, if any, and end the
-        /// response; the browser reconnects by itself.
-        case ended([EventBytes]?)
+        /// The list closed (the server is going away): these last events (perhaps none), then
+        /// end the response; the browser reconnects by itself.
+        case ended([EventBytes])
     }
 
     private let feed: (any ListFeed)?
@@ -28,7 +27,6 @@ struct EventCursor {
     private var listCursor = 0
     private var statusCursor = -1
     private var keepAliveCursor: Int
-    private var out = Outgoing()
 
     /// A stream of `feed`'s events (none: the status alone), starting with its snapshot.
     init(feed: (any ListFeed)?, statuses: ChangeLog<EventBytes>, keepAlives: ChangeLog<EventBytes>) {
@@ -44,7 +42,12 @@ struct EventCursor {
     /// Everything due now: on the first call the reconnect delay and the list's
     /// snapshot, then the changes after the cursor (or a fresh snapshot when the log no longer
     /// holds them), the latest status when it is new, and a keep-alive when nothing else goes.
+    ///
+    /// What is due goes out as the logs' own bytes, shared by every connection and never
+    /// copied: joined into one buffer, a list's whole snapshot would be copied for every
+    /// connection that opens. The cursor keeps nothing between calls but versions.
     mutating func due() -> Due {
+        var out: [EventBytes] = []
         if !started {
             started = true
             out.append(Self.retry)
@@ -67,7 +70,7 @@ struct EventCursor {
                 out.append(event)
                 listCursor = version
             case .closed:
-                return .ended(out.take())
+                return .ended(out)
             case .upToDate:
                 break
             }
@@ -81,32 +84,8 @@ struct EventCursor {
             keepAliveCursor = keepAlives.latestVersion
             if out.isEmpty, let comment = keepAlives.latest { out.append(comment.element) }
         }
-        return out.take().map(Due.bytes) ?? .nothing
+        return out.isEmpty ? .nothing : .bytes(out)
     }
 
     private static let retry = EventBytes("retry: 2000\n\n")
-
-    /// The events due on a connection, as the shared buffers the logs hold.
-    ///
-    /// A connection keeps no buffer between writes and copies no event: what goes out is the
-    /// logs' own bytes (shared by every connection), written one after the other and flushed
-    /// once. Joining them would copy a list's whole snapshot for every connection that opens;
-    /// a buffer reused with `clear()` would keep the capacity of the largest batch it ever held
-    /// on every idle connection.
-    private struct Outgoing {
-        private var pending: [EventBytes] = []
-
-        var isEmpty: Bool { pending.isEmpty }
-
-        mutating func append(_ event: EventBytes) {
-            pending.append(event)
-        }
-
-        /// What is due, and nothing due afterwards; `nil` when nothing is.
-        mutating func take() -> [EventBytes]? {
-            guard !pending.isEmpty else { return nil }
-            defer { pending = [] }
-            return pending
-        }
-    }
 }

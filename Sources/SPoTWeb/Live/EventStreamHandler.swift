@@ -212,7 +212,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .nothing:
             break
         case .ended(let events):
-            end(context, last: events ?? [])
+            end(context, last: events)
         }
     }
 
