@@ -14,7 +14,6 @@ struct CoreDataReflexiveJoinTableTests {
     /// names, or, with `objectGraphColumn`, the members' column an earlier ObjectGraph named.
     static func handBuiltStore(objectGraphColumn: Bool = false) throws -> URL {
         let model = CoreDataJoinTableTests.friendsModel()
-        try model.validate()
         let folder = TestDirectory.make("objectgraph-friends")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("Friends.sqlite")
@@ -58,6 +57,14 @@ struct CoreDataReflexiveJoinTableTests {
             "SELECT a.ZNAME || ' ' || b.ZNAME FROM Z_1FRIENDS j JOIN ZPERSON a ON a.Z_PK = j.Z_1FRIENDS JOIN ZPERSON b ON b.Z_PK = j.\(members) ORDER BY 1",
             in: url
         )
+    }
+
+    @Test("its version hash is Core Data's rule (no inverse name) before the model is validated as after")
+    func versionHashBeforeValidation() throws {
+        let model = CoreDataJoinTableTests.friendsModel()
+        let before = try #require(model.entityVersionHashesByName["Person"])
+        try model.validate()
+        #expect(model.entityVersionHashesByName["Person"]?.hex == before.hex)
     }
 
     @Test("a hand-built store in Core Data's layout reads, faults, prefetches, saves and deletes through REFLEXIVE")
