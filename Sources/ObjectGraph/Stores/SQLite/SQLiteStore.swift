@@ -235,7 +235,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 modelVersionHash: snapshot.versionHash,
                 model: snapshot,
                 versionHashHistory: [snapshot.versionHash],
-                layout: schema.layout
+                layout: schema.layout,
+                entityVersionHashes: managedObjectModel.entityVersionHashesByName
             )
             let plist = try JSONEncoder.sortedKeys.encode(metadata)
             let created = try writer.write { db -> Bool in
