@@ -10,7 +10,7 @@ extension SQLiteStore {
             compiling: request,
             schema: schema,
             model: managedObjectModel,
-            dialect: .sqlite,
+            dialect: SQLiteDialect(),
             storeIdentifier: identifier
         )
         fetchPlansCompiled.withLock { $0 += 1 }

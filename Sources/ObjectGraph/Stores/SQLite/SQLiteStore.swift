@@ -134,10 +134,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                     Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
                 }
                 plan = StorePlan(model: model, layout: layout, existingTables: tables)
-                self.layout = SQLStoreLayout(plan: plan, dialect: .sqlite)
+                self.layout = SQLStoreLayout(plan: plan, dialect: SQLiteDialect())
             } else {
                 plan = StorePlan(model: model, layout: .coreData)
-                self.layout = SQLStoreLayout(plan: plan, dialect: .sqlite)
+                self.layout = SQLStoreLayout(plan: plan, dialect: SQLiteDialect())
                 writer = try DatabaseQueue(configuration: configuration)
             }
             try openOrCreate(readOnly: readOnly, path: url?.path ?? ":memory:")
