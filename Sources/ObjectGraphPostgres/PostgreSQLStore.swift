@@ -22,6 +22,8 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     package let managedObjectModel: ManagedObjectModel
     /// The model's tables and queries in PostgreSQL's dialect.
     let layout: SQLStoreLayout
+    /// The plans of the requests fetched from this store, by request key.
+    let fetchPlans = FetchPlanCache()
     let client: PostgresClient
     let bridge: BlockingBridge
     /// The server and database, without the password: named in every error.

@@ -17,6 +17,11 @@ extension SQLiteStore {
         return plan
     }
 
+    /// The plan of the request `key` names, compiled on its first fetch (see ``FetchPlanCache``).
+    func cachedFetchPlan(for request: FetchDescriptor, key: FetchPlanKey) throws -> FetchPlan {
+        try fetchPlans.plan(for: key) { try fetchPlan(for: request) }
+    }
+
     /// Whether `plan` was compiled by a store with this one's schema.
     func canUse(_ plan: FetchPlan) -> Bool {
         plan.storeIdentifier == identifier && plan.model === managedObjectModel

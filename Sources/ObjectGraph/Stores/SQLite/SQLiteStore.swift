@@ -59,6 +59,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     }
     /// How many fetch plans the store has compiled (tests prove plans are reused with it).
     let fetchPlansCompiled = Mutex(0)
+    /// The plans of the requests fetched from this store, by request key.
+    let fetchPlans = FetchPlanCache()
 
     init(
         model: ManagedObjectModel,
