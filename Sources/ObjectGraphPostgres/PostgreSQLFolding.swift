@@ -27,9 +27,9 @@ import ObjectGraph
 package enum PostgreSQLFolding {
     /// The case folding function's name, created in the store's schema (found on its search
     /// path).
-    package static let caseFunctionName = SQLDialect.postgreSQLCaseFoldingFunction
+    package static let caseFunctionName = PostgreSQLDialect.caseFoldingFunction
     /// The diacritic folding function's name, created in the store's schema.
-    package static let diacriticFunctionName = SQLDialect.postgreSQLDiacriticFoldingFunction
+    package static let diacriticFunctionName = PostgreSQLDialect.diacriticFoldingFunction
 
     /// Each scalar that case folding changes, and what it folds to.
     package static let caseMappings: [(Unicode.Scalar, [Unicode.Scalar])] = parse(caseTable)

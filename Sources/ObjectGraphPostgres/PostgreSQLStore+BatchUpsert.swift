@@ -363,7 +363,7 @@ extension SQLValue {
 /// (postgres-nio's arrays have none), each element encoded as ``PostgreSQLStore/binds(_:)``
 /// binds it alone.
 struct SQLValueArray: PostgresDynamicTypeEncodable {
-    /// The column's type (see ``SQLStoreLayout/postgreSQLType(_:)``).
+    /// The column's type (``SQLDialect/columnType(_:)``).
     let type: String
     let values: [SQLValue]
 

@@ -260,7 +260,7 @@ extension PostgreSQLStore {
     func readTombstones(_ deleted: [TombstoneKey], connection: PostgresConnection, logger: Logger) async throws -> [TombstoneKey: String] {
         var tombstones: [TombstoneKey: String] = [:]
         for (code, rows) in Dictionary(grouping: deleted, by: \.entity) {
-            guard let name = layout.entity(code: code)?.name, let sql = layout.tombstoneQuery(entityName: name, model: managedObjectModel) else {
+            guard let name = layout.entity(code: code)?.name, let sql = layout.tombstoneQuery(entityName: name, keyCount: rows.count, model: managedObjectModel) else {
                 continue
             }
             let query = PostgresQuery(unsafeSQL: sql, binds: Self.binds([], keys: rows.map(\.key)))

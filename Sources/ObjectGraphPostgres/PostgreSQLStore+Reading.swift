@@ -41,6 +41,10 @@ extension PostgreSQLStore {
         plan.storeIdentifier == identifier && plan.model === managedObjectModel
     }
 
+    package func cachedFetchPlan(for request: FetchDescriptor, key: FetchPlanKey) throws -> FetchPlan {
+        try fetchPlans.plan(for: key) { try fetchPlan(for: request) }
+    }
+
     package func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
         let layout = layout
         let (sql, arguments, sort) = try query(request) { layout.aliasedSelectList($0) }

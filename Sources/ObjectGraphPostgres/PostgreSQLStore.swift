@@ -22,6 +22,8 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
     package let managedObjectModel: ManagedObjectModel
     /// The model's tables and queries in PostgreSQL's dialect.
     let layout: SQLStoreLayout
+    /// The plans of the requests fetched from this store, by request key.
+    let fetchPlans = FetchPlanCache()
     let client: PostgresClient
     let bridge: BlockingBridge
     /// The server and database, without the password: named in every error.
@@ -92,7 +94,7 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
         let logger = Logger(label: "ObjectGraphPostgres")
         self.logger = logger
         try Self.prepareDatabase(location, bridge: bridge, logger: logger)
-        layout = SQLStoreLayout(model: model, dialect: .postgreSQL())
+        layout = SQLStoreLayout(model: model, dialect: PostgreSQLDialect())
         var rootCodes: [Int] = []
         for entity in layout.allEntities {
             if rootCodes.count <= entity.code { rootCodes += repeatElement(0, count: entity.code + 1 - rootCodes.count) }
@@ -157,7 +159,7 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
                     try await connection.query(
                         PostgresQuery(
                             unsafeSQL:
-                                "CREATE COLLATION IF NOT EXISTS \(Self.quoted(schema)).\(Self.quoted(SQLDialect.postgreSQLNumericCollation)) (provider = icu, locale = 'und-u-kn-true')"
+                                "CREATE COLLATION IF NOT EXISTS \(Self.quoted(schema)).\(Self.quoted(PostgreSQLDialect.numericCollation)) (provider = icu, locale = 'und-u-kn-true')"
                         ),
                         logger: logger
                     )
@@ -166,7 +168,7 @@ package final class PostgreSQLStore: StoreBackend, @unchecked Sendable {
                         PostgresQuery(
                             unsafeSQL:
                                 "SELECT 1 FROM pg_collation c JOIN pg_namespace n ON n.oid = c.collnamespace WHERE n.nspname = $1 AND c.collname = $2",
-                            binds: Self.binds([.text(schema), .text(SQLDialect.postgreSQLNumericCollation)])
+                            binds: Self.binds([.text(schema), .text(PostgreSQLDialect.numericCollation)])
                         ),
                         logger: logger
                     ).collect()

@@ -122,11 +122,11 @@ struct ObjectRegistryTests {
                 #expect(photo.objectID == photoID && tag.objectID == tagID)
                 #expect(context.object(with: tagID) === tag)
             }
-            #expect(context.registeredObjectsByID.entryCount == 400)
+            #expect(context.registry.entryCount == 400)
             photos.removeAll()
             // The photos' entries left; each tag is still found under its key, shared with a
             // released photo.
-            #expect(context.registeredObjectsByID.entryCount == 200)
+            #expect(context.registry.entryCount == 200)
             #expect(photoIDs.allSatisfy { context.registeredObject(for: $0) == nil })
             #expect(tagIDs.allSatisfy { id in tags.contains { $0 === context.registeredObject(for: id) } })
         }
@@ -156,7 +156,7 @@ struct ObjectRegistryTests {
             for step in 0..<8 {
                 held.removeLast(held.count / 3)
                 let alive = Set(held.map(ObjectIdentifier.init))
-                #expect(context.registeredObjectsByID.entryCount == held.count, "step \(step)")
+                #expect(context.registry.entryCount == held.count, "step \(step)")
                 let wrong = ids.filter { id in
                     guard let found = context.registeredObject(for: id) else { return false }
                     return !alive.contains(ObjectIdentifier(found)) || found.objectID != id
@@ -165,7 +165,7 @@ struct ObjectRegistryTests {
                 #expect(held.allSatisfy { context.registeredObject(for: $0.objectID) === $0 }, "step \(step)")
             }
             held.removeAll()
-            #expect(context.registeredObjectsByID.entryCount == 0)
+            #expect(context.registry.entryCount == 0)
         }
     }
 
@@ -181,9 +181,9 @@ struct ObjectRegistryTests {
                 request.fetchOffset = offset
                 let page = try context.fetch(request)
                 #expect(page.count == 500)
-                #expect(context.registeredObjectsByID.entryCount == 500, "only the page alive is registered")
+                #expect(context.registry.entryCount == 500, "only the page alive is registered")
             }
-            #expect(context.registeredObjectsByID.entryCount == 0)
+            #expect(context.registry.entryCount == 0)
             #expect(context.registeredObjects.isEmpty)
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObjectGraph
+import ObjectGraphPostgres
 
 /// The SQL each operator compiles to, in each dialect, as text: SQLite's (which the store runs,
 /// so its results are checked by ``PredicateSQLSemanticsTests``) and PostgreSQL's (checked
@@ -295,7 +296,7 @@ struct PredicateSQLDialectTests {
         ),
     ]
 
-    static func compile(_ row: Row, dialect: SQLDialect) throws -> CompiledQuery {
+    static func compile(_ row: Row, dialect: any SQLDialect) throws -> CompiledQuery {
         let stack = try TestStack(inMemory: true)
         let store = try #require(try stack.container.viewContext.store() as? SQLiteStore)
         let arguments: [Any?] = try row.arguments.map { argument -> Any? in
@@ -315,7 +316,7 @@ struct PredicateSQLDialectTests {
         return try #require(decimal)
     }
 
-    static func check(_ compiled: CompiledQuery, _ expected: Expected, _ dialect: SQLDialect) {
+    static func check(_ compiled: CompiledQuery, _ expected: Expected, _ dialect: any SQLDialect) {
         switch (compiled, expected) {
         case (.sql(let sql), .sql(let text, let arguments, let joins)):
             #expect(sql.whereClause == " WHERE " + text)
@@ -331,17 +332,17 @@ struct PredicateSQLDialectTests {
 
     @Test("SQLite's SQL for each operator", arguments: rows)
     func sqlite(_ row: Row) throws {
-        Self.check(try Self.compile(row, dialect: .sqlite), row.sqlite, .sqlite)
+        Self.check(try Self.compile(row, dialect: SQLiteDialect()), row.sqlite, SQLiteDialect())
     }
 
     @Test("PostgreSQL's SQL for each operator", arguments: rows)
     func postgreSQL(_ row: Row) throws {
-        Self.check(try Self.compile(row, dialect: .postgreSQL()), row.postgreSQL, .postgreSQL())
+        Self.check(try Self.compile(row, dialect: PostgreSQLDialect()), row.postgreSQL, PostgreSQLDialect())
     }
 
     @Test("without its diacritic folding function, PostgreSQL evaluates [d] in memory and still compiles [c]")
     func withoutDiacriticFolding() throws {
-        let dialect = SQLDialect.postgreSQL(diacriticFolding: false)
+        let dialect = PostgreSQLDialect(diacriticFolding: false)
         for format in ["title ==[d] 'e'", "title CONTAINS[cd] 'e'", "subtitle ==[d] title", "title LIKE[d] 'e*'"] {
             let compiled = try Self.compile(Row(format: format, sqlite: .inMemory, postgreSQL: .inMemory), dialect: dialect)
             #expect(compiled == .inMemory(reason: "[d] needs the store's diacritic folding function"), "\(format)")

@@ -297,7 +297,7 @@ struct PredicateSQLEdgeCaseTests {
         ] as [(String, String?)]
     )
     func regularExpressionTranslation(pattern: String, expected: String?) {
-        #expect(SQLCompiler.postgreSQLRegularExpression(pattern) == expected)
+        #expect(PostgreSQLDialect.regularExpression(pattern) == expected)
     }
 
     // MARK: Localized sorts

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import ObjectGraph
+import ObjectGraphPostgres
 
 /// SQL and memory agree: random SPoT data is saved into a store, random predicates over its
 /// schema are fetched through SQL, and every result is checked against
@@ -202,13 +203,13 @@ struct PropertyRun {
         guard let store = store as? SQLiteStore else { return nil }
         let (format, _) = testCase.predicate.rendered
         do {
-            switch try store.compile(predicate, entity: testCase.entity, sorts: testCase.sorts, dialect: .postgreSQL()) {
+            switch try store.compile(predicate, entity: testCase.entity, sorts: testCase.sorts, dialect: PostgreSQLDialect()) {
             case .sql(let sql):
-                let problems = DialectCheck.problems(sql.text, arguments: sql.arguments.count, dialect: .postgreSQL())
+                let problems = DialectCheck.problems(sql.text, arguments: sql.arguments.count, dialect: PostgreSQLDialect())
                 return problems.isEmpty ? nil : "PostgreSQL dialect: \(format) compiles to \(sql.text): \(problems)"
             case .inMemory(let reason):
                 let explained = ["MATCHES", "LIKE"].contains { format.contains($0) }
-                if case .sql = try store.compile(predicate, entity: testCase.entity, sorts: testCase.sorts, dialect: .sqlite), !explained {
+                if case .sql = try store.compile(predicate, entity: testCase.entity, sorts: testCase.sorts, dialect: SQLiteDialect()), !explained {
                     return "PostgreSQL dialect: \(format) falls back to memory (\(reason)) where SQLite's compiles it"
                 }
                 return nil

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObjectGraph
+import ObjectGraphPostgres
 
 /// What a ``SQLDialect`` decides besides predicates: quoting, placeholders, limits, sort
 /// terms and LIKE patterns.
@@ -9,24 +10,24 @@ import Testing
 struct SQLDialectTests {
     @Test("identifiers: SQLite's as they are, PostgreSQL's quoted (quotes doubled)")
     func quoting() {
-        #expect(SQLDialect.sqlite.column("t0", "Z_PK") == "t0.Z_PK")
-        #expect(SQLDialect.postgreSQL().column("t0", "Z_PK") == #"t0."Z_PK""#)
-        #expect(SQLDialect.postgreSQL().quoted(#"a"b"#) == #""a""b""#)
+        #expect(SQLiteDialect().column("t0", "Z_PK") == "t0.Z_PK")
+        #expect(PostgreSQLDialect().column("t0", "Z_PK") == #"t0."Z_PK""#)
+        #expect(PostgreSQLDialect().quoted(#"a"b"#) == #""a""b""#)
     }
 
     @Test("placeholders: ? in SQLite, numbered in PostgreSQL")
     func placeholders() {
-        #expect(SQLDialect.sqlite.placeholder(3) == "?")
-        #expect(SQLDialect.postgreSQL().placeholder(3) == "$3")
+        #expect(SQLiteDialect().placeholder(3) == "?")
+        #expect(PostgreSQLDialect().placeholder(3) == "$3")
     }
 
     @Test("limit and offset, numbered after the query's arguments")
     func limits() {
-        let sqlite = SQLDialect.sqlite
+        let sqlite = SQLiteDialect()
         #expect(sqlite.limitClause(limit: 0, offset: 0, firstPlaceholder: 1) == ("", []))
         #expect(sqlite.limitClause(limit: 5, offset: 0, firstPlaceholder: 3) == (" LIMIT ? OFFSET ?", [.integer(5), .integer(0)]))
         #expect(sqlite.limitClause(limit: 0, offset: 2, firstPlaceholder: 1) == (" LIMIT ? OFFSET ?", [.integer(-1), .integer(2)]))
-        let postgreSQL = SQLDialect.postgreSQL()
+        let postgreSQL = PostgreSQLDialect()
         #expect(postgreSQL.limitClause(limit: 0, offset: 0, firstPlaceholder: 1) == ("", []))
         #expect(postgreSQL.limitClause(limit: 5, offset: 1, firstPlaceholder: 3) == (" LIMIT $3 OFFSET $4", [.integer(5), .integer(1)]))
         #expect(postgreSQL.limitClause(limit: 0, offset: 2, firstPlaceholder: 2) == (" OFFSET $2", [.integer(2)]))
@@ -34,12 +35,12 @@ struct SQLDialectTests {
 
     @Test("the primary-key tie-breaker")
     func tieBreaker() {
-        #expect(SQLCompiler.orderClause(terms: ["a ASC"], alias: "t0", breakingTies: true, dialect: .sqlite) == " ORDER BY a ASC, t0.Z_PK ASC")
+        #expect(SQLCompiler.orderClause(terms: ["a ASC"], alias: "t0", breakingTies: true, dialect: SQLiteDialect()) == " ORDER BY a ASC, t0.Z_PK ASC")
         #expect(
-            SQLCompiler.orderClause(terms: ["a ASC"], alias: "t0", breakingTies: true, dialect: .postgreSQL())
+            SQLCompiler.orderClause(terms: ["a ASC"], alias: "t0", breakingTies: true, dialect: PostgreSQLDialect())
                 == #" ORDER BY a ASC, t0."Z_PK" ASC"#
         )
-        #expect(SQLCompiler.orderClause(terms: [], alias: "t0", breakingTies: false, dialect: .postgreSQL()) == "")
+        #expect(SQLCompiler.orderClause(terms: [], alias: "t0", breakingTies: false, dialect: PostgreSQLDialect()) == "")
     }
 
     struct SortRow: Sendable, CustomTestStringConvertible {
@@ -84,9 +85,9 @@ struct SQLDialectTests {
     func sortTerms(_ row: SortRow) throws {
         let stack = try TestStack(inMemory: true)
         let store = try #require(try stack.container.viewContext.store() as? SQLiteStore)
-        let sqlite = try store.compile(nil, sorts: [row.sort], dialect: .sqlite)
+        let sqlite = try store.compile(nil, sorts: [row.sort], dialect: SQLiteDialect())
         #expect(sqlite == .sql(CompiledQuery.SQL(joins: row.joins, whereClause: "", order: [row.sqlite])))
-        let postgreSQL = try store.compile(nil, sorts: [row.sort], dialect: .postgreSQL())
+        let postgreSQL = try store.compile(nil, sorts: [row.sort], dialect: PostgreSQLDialect())
         let quotedJoins = row.joins.isEmpty ? [] : [#"LEFT JOIN "ZPHOTOGRAPHER" t1 ON t1."Z_PK" = t0."ZPHOTOGRAPHER""#]
         if let keys = row.postgreSQLInMemory {
             // Foundation's collation is not the server's: the store reads the keys and sorts.
@@ -104,12 +105,12 @@ struct SQLDialectTests {
         ]
     )
     func likePatterns(pattern: String, sql: String) {
-        #expect(SQLCompiler.likePattern(pattern) == sql)
+        #expect(PostgreSQLDialect.likePattern(pattern) == sql)
     }
 
     @Test("literal text inside a LIKE pattern")
     func escapedForLike() {
-        #expect(SQLCompiler.escapedForLike(#"50%_off\"#) == #"50\%\_off\\"#)
-        #expect(SQLCompiler.escapedForLike("Zoë") == "Zoë")
+        #expect(PostgreSQLDialect.escapedForLike(#"50%_off\"#) == #"50\%\_off\\"#)
+        #expect(PostgreSQLDialect.escapedForLike("Zoë") == "Zoë")
     }
 }

@@ -99,7 +99,7 @@ struct SQLRecordingTests {
             let first = try context.fetch(request).compactMap(\.title)
             #expect(first == ["Photo 1", "Photo 10", "Photo 11"])
             #expect(store.fetchPlansCompiled.withLock { $0 } == before + 1)
-            let plan = try #require(request.plan)
+            let plan = try #require(store.fetchPlans.plan(for: request.planKey))
             #expect(!plan.needsInMemoryEvaluation)
 
             var second: [String] = []
@@ -109,9 +109,9 @@ struct SQLRecordingTests {
             #expect(try context.count(for: request) == 3)
             #expect(store.fetchPlansCompiled.withLock { $0 } == before + 1, "the second fetch and the count reuse the plan")
 
-            // Changing the predicate drops the plan; the next fetch compiles a new one.
+            // Changing the predicate gives the request a new key; the next fetch compiles a new plan.
             request.predicate = FetchPredicate(format: "title ENDSWITH '1'")
-            #expect(request.plan == nil)
+            #expect(store.fetchPlans.plan(for: request.planKey) == nil)
             #expect(try context.fetch(request).compactMap(\.title) == ["Photo 1", "Photo 11"])
             #expect(store.fetchPlansCompiled.withLock { $0 } == before + 2)
         }
@@ -131,7 +131,7 @@ struct SQLRecordingTests {
             let before = store.fetchPlansCompiled.withLock { $0 }
             let first = try context.fetch(request).compactMap(\.unique)
             #expect(first == ["4", "3", "2", "1"])
-            let plan = try #require(request.plan)
+            let plan = try #require(store.fetchPlans.plan(for: request.planKey))
             #expect(plan.needsInMemoryEvaluation)
 
             for _ in 0..<3 {

@@ -42,9 +42,9 @@ final class ChangeTracker {
     /// Deleted objects whose delete rules have not run yet.
     private var deletesToPropagate: [ManagedObject] = []
     /// While an objects-did-change is posted: the fetched results controllers' walks from
-    /// changed objects back to their roots, made once for all of them (see ``RelatedRoots``,
-    /// which sets it to `nil` once an observer changed objects).
-    var relatedRootWalks: [RelatedRoots.Key: RelatedRoots]?
+    /// changed objects back to their roots, made once for all of them (see ``RelatedRoots``;
+    /// `nil` again once an observer changed objects).
+    private var relatedRootWalks: [RelatedRoots.Key: RelatedRoots]?
     /// Store errors met where no caller could be told at once (a fault fired by a getter, a
     /// relationship read, a merge): the next save or fetch throws them.
     private var unreportedStoreErrors: [ObjectGraphError] = []
@@ -69,6 +69,23 @@ final class ChangeTracker {
     /// Forgets the walks kept while the change was posted.
     func endPostingChange() {
         relatedRootWalks = nil
+    }
+
+    /// The walk `key` names, from the answers kept while this context posts a change, or made
+    /// by `walk` (and kept, while the change is posted and nothing has changed since).
+    ///
+    /// An observer that changes objects while the change is posted makes the kept answers
+    /// stale: from then on every walk is made afresh.
+    func relatedRoots(_ key: RelatedRoots.Key, walk: () -> RelatedRoots?) -> RelatedRoots? {
+        let unchanged = pendingUpdated.isEmpty && pendingInserted.isEmpty && pendingDeleted.isEmpty
+        guard unchanged, relatedRootWalks != nil else {
+            relatedRootWalks = nil
+            return walk()
+        }
+        if let kept = relatedRootWalks?[key] { return kept }
+        guard let made = walk() else { return nil }
+        relatedRootWalks?[key] = made
+        return made
     }
 
     // MARK: Noting changes

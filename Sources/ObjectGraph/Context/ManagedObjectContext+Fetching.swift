@@ -145,16 +145,10 @@ extension ManagedObjectContext {
             fetchOffset: request.fetchOffset,
             includesSubentities: request.includesSubentities
         )
-        // The plan is compiled by the first fetch and kept on the request; without a store,
-        // the fetch throws `noPersistentStore` where it first reads.
+        // The plan is compiled by the first fetch and kept by the store under the request's
+        // key; without a store, the fetch throws `noPersistentStore` where it first reads.
         if let store = parentStore {
-            if let plan = request.plan, store.canUse(plan) {
-                descriptor.plan = plan
-            } else {
-                let plan = try store.fetchPlan(for: descriptor)
-                request.plan = plan
-                descriptor.plan = plan
-            }
+            descriptor.plan = try store.cachedFetchPlan(for: descriptor, key: request.planKey)
         }
         return (entity, descriptor)
     }

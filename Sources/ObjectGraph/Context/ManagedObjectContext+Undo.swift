@@ -11,6 +11,13 @@ import Foundation
 // (the changes tracker's snapshot of what was last read or saved).
 
 extension ManagedObjectContext {
+    /// Called after an undo or redo changed the context (ObjectGraphData schedules its
+    /// autosave there); the change tracker keeps it with the undo state.
+    package var undoDidApply: (() -> Void)? {
+        get { tracker.undoDidApply }
+        set { tracker.undoDidApply = newValue }
+    }
+
     /// The undo manager recording this context's changes, as Core Data's; `nil` (the default)
     /// records nothing. Setting one starts recording from the current state; ``rollback()``
     /// and ``reset()`` clear its actions for this context.
@@ -86,7 +93,7 @@ extension ManagedObjectContext {
         processPendingChanges()
         recorder.isApplying = false
         register(changes.map { UndoChange(object: $0.object, before: $0.after, after: $0.before) }, with: recorder.manager)
-        undoDidApply?()
+        tracker.undoDidApply?()
     }
 
     // MARK: States

@@ -97,6 +97,10 @@ final class ParentContextStore: ObjectStore, @unchecked Sendable {
         coordinator.store?.canUse(plan) ?? false
     }
 
+    func cachedFetchPlan(for request: FetchDescriptor, key: FetchPlanKey) throws -> FetchPlan {
+        try rootStore().cachedFetchPlan(for: request, key: key)
+    }
+
     func rows(matching request: FetchDescriptor) throws -> [StoredRow] {
         try onParent { parent in
             try parent.objectsForChild(matching: request).compactMap(parent.rowForChild(of:))

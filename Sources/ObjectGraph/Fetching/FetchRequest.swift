@@ -35,15 +35,15 @@ public enum FetchRequestResultType: Sendable, Hashable {
 public final class FetchRequest<Result>: CustomStringConvertible {
     /// The entity searched (sub-entities included unless ``includesSubentities`` is `false`).
     public var entityName: String? {
-        didSet { plan = nil }
+        didSet { planKey = .next() }
     }
     /// Which objects match; `nil` matches all.
     public var predicate: FetchPredicate? {
-        didSet { plan = nil }
+        didSet { planKey = .next() }
     }
     /// The order of the results; ties end in primary-key order.
     public var sortDescriptors: [FetchSortDescriptor]? {
-        didSet { plan = nil }
+        didSet { planKey = .next() }
     }
     /// The most results to return; 0 means no limit.
     public var fetchLimit: Int = 0
@@ -59,7 +59,7 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var resultType: FetchRequestResultType
     /// Whether objects of sub-entities match too.
     public var includesSubentities = true {
-        didSet { plan = nil }
+        didSet { planKey = .next() }
     }
     /// Whether unsaved inserts, updates and deletes of the context count (objects, IDs and
     /// counts; dictionaries always read the store only, as in Core Data).
@@ -89,9 +89,10 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// relationship makes the fetch throw.
     public var relationshipKeyPathsForPrefetching: [String]?
 
-    /// The compiled plan of the last fetch, kept until the entity, predicate, sort or
-    /// ``includesSubentities`` changes (a context checks it is for its store).
-    var plan: FetchPlan?
+    /// The key of the request's entity, predicate, sort and ``includesSubentities`` in its
+    /// store's plan cache (``FetchPlanCache``): new when one of them changes, so the store
+    /// compiles the plan again.
+    private(set) var planKey = FetchPlanKey.next()
 
     /// A request for objects of the entity named `entityName`.
     public init(entityName: String) {

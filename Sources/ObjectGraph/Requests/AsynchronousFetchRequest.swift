@@ -51,7 +51,7 @@ public final class AsynchronousFetchRequest<ResultType>: PersistentStoreRequest,
         let store = try context.store()
         let readsInBackground =
             fetchRequest.resultType == .managedObjectResultType && !descriptor.needsInMemoryEvaluation
-            && !(fetchRequest.includesPendingChanges && !context.changedObjects.isEmpty)
+            && !(fetchRequest.includesPendingChanges && !context.registry.changed.isEmpty)
             && (fetchRequest.relationshipKeyPathsForPrefetching ?? []).isEmpty
         let job = AsynchronousFetchJob(request: self, result: result)
         if !readsInBackground {

@@ -69,7 +69,7 @@ struct FetchedDependencies {
             let onlyShown = changedKeys.map { chain.keysRead.isDisjoint(with: $0) } ?? false
             if onlyShown && chain.fansOut { continue }
             let key = RelatedRoots.Key(object: object.objectID, chain: chain.identity)
-            guard let walked = context.relatedRoots(key, walk: { Self.walk(chain, from: object, in: context) }) else { break }
+            guard let walked = context.tracker.relatedRoots(key, walk: { Self.walk(chain, from: object, in: context) }) else { break }
             if onlyShown {
                 showing.append(walked)
             } else {

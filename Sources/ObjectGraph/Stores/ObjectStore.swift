@@ -25,9 +25,12 @@ package protocol ObjectStore: AnyObject, Sendable {
     /// The stored rows of `ids`, by ID, read with one query per entity (per few hundred IDs);
     /// an ID without a row (or whose row is of another entity) is missing from the result.
     func rows(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: StoredRow]
-    /// The compiled plan of a request: whether its predicate has SQL, and the SQL. A context
-    /// keeps it on the ``FetchRequest`` and passes it back in ``FetchDescriptor/plan``.
+    /// The compiled plan of a request: whether its predicate has SQL, and the SQL.
     func fetchPlan(for request: FetchDescriptor) throws -> FetchPlan
+    /// The plan of a request whose contents `key` names (``FetchRequest``'s key), compiled on
+    /// its first fetch and kept by the store (``FetchPlanCache``); a context passes it back in
+    /// ``FetchDescriptor/plan``.
+    func cachedFetchPlan(for request: FetchDescriptor, key: FetchPlanKey) throws -> FetchPlan
     /// Whether `plan` can run in this store (it was compiled for the same schema).
     func canUse(_ plan: FetchPlan) -> Bool
     /// The rows a request matches, in its order.

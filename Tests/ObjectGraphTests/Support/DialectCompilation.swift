@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObjectGraph
+import ObjectGraphPostgres
 
 /// The dialects the compiler tests run in.
 enum DialectCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -10,11 +11,11 @@ enum DialectCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// PostgreSQL without its diacritic folding function: `[d]` falls back to memory.
     case postgreSQLWithoutDiacriticFolding
 
-    var dialect: SQLDialect {
+    var dialect: any SQLDialect {
         switch self {
-        case .sqlite: .sqlite
-        case .postgreSQL: .postgreSQL()
-        case .postgreSQLWithoutDiacriticFolding: .postgreSQL(diacriticFolding: false)
+        case .sqlite: SQLiteDialect()
+        case .postgreSQL: PostgreSQLDialect()
+        case .postgreSQLWithoutDiacriticFolding: PostgreSQLDialect(diacriticFolding: false)
         }
     }
 
@@ -57,7 +58,7 @@ extension SQLiteStore {
         _ predicate: FetchPredicate?,
         entity: String = "Photo",
         sorts: [FetchSortDescriptor] = [],
-        dialect: SQLDialect
+        dialect: any SQLDialect
     ) throws -> CompiledQuery {
         let descriptor = FetchDescriptor(
             entity: entity,
@@ -92,17 +93,16 @@ enum DialectCheck {
     /// What is wrong with `sql` (WHERE and ORDER BY) for `dialect`, given `count` arguments:
     /// placeholders of the other database, unquoted PostgreSQL names, SQLite's functions
     /// and null-safe `IS` on PostgreSQL, placeholders not numbered 1…count in order.
-    static func problems(_ sql: String, arguments count: Int, dialect: SQLDialect) -> [String] {
+    static func problems(_ sql: String, arguments count: Int, dialect: any SQLDialect) -> [String] {
         // String literals the compiler writes ('^(?:', '') are not SQL to check.
         let code = sql.replacing(/'[^']*'/, with: "''")
         var problems: [String] = []
-        switch dialect.database {
-        case .sqlite:
+        if dialect is SQLiteDialect {
             if code.contains("$") { problems.append("a PostgreSQL placeholder") }
             if code.contains("\"") { problems.append("a quoted identifier") }
             let placeholders = code.filter { $0 == "?" }.count
             if placeholders != count { problems.append("\(placeholders) placeholders for \(count) arguments") }
-        case .postgreSQL:
+        } else {
             if code.contains("?") { problems.append("a SQLite placeholder") }
             for forbidden in ["og_", "OG_", "IFNULL", "COLLATE OG"] where code.contains(forbidden) {
                 problems.append("SQLite's \(forbidden)")

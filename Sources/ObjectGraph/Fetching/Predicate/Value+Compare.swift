@@ -56,7 +56,7 @@ extension Value {
     }
 
     /// The exact order of an integer and a double; `nil` for NaN.
-    static func compare(_ integer: Int64, _ double: Double) -> ComparisonResult? {
+    package static func compare(_ integer: Int64, _ double: Double) -> ComparisonResult? {
         if double.isNaN { return nil }
         // 2^63 is exactly representable; every double at or beyond it exceeds every Int64.
         if double >= 9_223_372_036_854_775_808.0 { return .orderedAscending }

@@ -274,7 +274,7 @@ extension MigrationMapping {
                         values.append(source)
                     }
                     // A pair read twice (from both sides) is written once.
-                    let (insert, ignoring) = dialect.database == .sqlite ? ("INSERT OR IGNORE", "") : ("INSERT", " ON CONFLICT DO NOTHING")
+                    let (insert, ignoring) = dialect.insertIgnoringConflicts
                     try db.execute(
                         """
                         \(insert) INTO \(q(table.name)) (\(columns.joined(separator: ", "))) \
@@ -343,14 +343,8 @@ extension MigrationMapping {
         "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    /// `value` as a literal of the mapping's dialect: PostgreSQL writes bytes as `bytea` and
-    /// infinities by name (its `9e999` is a numeric overflow, `X'…'` a bit string).
+    /// `value` as a literal of the mapping's dialect.
     func literal(_ value: Value) -> String {
-        guard dialect.database == .postgreSQL else { return Self.literal(value) }
-        switch value.sqlValue {
-        case .real(let double) where !double.isFinite: return double > 0 ? "'Infinity'::float8" : "'-Infinity'::float8"
-        case .blob(let data): return "'\\x" + data.map { String(format: "%02X", $0) }.joined() + "'::bytea"
-        default: return Self.literal(value)
-        }
+        dialect.literal(value) ?? Self.literal(value)
     }
 }

@@ -25,7 +25,7 @@ struct MigrationMapping {
     let destinationVersion: String
     /// The dialect of the SQL the mapping writes: SQLite's, or PostgreSQL's for the PostgreSQL
     /// store (quoted identifiers, its literals).
-    let dialect: SQLDialect
+    let dialect: any SQLDialect
     /// The old entity each new entity's rows come from, by new entity name.
     private(set) var sources: [String: EntityDescription] = [:]
 
@@ -38,7 +38,7 @@ struct MigrationMapping {
         destinationVersion: String,
         oldLayout: StoreLayout,
         newLayout: StoreLayout,
-        dialect: SQLDialect = .sqlite
+        dialect: any SQLDialect = SQLiteDialect()
     ) {
         self.dialect = dialect
         self.oldModel = oldModel

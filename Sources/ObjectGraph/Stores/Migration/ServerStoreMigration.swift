@@ -44,7 +44,7 @@ package struct ServerStoreMigration {
         metadataJSON: String,
         model: ManagedObjectModel,
         options: [String: Any],
-        dialect: SQLDialect,
+        dialect: any SQLDialect,
         store: String,
         unchanged: String
     ) throws {

@@ -45,7 +45,7 @@ struct StoreMigration {
         options: MigrationOptions,
         path: String,
         layout newLayout: StoreLayout = .coreData,
-        dialect: SQLDialect = .sqlite,
+        dialect: any SQLDialect = SQLiteDialect(),
         unchanged: String = "the file was not changed"
     ) throws {
         self.metadata = metadata

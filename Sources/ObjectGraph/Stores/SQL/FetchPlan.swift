@@ -32,7 +32,7 @@ package struct FetchPlan: Sendable {
     }
 
     /// A sort the store applies itself, after reading each row's sort keys: the dialect has
-    /// no ORDER BY that orders as the evaluator does (PostgreSQL and localized selectors).
+    /// no ORDER BY that orders as the evaluator does (``SQLDialect/sortsInMemory(_:)``).
     package struct InMemorySort: Sendable {
         /// The fetch's sort descriptors.
         package let descriptors: [FetchSortDescriptor]
@@ -80,7 +80,7 @@ package struct FetchPlan: Sendable {
     /// The table of the fetched entity's inheritance tree.
     let table: String
     /// The dialect the clauses are written in.
-    let dialect: SQLDialect
+    let dialect: any SQLDialect
     /// The query with the predicate applied by the database.
     let filtered: Filter
     /// The query without the predicate (entity filter and sort only).
@@ -104,7 +104,7 @@ extension FetchPlan {
         compiling request: FetchDescriptor,
         schema: StoreSchema,
         model: ManagedObjectModel,
-        dialect: SQLDialect,
+        dialect: any SQLDialect,
         storeIdentifier: String
     ) throws {
         guard let entity = model.entity(named: request.entity), let mapping = schema.mappings[entity.name] else {
@@ -140,7 +140,7 @@ extension FetchPlan {
         entity: EntityDescription,
         schema: StoreSchema,
         model: ManagedObjectModel,
-        dialect: SQLDialect
+        dialect: any SQLDialect
     ) throws -> Clauses {
         var compiler = SQLCompiler(schema: schema, model: model, dialect: dialect)
         let scope = SQLCompiler.Scope(entity: entity, alias: "t0")

@@ -133,7 +133,7 @@ extension PersistentHistoryChangeRequest {
     /// The WHERE condition on the transactions table (`Z_PK`, `ZTIMESTAMP`) selecting what the
     /// request fetches (after its bound) or deletes (before it), in `dialect`, with its
     /// arguments.
-    package func transactionCondition(_ dialect: SQLDialect) -> (sql: String, arguments: [SQLValue]) {
+    package func transactionCondition(_ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue]) {
         let comparison = operation == .fetch ? ">" : "<"
         switch bound {
         case .all: return (dialect.trueLiteral, [])

@@ -68,19 +68,21 @@ extension SQLCompiler {
         let foldOptions = options.subtracting(.normalized)
         if folds { try requireFolding(foldOptions) }
         // Decimals are text: an aggregate of a decimal column has no collation of its own.
-        let left = folds ? fold(sql, foldOptions) : type == .decimal ? decimalOrdered(sql) : sql
-        /// `left` for an ordering: by Unicode scalar for text on PostgreSQL.
-        let ordered = type == .string || type == .uri ? textOrdered(left) : left
+        let left = folds ? fold(sql, foldOptions) : type == .decimal ? dialect.decimalOrdered(sql) : sql
+        /// `left` for an ordering: by Unicode scalar for text.
+        let ordered = type == .string || type == .uri ? dialect.textOrdered(left) : left
         func coerced(_ value: Value) -> SQLValue? {
             guard let stored = Self.coerce(value, to: type) else { return nil }
-            // SQLite folds constants here, once; PostgreSQL folds them in SQL as the column.
-            if folds, dialect.database == .sqlite, case .text(let text) = stored { return .text(StringComparison.fold(text, foldOptions)) }
+            // A dialect folds constants here, once, or in SQL as the column.
+            if folds, dialect.foldsConstantsBeforeBinding, case .text(let text) = stored {
+                return .text(StringComparison.fold(text, foldOptions))
+            }
             return stored
         }
         /// The placeholder of a coerced constant, folded as `left` is.
         func placeholder(_ stored: SQLValue) -> String {
             let bound = bind(stored)
-            guard folds, dialect.database == .postgreSQL, case .text = stored else { return bound }
+            guard folds, !dialect.foldsConstantsBeforeBinding, case .text = stored else { return bound }
             return fold(bound, foldOptions)
         }
         /// A decimal that is not an integer, against an integer or floating-point column: no
@@ -92,14 +94,13 @@ extension SQLCompiler {
             return false
         }
         func numericComparison(_ op: ComparisonOperator, _ value: Value) -> String {
-            // PostgreSQL casts a double to a 15-digit numeric; the evaluator, to
-            // `Decimal(double)`: the constant becomes the doubles around it instead.
-            if dialect.database == .postgreSQL, type == .double || type == .float, case .decimal(let decimal) = value,
-                let bounds = DecimalDoubleBounds(decimal)
-            {
-                return bounds.comparison(sql, op) { bind(.real($0)) } ?? dialect.falseLiteral
+            // Where the database converts a double otherwise than the evaluator does, the
+            // dialect compares with the doubles around the constant instead.
+            if type == .double || type == .float, case .decimal(let decimal) = value {
+                let dialect = self.dialect
+                if let sql = dialect.decimalAgainstDouble(sql, op, decimal, bind: { bind(.real($0)) }) { return sql }
             }
-            return numericCompare(sql, dialect.symbol(op), bind(value.sqlValue))
+            return dialect.numericCompare(sql, dialect.symbol(op), bind(value.sqlValue))
         }
         switch op {
         case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
@@ -110,7 +111,7 @@ extension SQLCompiler {
                 default: return dialect.falseLiteral
                 }
             }
-            if let exact = exactConstant(value, against: type) { return exactComparison(sql, op, exact) }
+            if let exact = dialect.exactConstant(value, against: type) { return exactComparison(sql, op, exact) }
             let symbol = dialect.symbol(op)
             if inexact(value) { return numericComparison(op, value) }
             guard let bound = coerced(value) else { return op == .notEqual ? dialect.trueLiteral : dialect.falseLiteral }
@@ -122,7 +123,7 @@ extension SQLCompiler {
             guard case .array(let values) = value else { return dialect.falseLiteral }
             var bound: [SQLValue] = []
             for element in values where !element.isNull && !inexact(element) {
-                switch exactConstant(element, against: type) {
+                switch dialect.exactConstant(element, against: type) {
                 case .exact(let stored)?: bound.append(stored)
                 case nil: if let stored = coerced(element) { bound.append(stored) }
                 default: break  // equal to no value of the column
@@ -144,9 +145,9 @@ extension SQLCompiler {
             guard let low = coerced(bounds[0]), let high = coerced(bounds[1]), !bounds[0].isNull, !bounds[1].isNull else {
                 return dialect.falseLiteral
             }
-            if bounds.contains(where: { exactConstant($0, against: type) != nil }) {
+            if bounds.contains(where: { dialect.exactConstant($0, against: type) != nil }) {
                 func bound(_ op: ComparisonOperator, _ value: Value, _ stored: SQLValue) -> String {
-                    guard let exact = exactConstant(value, against: type) else { return "\(sql) \(op.rawValue) \(bind(stored))" }
+                    guard let exact = dialect.exactConstant(value, against: type) else { return "\(sql) \(op.rawValue) \(bind(stored))" }
                     return exactComparison(sql, op, exact)
                 }
                 let lower = bound(.greaterThanOrEqual, bounds[0], low)
@@ -188,22 +189,12 @@ extension SQLCompiler {
         }
         let orderings: [ComparisonOperator] = [.equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual]
         if decimal, numeric, leftType != rightType, orderings.contains(op) {
-            if dialect.database == .postgreSQL {
-                let symbol = op == .equal ? dialect.isOperator : dialect.symbol(op)
-                return numericCompare(left, symbol, right)
-            }
-            let symbol = dialect.symbol(op)
-            let compared = "\(SQLiteFunctions.numericCompare)(\(left), \(right))"
-            switch op {
-            case .equal: return "IFNULL(\(compared) = 0, \(left) IS NULL AND \(right) IS NULL)"
-            case .notEqual: return "NOT IFNULL(\(compared) = 0, \(left) IS NULL AND \(right) IS NULL)"
-            default: return "\(compared) \(symbol) 0"
-            }
+            return dialect.mixedDecimalComparison(left, op, right)
         }
-        if orderings.contains(op), let exact = exactMixedComparison(left, leftType, op, right, rightType) { return exact }
-        if dialect.database == .postgreSQL, let leftType, let rightType, Self.storageClass(leftType) != Self.storageClass(rightType) {
-            // PostgreSQL refuses to compare text with a number (SQLite answers): the evaluator's
-            // answer is that values of different kinds are never equal, and never ordered.
+        if orderings.contains(op), let exact = dialect.exactMixedComparison(left, leftType, op, right, rightType) { return exact }
+        if dialect.comparesTypedValuesOnly, let leftType, let rightType, Self.storageClass(leftType) != Self.storageClass(rightType) {
+            // The database refuses to compare text with a number: the evaluator's answer is
+            // that values of different kinds are never equal, and never ordered.
             switch op {
             case .equal: return "(\(left) IS NULL AND \(right) IS NULL)"
             case .notEqual: return "NOT (\(left) IS NULL AND \(right) IS NULL)"
@@ -211,13 +202,13 @@ extension SQLCompiler {
             default: break
             }
         }
-        let collated: (String) -> String = { decimal ? writer.decimalOrdered($0) : fold($0) }
+        let collated: (String) -> String = { decimal ? writer.dialect.decimalOrdered($0) : fold($0) }
         let text = types.contains { (type: AttributeType?) -> Bool in type == .string || type == .uri }
         switch op {
         case .equal: return "\(collated(left)) \(dialect.isOperator) \(fold(right))"
         case .notEqual: return "\(collated(left)) \(dialect.isNotOperator) \(fold(right))"
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-            let ordered = text && !decimal ? textOrdered(collated(left)) : collated(left)
+            let ordered = text && !decimal ? dialect.textOrdered(collated(left)) : collated(left)
             return "\(ordered) \(op.rawValue) \(fold(right))"
         case .beginsWith, .endsWith, .contains, .like, .matches:
             return try stringOperator(op, .expression(left, leftType), .expression(right, rightType), options)
@@ -228,11 +219,11 @@ extension SQLCompiler {
         }
     }
 
-    /// The type of a constant's column, for a comparison where it stands in for one: the
-    /// PostgreSQL dialect compares typed values only (`nil` for SQLite, whose comparisons take
-    /// any storage class, as before).
+    /// The type of a constant's column, for a comparison where it stands in for one, in a
+    /// dialect that compares typed values only (`nil` in one whose comparisons take any
+    /// storage class).
     private func constantType(_ value: Value) -> AttributeType? {
-        guard dialect.database == .postgreSQL else { return nil }
+        guard dialect.comparesTypedValuesOnly else { return nil }
         switch value {
         case .string: return .string
         case .bool: return .boolean
@@ -285,6 +276,30 @@ extension SQLCompiler {
         case (.uuid, .uuid(let uuid)): return .blob(Data(uuid.bytes))
         case (.binaryData, .data(let data)), (.transformable, .data(let data)): return .blob(data)
         default: return nil
+        }
+    }
+
+    /// `sql op constant` for a constant the dialect rewrote (``SQLDialect/exactConstant(_:against:)``),
+    /// with NSPredicate's nil semantics (`!=` holds for NULL, orderings do not).
+    mutating func exactComparison(_ sql: String, _ op: ComparisonOperator, _ constant: SQLExactConstant) -> String {
+        switch constant {
+        case .exact(let value):
+            return "\(sql) \(dialect.symbol(op)) \(bind(value))"
+        case .unordered:
+            return op == .notEqual ? dialect.trueLiteral : dialect.falseLiteral
+        case .between(let below, let above):
+            switch op {
+            case .equal: return dialect.falseLiteral
+            case .notEqual: return dialect.trueLiteral
+            case .lessThan, .lessThanOrEqual:
+                guard let below else { return dialect.falseLiteral }
+                return "\(sql) <= \(bind(below))"
+            case .greaterThan, .greaterThanOrEqual:
+                guard let above else { return dialect.falseLiteral }
+                return "\(sql) >= \(bind(above))"
+            default:
+                return dialect.falseLiteral
+            }
         }
     }
 }

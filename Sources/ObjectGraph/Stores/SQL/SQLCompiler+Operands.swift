@@ -172,33 +172,13 @@ extension SQLCompiler {
         switch function {
         case .sum:
             guard numeric else { return .scalar("0", .integer64) }
-            return .scalar("(SELECT \(sum(value, decimal: type == .decimal)) FROM \(from) WHERE \(conditions))", resultType)
+            return .scalar("(SELECT \(dialect.sum(value, decimal: type == .decimal)) FROM \(from) WHERE \(conditions))", resultType)
         case .avg:
             guard numeric else { return .scalar("NULL", .double) }
-            return .scalar("(SELECT \(average(value)) FROM \(from) WHERE \(conditions))", resultType)
+            return .scalar("(SELECT \(dialect.average(value)) FROM \(from) WHERE \(conditions))", resultType)
         case .min: return .scalar("(SELECT MIN(\(value)) FROM \(from) WHERE \(conditions))", type)
         case .max: return .scalar("(SELECT MAX(\(value)) FROM \(from) WHERE \(conditions))", type)
         case .count: return .scalar("0", nil)
-        }
-    }
-}
-
-extension SQLCompiler {
-    /// `@sum` of `value` as the evaluator computes it: SQLite's `og_sum` (exact integers, a
-    /// double on overflow; of a decimal column, decimal text, even 0, the sum of nothing);
-    /// PostgreSQL's `SUM`, exact for integers and decimals, 0 for nothing.
-    func sum(_ value: String, decimal: Bool) -> String {
-        switch dialect.database {
-        case .sqlite: decimal ? "CAST(\(SQLiteFunctions.sum)(\(value)) AS TEXT)" : "\(SQLiteFunctions.sum)(\(value))"
-        case .postgreSQL: "COALESCE(SUM(\(value)), 0)"
-        }
-    }
-
-    /// `@avg` of `value`: SQLite's `og_avg`, PostgreSQL's `AVG` (NULL for nothing, as in memory).
-    func average(_ value: String) -> String {
-        switch dialect.database {
-        case .sqlite: "\(SQLiteFunctions.average)(\(value))"
-        case .postgreSQL: "AVG(\(value))"
         }
     }
 }

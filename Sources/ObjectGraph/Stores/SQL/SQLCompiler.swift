@@ -2,8 +2,14 @@ import Foundation
 
 /// Thrown when a predicate is valid but has no SQL form here (a SUBQUERY used as a plain
 /// collection, two collections compared): the context then evaluates it in memory.
-struct NeedsInMemoryEvaluation: Error {
-    let reason: String
+package struct NeedsInMemoryEvaluation: Error {
+    /// What the dialect cannot say, for the log and a refusal.
+    package let reason: String
+
+    /// A predicate whose SQL form `reason` says is missing.
+    package init(reason: String) {
+        self.reason = reason
+    }
 }
 
 /// Compiles fetch descriptors into parameterized SQL in a store's ``SQLDialect``: no value is
@@ -14,11 +20,11 @@ struct NeedsInMemoryEvaluation: Error {
 struct SQLCompiler {
     let schema: StoreSchema
     let model: ManagedObjectModel
-    let dialect: SQLDialect
+    let dialect: any SQLDialect
     private(set) var arguments: [SQLValue] = []
     var aliasCount = 0
 
-    init(schema: StoreSchema, model: ManagedObjectModel, dialect: SQLDialect) {
+    init(schema: StoreSchema, model: ManagedObjectModel, dialect: any SQLDialect) {
         self.schema = schema
         self.model = model
         self.dialect = dialect
@@ -82,7 +88,7 @@ struct SQLCompiler {
 
     /// `ORDER BY terms`, then (with `breakingTies`) the primary key of `alias`, so equal sort
     /// keys come back in a stable order; empty when there is nothing to order by.
-    static func orderClause(terms: [String], alias: String, breakingTies: Bool, dialect: SQLDialect) -> String {
+    static func orderClause(terms: [String], alias: String, breakingTies: Bool, dialect: any SQLDialect) -> String {
         let all = breakingTies ? terms + ["\(dialect.column(alias, "Z_PK")) ASC"] : terms
         return all.isEmpty ? "" : " ORDER BY " + all.joined(separator: ", ")
     }
@@ -91,11 +97,8 @@ struct SQLCompiler {
     /// key path crosses into `scope`), or, where the dialect cannot order as the evaluator
     /// does, no terms and the sort keys to order by in memory.
     ///
-    /// PostgreSQL sorts by `localizedCompare:`, `localizedCaseInsensitiveCompare:` and
-    /// `localizedStandardCompare:` in memory: Foundation compares with its own ICU and the
-    /// current locale, and no collation of the server (ICU's root, another ICU version, the
-    /// database's libc locale) is known to give the same order for every pair of strings, so
-    /// the store reads the keys and orders with ``FetchSortDescriptor``'s comparison itself.
+    /// Which selectors a dialect sorts in memory, ``SQLDialect/sortsInMemory(_:)`` says: the
+    /// store reads the keys and orders with ``FetchSortDescriptor``'s comparison itself.
     mutating func orderTerms(for descriptors: [FetchSortDescriptor], scope: Scope) throws -> (terms: [String], inMemory: FetchPlan.InMemorySort?) {
         var terms: [String] = []
         var keys: [String] = []
@@ -115,8 +118,8 @@ struct SQLCompiler {
             switch operand {
             case .scalar(let sql, let type):
                 let textual = type == .string || type == .uri
-                expression = textual ? sortKey(sql, descriptor.selector) : sql
-                if textual, dialect.database == .postgreSQL, Self.localizedSelectors.contains(descriptor.selector) { inMemory = true }
+                expression = textual ? dialect.sortKey(sql, descriptor.selector) : sql
+                if textual, dialect.sortsInMemory(descriptor.selector) { inMemory = true }
                 keys.append(sql)
                 types.append(type)
             case .object(let ref):
@@ -130,11 +133,6 @@ struct SQLCompiler {
         guard inMemory else { return (terms, nil) }
         return ([], FetchPlan.InMemorySort(descriptors: descriptors, keys: keys, types: types))
     }
-
-    /// The selectors that compare in the current locale (Foundation's ICU collation).
-    static let localizedSelectors: Set<FetchSortDescriptor.Selector> = [
-        .localizedCompare, .localizedCaseInsensitiveCompare, .localizedStandardCompare,
-    ]
 
     mutating func newScope(for entity: EntityDescription) -> Scope {
         aliasCount += 1
@@ -226,7 +224,7 @@ struct SQLCompiler {
 
 extension ComparisonOperator {
     /// The operator with its sides swapped (`5 < x` is `x > 5`), where one exists.
-    var flipped: ComparisonOperator? {
+    package var flipped: ComparisonOperator? {
         switch self {
         case .lessThan: .greaterThan
         case .lessThanOrEqual: .greaterThanOrEqual

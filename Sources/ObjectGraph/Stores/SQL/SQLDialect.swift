@@ -1,171 +1,154 @@
-import Foundation
+package import Foundation
 
-/// The SQL a store's database speaks, as far as the predicate compiler needs to know: quoting,
-/// placeholders, truth values, null-safe comparison, limits, and how NSPredicate's string,
-/// decimal and aggregate semantics are written.
+/// The SQL a store's database speaks, as far as the engine needs to know: quoting,
+/// placeholders, truth values, null-safe comparison, limits, how NSPredicate's string, decimal
+/// and aggregate semantics are written, column types and migration literals.
 ///
-/// Both SQL stores compile with one ``SQLCompiler``; only what this type decides differs.
+/// The engine (``SQLCompiler``, ``SQLStoreLayout``, ``MigrationMapping``) writes every
+/// statement through a dialect and never asks which database it is for; each store brings its
+/// own. ObjectGraph defines SQLite's (``SQLiteDialect``); a store in another module defines
+/// its own (ObjectGraphPostgres's `PostgreSQLDialect`, with the folding functions it creates
+/// on the server).
 ///
-/// | | SQLite | PostgreSQL |
-/// | --- | --- | --- |
-/// | identifiers | as they are (`t0.ZTITLE`) | quoted (`t0."ZTITLE"`) |
-/// | placeholders | `?` | `$1`, `$2`, … |
-/// | truth, `NOT` | `1`/`0`, `NOT IFNULL(p, 0)` | `TRUE`/`FALSE`, `NOT COALESCE(p, FALSE)` |
-/// | null-safe `==`/`!=` | `IS`, `IS NOT` | `IS NOT DISTINCT FROM`, `IS DISTINCT FROM` |
-/// | `[c]`, `[d]` | `og_fold` (Swift, registered on the connection) | `objectgraph_fold_case()`, `objectgraph_fold_diacritics()` (Foundation's folding, created in the schema) |
-/// | BEGINSWITH, ENDSWITH, CONTAINS, LIKE | `og_string` | `LIKE` with an escaped pattern, `strpos` |
-/// | MATCHES | `og_string` (ICU) | `~` anchored to the whole string, for patterns PostgreSQL reads as ICU does |
-/// | string order | binary (= Unicode scalars) | `COLLATE "C"` (= Unicode scalars in UTF-8) |
-/// | `caseInsensitiveCompare:` | a collation calling the evaluator | `objectgraph_fold_case()` in `"C"` order |
-/// | localized sorts | collations calling Foundation | in memory, by the store |
-/// | integer against double | SQLite's exact comparison | integer bounds, or integer and fraction compared apart |
-/// | sort nulls | first ascending (SQLite's own) | `NULLS FIRST` / `NULLS LAST` said |
-/// | decimals | text with `OG_DECIMAL` collation, `og_numcmp` | `NUMERIC` |
-/// | `@sum`, `@avg` | `og_sum`, `og_avg` | `COALESCE(SUM(x), 0)`, `AVG(x)` |
-/// | no limit | `LIMIT -1` | no `LIMIT` |
-///
-/// Where PostgreSQL cannot say what the evaluator means, the compiler throws
-/// ``NeedsInMemoryEvaluation`` and the fetch evaluates the predicate in memory: a `[d]`
-/// comparison without the diacritic folding function, `MATCHES[c]`, `MATCHES[d]`, `MATCHES` with a
-/// key-path pattern or with ICU syntax PostgreSQL reads otherwise (`\p{L}`, `\w`, `(?i)`,
-/// `$`, …), `LIKE` with a key-path pattern. Sorts by the localized selectors are applied by
-/// the PostgreSQL store in memory (``FetchPlan/InMemorySort``): Foundation's collation is
-/// not the server's.
-///
-/// Known difference on PostgreSQL: in a run of several combining marks after a non-Latin
-/// letter Foundation's `[d]` keeps some marks, the store's function none (see
-/// ObjectGraphPostgres's `PostgreSQLFolding`).
-package struct SQLDialect: Sendable, Hashable {
-    /// The ICU collation a PostgreSQL store creates in its schema for `localizedStandardCompare:`
-    /// sorts: digits compare as numbers.
-    package static let postgreSQLNumericCollation = "objectgraph_numeric"
-    /// The case folding function a PostgreSQL store creates in its schema for `[c]`
-    /// (ObjectGraphPostgres's `PostgreSQLFolding` defines it).
-    package static let postgreSQLCaseFoldingFunction = "objectgraph_fold_case"
-    /// The diacritic folding function a PostgreSQL store creates in its schema for `[d]`
-    /// (ObjectGraphPostgres's `PostgreSQLFolding` defines it).
-    package static let postgreSQLDiacriticFoldingFunction = "objectgraph_fold_diacritics"
-
-    /// The database a dialect is for.
-    package enum Database: Sendable, Hashable {
-        case sqlite
-        case postgreSQL
-    }
-
-    /// The database this dialect is for.
-    package let database: Database
-    /// Whether the store's diacritic folding function (``postgreSQLDiacriticFoldingFunction``)
-    /// is there for `[d]`; without it `[d]` comparisons are evaluated in memory. SQLite folds
-    /// diacritics itself.
-    package let foldsDiacritics: Bool
-
-    /// SQLite, with ObjectGraph's functions and collations registered on the connection.
-    package static let sqlite = SQLDialect(database: .sqlite, foldsDiacritics: false)
-
-    /// PostgreSQL; `diacriticFolding` says whether `[d]` can use the store's diacritic folding
-    /// function (the PostgreSQL store creates it with its schema).
-    package static func postgreSQL(diacriticFolding: Bool = true) -> SQLDialect {
-        SQLDialect(database: .postgreSQL, foldsDiacritics: diacriticFolding)
-    }
-
-    /// `identifier` as the database reads it unchanged: PostgreSQL folds unquoted names to
-    /// lower case, so its names are quoted; SQLite's are the store's own (`Z_PK`, `ZPHOTO`).
-    package func quoted(_ identifier: String) -> String {
-        switch database {
-        case .sqlite: identifier
-        case .postgreSQL: "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }
-    }
-
+/// Where a dialect cannot say what the evaluator means it throws ``NeedsInMemoryEvaluation``
+/// and the fetch evaluates the predicate in memory; a sort it cannot write as the evaluator
+/// orders is marked by ``sortsInMemory(_:)`` and applied by the store (``FetchPlan/InMemorySort``).
+package protocol SQLDialect: Sendable {
     /// The database's name, as a refusal names what cannot express a predicate.
-    package var databaseName: String {
-        switch database {
-        case .sqlite: "SQLite"
-        case .postgreSQL: "PostgreSQL"
-        }
-    }
+    var databaseName: String { get }
 
+    /// `identifier` as the database reads it unchanged.
+    func quoted(_ identifier: String) -> String
+    /// The placeholder of the `index`th argument (1-based).
+    func placeholder(_ index: Int) -> String
+    /// The test that a column is one of `count` keys bound from the first placeholder.
+    func keyMembership(count: Int) -> String
+
+    /// A condition that always holds.
+    var trueLiteral: String { get }
+    /// A condition that never holds.
+    var falseLiteral: String { get }
+    /// `NOT condition`, where an unknown (NULL) condition counts as false, as in NSPredicate.
+    func not(_ condition: String) -> String
+    /// `value`, or `otherwise` when it is NULL.
+    func ifNull(_ value: String, _ otherwise: String) -> String
+    /// The null-safe equality operator (NULL equals NULL, never a value).
+    var isOperator: String { get }
+    /// The null-safe inequality operator (NULL differs from every value).
+    var isNotOperator: String { get }
+    /// `ASC` or `DESC`, and where NULLs go: first when ascending, as in memory.
+    func direction(ascending: Bool) -> String
+    /// ` LIMIT … OFFSET …` for a fetch's limit (`0`: none) and offset, with its arguments,
+    /// numbered from `firstPlaceholder`; empty when there is neither.
+    func limitClause(limit: Int, offset: Int, firstPlaceholder: Int) -> (sql: String, arguments: [SQLValue])
+
+    /// `left op right` for BEGINSWITH, ENDSWITH, CONTAINS (and IN on strings), LIKE and
+    /// MATCHES with `[c]`/`[d]` `options` (without `[n]`): true, false, or NULL when a side is
+    /// NULL. `bind` binds a value and returns its placeholder.
+    ///
+    /// - Throws: ``NeedsInMemoryEvaluation`` where the dialect cannot say it.
+    func stringOperator(
+        _ op: ComparisonOperator,
+        _ left: SQLStringOperand,
+        _ right: SQLStringOperand,
+        _ options: ComparisonOptions,
+        bind: (SQLValue) -> String
+    ) throws -> String
+    /// `sql` folded by `[c]`/`[d]` `options` (not empty, without `[n]`) as the evaluator folds.
+    func fold(_ sql: String, _ options: ComparisonOptions) -> String
+    /// - Throws: ``NeedsInMemoryEvaluation`` when the dialect cannot fold as `options` ask.
+    func requireFolding(_ options: ComparisonOptions) throws
+    /// Whether a text constant compared with `[c]`/`[d]` is folded once in Swift before it is
+    /// bound (`true`), or its placeholder folded in SQL as the column is (`false`).
+    var foldsConstantsBeforeBinding: Bool { get }
+    /// A decimal expression in numeric order.
+    func decimalOrdered(_ sql: String) -> String
+    /// A text expression in Unicode scalar order, whatever the database's collation.
+    func textOrdered(_ sql: String) -> String
+    /// `left symbol right` between numbers as the evaluator compares them (exactly, decimals
+    /// included).
+    func numericCompare(_ left: String, _ symbol: String, _ right: String) -> String
+    /// `left op right` (an equality or ordering, `!=` null-safe) between a decimal expression
+    /// and another number expression of another type, as the evaluator compares them.
+    func mixedDecimalComparison(_ left: String, _ op: ComparisonOperator, _ right: String) -> String
+    /// A string sort key for `selector`.
+    func sortKey(_ sql: String, _ selector: FetchSortDescriptor.Selector) -> String
+    /// Whether a string sort by `selector` is applied in memory by the store: no order the
+    /// database writes is known to be the evaluator's.
+    func sortsInMemory(_ selector: FetchSortDescriptor.Selector) -> Bool
+    /// `@sum` of `value` as the evaluator computes it (`decimal`: of a decimal column).
+    func sum(_ value: String, decimal: Bool) -> String
+    /// `@avg` of `value` (NULL for nothing, as in memory).
+    func average(_ value: String) -> String
+
+    /// Whether the database compares values of the same kind only: then a constant gets its
+    /// value's type, and a comparison between expressions of different storage classes is
+    /// written as the evaluator answers it (never equal, never ordered).
+    var comparesTypedValuesOnly: Bool { get }
+    /// `value` against a column of `type`, when the database would compare the two
+    /// inexactly; `nil` when binding it as it is gives the evaluator's answer.
+    func exactConstant(_ value: Value, against type: AttributeType?) -> SQLExactConstant?
+    /// `left op right` between expressions of `leftType` and `rightType`, exactly (the
+    /// evaluator's order), where the database would compare them inexactly; `nil` otherwise.
+    func exactMixedComparison(
+        _ left: String,
+        _ leftType: AttributeType?,
+        _ op: ComparisonOperator,
+        _ right: String,
+        _ rightType: AttributeType?
+    ) -> String?
+    /// `sql op decimal` for a column of floating-point `type` and a decimal that is not an
+    /// integer, where the database's conversion would order them otherwise than the evaluator
+    /// does; `nil` to compare with ``numericCompare(_:_:_:)``. `bind` binds a double.
+    func decimalAgainstDouble(_ sql: String, _ op: ComparisonOperator, _ decimal: Decimal, bind: (Double) -> String) -> String?
+
+    /// A JSON object of `pairs` (a name, and the SQL of its value), its NULL values left out,
+    /// as text: how a store records the values a delete tombstone keeps.
+    func jsonObjectText(_ pairs: [(name: String, value: String)]) -> String
+    /// The bytes a JSON value of ``jsonObjectText(_:)`` holds as `text`, or `nil`.
+    func bytes(inJSONText text: String) -> Data?
+
+    /// The column type of an attribute type's storage form, for the tables a store creates.
+    func columnType(_ type: AttributeType) -> String
+    /// The `INSERT` keyword and the clause after the statement that make an insert skip rows
+    /// that conflict with a key.
+    var insertIgnoringConflicts: (insert: String, ignoring: String) { get }
+    /// `value` as a literal, where the dialect spells it otherwise than standard SQL (`nil`:
+    /// the standard literal).
+    func literal(_ value: Value) -> String?
+}
+
+/// One side of a string operator: SQL (with its attribute type, when known), or a constant not
+/// bound yet (a dialect may rewrite it into a pattern before binding it).
+package enum SQLStringOperand {
+    case expression(String, AttributeType?)
+    case constant(String)
+}
+
+/// What a number constant means against a column of the other binary kind, in the column's
+/// own kind (see ``SQLDialect/exactConstant(_:against:)``).
+package enum SQLExactConstant {
+    /// The same number, representable in the column's kind.
+    case exact(SQLValue)
+    /// Not representable: it lies strictly between `below` and `above` (either may be
+    /// missing: beyond every value of the column's kind). `nil` bounds are infinite.
+    case between(below: SQLValue?, above: SQLValue?)
+    /// NaN: equal to nothing and unordered.
+    case unordered
+}
+
+extension SQLDialect {
     /// `alias.column`, the column quoted.
     package func column(_ alias: String, _ name: String) -> String {
         alias + "." + quoted(name)
     }
 
-    /// The placeholder of the `index`th argument (1-based).
-    package func placeholder(_ index: Int) -> String {
-        switch database {
-        case .sqlite: "?"
-        case .postgreSQL: "$\(index)"
-        }
-    }
-
-    /// The test that a column is one of `count` keys bound from the first placeholder:
-    /// PostgreSQL binds them as one `bigint[]` (`= ANY($1)`), SQLite one placeholder each
-    /// (`IN (?, ?, …)`, in chunks the store chooses).
-    package func keyMembership(count: Int) -> String {
-        switch database {
-        case .sqlite: "IN (" + (count > 0 ? String(repeating: "?, ", count: count - 1) + "?" : "") + ")"
-        case .postgreSQL: "= ANY(\(placeholder(1)))"
-        }
-    }
-
-    /// A condition that always holds.
-    var trueLiteral: String { database == .sqlite ? "1" : "TRUE" }
-    /// A condition that never holds.
-    var falseLiteral: String { database == .sqlite ? "0" : "FALSE" }
-
-    /// `NOT condition`, where an unknown (NULL) condition counts as false, as in NSPredicate.
-    func not(_ condition: String) -> String {
-        switch database {
-        case .sqlite: "NOT IFNULL((\(condition)), 0)"
-        case .postgreSQL: "NOT COALESCE((\(condition)), FALSE)"
-        }
-    }
-
-    /// `IFNULL(value, otherwise)`.
-    func ifNull(_ value: String, _ otherwise: String) -> String {
-        switch database {
-        case .sqlite: "IFNULL(\(value), \(otherwise))"
-        case .postgreSQL: "COALESCE(\(value), \(otherwise))"
-        }
-    }
-
-    /// The null-safe equality operator (NULL equals NULL, never a value).
-    var isOperator: String { database == .sqlite ? "IS" : "IS NOT DISTINCT FROM" }
-    /// The null-safe inequality operator (NULL differs from every value).
-    var isNotOperator: String { database == .sqlite ? "IS NOT" : "IS DISTINCT FROM" }
-
     /// The SQL operator of an ordering or equality comparison; `!=` is null-safe.
-    func symbol(_ op: ComparisonOperator) -> String {
+    package func symbol(_ op: ComparisonOperator) -> String {
         switch op {
         case .equal: "="
         case .notEqual: isNotOperator
         default: op.rawValue
-        }
-    }
-
-    /// ` ASC` or ` DESC`, and where NULLs go: first when ascending, as in SQLite and in memory.
-    func direction(ascending: Bool) -> String {
-        switch database {
-        case .sqlite: ascending ? "ASC" : "DESC"
-        case .postgreSQL: ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"
-        }
-    }
-
-    /// ` LIMIT … OFFSET …` for a fetch's limit (`0`: none) and offset, with its arguments,
-    /// numbered from `firstPlaceholder`; empty when there is neither.
-    func limitClause(limit: Int, offset: Int, firstPlaceholder: Int) -> (sql: String, arguments: [SQLValue]) {
-        guard limit > 0 || offset > 0 else { return ("", []) }
-        switch database {
-        case .sqlite:
-            let first = placeholder(firstPlaceholder)
-            let second = placeholder(firstPlaceholder + 1)
-            return (" LIMIT \(first) OFFSET \(second)", [.integer(limit > 0 ? Int64(limit) : -1), .integer(Int64(offset))])
-        case .postgreSQL:
-            if limit == 0 { return (" OFFSET \(placeholder(firstPlaceholder))", [.integer(Int64(offset))]) }
-            return (
-                " LIMIT \(placeholder(firstPlaceholder)) OFFSET \(placeholder(firstPlaceholder + 1))",
-                [.integer(Int64(limit)), .integer(Int64(offset))]
-            )
         }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 // a set of keys (``BatchDeleteRule``), and the walk through them (``BatchDeleteWalk``) — which
 // rows go, which `.deny` refuses, which references `.nullify` clears. A store only answers the
 // walk's questions on its connection and runs the deletes; how keys are bound is the
-// dialect's (one array in PostgreSQL, chunks of placeholders in SQLite).
+// dialect's (``SQLDialect/keyMembership(count:)``: one array, or chunks of placeholders).
 extension SQLStoreLayout {
     /// A delete rule a batch delete applies to the rows of one entity.
     package struct BatchDeleteRule: Sendable {

@@ -3,7 +3,7 @@ import Foundation
 // Batch requests for every SQL store: the model's side of them — checking and converting the
 // input, the uniqueness lookups of an upsert, the rows a predicate matches, the values an
 // update sets, the delete rules — as SQL and values, so a store only runs statements. Keys of
-// many rows go as one array parameter (`= ANY($n)`) in PostgreSQL's dialect; the SQLite store
+// many rows go as the dialect binds them (``SQLDialect/keyMembership(count:)``); the SQLite store
 // takes the lookups, the matching query and the assignments, and binds keys in chunks itself.
 extension SQLStoreLayout {
     /// A batch insert, checked and converted, ready to run.
@@ -31,7 +31,7 @@ extension SQLStoreLayout {
         package struct Column: Sendable {
             /// Quoted.
             package let name: String
-            /// The dialect's type (see ``SQLStoreLayout/postgreSQLType(_:)``), for casts.
+            /// The dialect's type (``SQLDialect/columnType(_:)``), for casts.
             package let type: String
             /// Where its value is in a row's ``Row/insertArguments``.
             package let insertArgument: Int
@@ -84,7 +84,7 @@ extension SQLStoreLayout {
         var argument = 2
         for (slot, count) in entityPlan.insertColumns.enumerated() where count > 0 {
             if let column = stored.updateColumns[slot]?.column {
-                let type = (entity.allProperties[slot] as? AttributeDescription).map { Self.postgreSQLType($0.attributeType) } ?? "BIGINT"
+                let type = (entity.allProperties[slot] as? AttributeDescription).map { dialect.columnType($0.attributeType) } ?? "BIGINT"
                 columnOfSlot[slot] = columns.count
                 columns.append(BatchInsert.Column(name: column, type: type, insertArgument: argument))
             }

@@ -1,9 +1,9 @@
 import Foundation
 
-// Persistent history for a store in another module (the PostgreSQL store): the names an
-// update's changed properties are recorded by, and delete tombstones — the values of the
-// attributes marked `preservesValueInHistoryOnDeletion`, read before the row goes — kept as
-// JSON the database builds (`jsonb_build_object`, PostgreSQL's) and read back by attribute type.
+// Persistent history for a store in another module: the names an update's changed properties
+// are recorded by, and delete tombstones — the values of the attributes marked
+// `preservesValueInHistoryOnDeletion`, read before the row goes — kept as JSON the database
+// builds (``SQLDialect/jsonObjectText(_:)``) and read back by attribute type.
 extension SQLStoreLayout {
     /// The names of the stored properties at `slots` of the entity of code `entityCode`,
     /// comma-separated as persistent history records an update's changed properties (as the
@@ -26,25 +26,25 @@ extension SQLStoreLayout {
         return Set((names ?? "").split(separator: ",").compactMap { properties[String($0)] })
     }
 
-    /// `SELECT "Z_PK", "Z_ENT", tombstone::text FROM table WHERE "Z_PK" = ANY($1)` reading the
-    /// tombstones of rows of the entity named `entityName` (keys bound as one `bigint[]`): a
-    /// JSON object of the preserved attributes that hold a value. `nil` when the entity
-    /// preserves none.
-    package func tombstoneQuery(entityName: String, model: ManagedObjectModel) -> String? {
+    /// `SELECT Z_PK, Z_ENT, tombstone FROM table WHERE Z_PK …` reading the tombstones of
+    /// `keyCount` rows of the entity named `entityName` (keys bound as
+    /// ``SQLDialect/keyMembership(count:)`` binds them): a JSON object of the preserved
+    /// attributes that hold a value, as text. `nil` when the entity preserves none.
+    package func tombstoneQuery(entityName: String, keyCount: Int, model: ManagedObjectModel) -> String? {
         guard let entity = model.entity(named: entityName), let mapping = schema.mappings[entity.name] else { return nil }
         let q = dialect.quoted
-        let pairs = entity.allProperties.compactMap { property -> String? in
+        let pairs = entity.allProperties.compactMap { property -> (name: String, value: String)? in
             guard let attribute = property as? AttributeDescription, attribute.preservesValueInHistoryOnDeletion, !attribute.isTransient,
                 let column = mapping.columns[attribute.slot]
             else { return nil }
-            return "'\(attribute.name.replacingOccurrences(of: "'", with: "''"))', \(q(column))"
+            return (attribute.name, q(column))
         }
         guard !pairs.isEmpty else { return nil }
         return
-            "SELECT \(q("Z_PK")), \(q("Z_ENT")), jsonb_strip_nulls(jsonb_build_object(\(pairs.joined(separator: ", "))))::text FROM \(q(mapping.table)) WHERE \(q("Z_PK")) = ANY(\(dialect.placeholder(1)))"
+            "SELECT \(q("Z_PK")), \(q("Z_ENT")), \(dialect.jsonObjectText(pairs)) FROM \(q(mapping.table)) WHERE \(q("Z_PK")) \(dialect.keyMembership(count: keyCount))"
     }
 
-    /// A tombstone read by ``tombstoneQuery(entityName:model:)``, its values typed as the
+    /// A tombstone read by ``tombstoneQuery(entityName:keyCount:model:)``, its values typed as the
     /// entity's attributes type them (as a fetch returns them); an attribute the model no
     /// longer has keeps its JSON value.
     package func decodeTombstone(_ json: String, entityName: String, model: ManagedObjectModel) -> [String: Any] {
@@ -68,29 +68,14 @@ extension SQLStoreLayout {
             case .date: value = number.map { .date(Date(timeIntervalSinceReferenceDate: $0.doubleValue)) }
             case .decimal:
                 value = (number.map { Decimal(string: $0.stringValue) } ?? text.map { Decimal(string: $0) }).flatMap { $0 }.map { .decimal($0) }
-            case .binaryData, .transformable: value = text.flatMap(Self.bytes(hex:)).map { .data($0) }
+            case .binaryData, .transformable: value = text.flatMap(dialect.bytes(inJSONText:)).map { .data($0) }
             case .uuid:
-                value = text.flatMap(Self.bytes(hex:)).flatMap { data in
+                value = text.flatMap(dialect.bytes(inJSONText:)).flatMap { data in
                     data.count == 16 ? .uuid(data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }) : nil
                 }
             }
             if let value, let converted = attribute.publicValue(from: value) { result[name] = converted }
         }
         return result
-    }
-
-    /// The bytes of PostgreSQL's `bytea` text form, `\x0a1b…`.
-    private static func bytes(hex: String) -> Data? {
-        guard hex.hasPrefix("\\x") else { return nil }
-        let digits = Array(hex.utf8.dropFirst(2))
-        guard digits.count % 2 == 0 else { return nil }
-        var data = Data(capacity: digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
-            data.append(byte)
-            index += 2
-        }
-        return data
     }
 }

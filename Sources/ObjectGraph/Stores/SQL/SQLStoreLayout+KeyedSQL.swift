@@ -2,9 +2,9 @@ import Foundation
 
 extension SQLStoreLayout {
     /// A statement over a set of row keys, written once for every store before it is known how
-    /// the keys are bound: ``sql(keys:)`` puts the membership test in its place — one array in
-    /// PostgreSQL (`= ANY($1)`), a chunk of placeholders in SQLite (`IN (?, ?, …)`, see
-    /// ``SQLDialect/keyMembership(count:)``), or one key (`= ?`).
+    /// the keys are bound: ``sql(keys:)`` puts the membership test in its place — one array
+    /// (`= ANY($1)`) or a chunk of placeholders (`IN (?, ?, …)`), as
+    /// ``SQLDialect/keyMembership(count:)`` writes it, or one key (`= ?`).
     package struct KeyedSQL: Sendable {
         /// The statement up to the membership test, and after it.
         let head: String

@@ -49,22 +49,11 @@ extension SQLStoreLayout {
             guard let mapping = schema.mappings[entity.name], mapping.table == table else { continue }
             for (slot, name) in mapping.columns where name == column {
                 if let attribute = entity.allProperties[slot] as? AttributeDescription {
-                    return Self.postgreSQLType(attribute.attributeType)
+                    return dialect.columnType(attribute.attributeType)
                 }
                 return "BIGINT"
             }
         }
         return "BIGINT"
-    }
-
-    /// PostgreSQL's type for an attribute type's storage form.
-    static func postgreSQLType(_ type: AttributeType) -> String {
-        switch type {
-        case .string, .uri: "TEXT"
-        case .boolean, .integer16, .integer32, .integer64: "BIGINT"
-        case .double, .float, .date: "DOUBLE PRECISION"
-        case .decimal: "NUMERIC"
-        case .binaryData, .uuid, .transformable: "BYTEA"
-        }
     }
 }

@@ -45,12 +45,12 @@ package struct SQLStoreLayout: Sendable {
 
     let plan: StorePlan
     /// The dialect every statement is written in.
-    package let dialect: SQLDialect
+    package let dialect: any SQLDialect
     /// By entity code; index 0 unused.
     private let entities: [Entity?]
 
     /// The layout of `model` in `dialect`.
-    package init(model: ManagedObjectModel, dialect: SQLDialect) {
+    package init(model: ManagedObjectModel, dialect: any SQLDialect) {
         // The layout the PostgreSQL DDL (SQLStoreLayout+Schema) writes: join tables with
         // Z_SOURCE / Z_DESTINATION, as ObjectGraph's stores had before Core Data's layout.
         self.init(plan: StorePlan(model: model, layout: .objectGraph), dialect: dialect)
@@ -58,7 +58,7 @@ package struct SQLStoreLayout: Sendable {
 
     /// The layout `plan` describes, in `dialect`: how the SQLite store shares the engine's
     /// statements (uniqueness probes, batch rules, fetch queries) over its file's own layout.
-    init(plan: StorePlan, dialect: SQLDialect) {
+    init(plan: StorePlan, dialect: any SQLDialect) {
         self.plan = plan
         self.dialect = dialect
         let q = dialect.quoted

@@ -51,7 +51,7 @@ extension SQLiteStore {
             for start in stride(from: 0, to: affected.count, by: Self.rowsByIDChunk) {
                 let chunk = affected[start..<min(start + Self.rowsByIDChunk, affected.count)]
                 try db.execute(
-                    sql: update.sql(keys: SQLDialect.sqlite.keyMembership(count: chunk.count)),
+                    sql: update.sql(keys: SQLiteDialect().keyMembership(count: chunk.count)),
                     arguments: StatementArguments(chunk.map(\.primaryKey))
                 )
             }
@@ -78,7 +78,7 @@ extension SQLiteStore {
         var found: [ManagedObjectID] = []
         for start in stride(from: 0, to: sources.count, by: Self.rowsByIDChunk) {
             let chunk = sources[start..<min(start + Self.rowsByIDChunk, sources.count)]
-            found += try matchingIDs((sql.sql(keys: SQLDialect.sqlite.keyMembership(count: chunk.count)), chunk.map(\.primaryKey.databaseValue)), in: db)
+            found += try matchingIDs((sql.sql(keys: SQLiteDialect().keyMembership(count: chunk.count)), chunk.map(\.primaryKey.databaseValue)), in: db)
         }
         return found
     }

@@ -10,11 +10,16 @@ extension SQLiteStore {
             compiling: request,
             schema: schema,
             model: managedObjectModel,
-            dialect: .sqlite,
+            dialect: SQLiteDialect(),
             storeIdentifier: identifier
         )
         fetchPlansCompiled.withLock { $0 += 1 }
         return plan
+    }
+
+    /// The plan of the request `key` names, compiled on its first fetch (see ``FetchPlanCache``).
+    func cachedFetchPlan(for request: FetchDescriptor, key: FetchPlanKey) throws -> FetchPlan {
+        try fetchPlans.plan(for: key) { try fetchPlan(for: request) }
     }
 
     /// Whether `plan` was compiled by a store with this one's schema.

@@ -163,7 +163,7 @@ extension SQLiteStore {
     /// The WHERE clause on the transactions table selecting what `request` fetches or deletes
     /// (the engine's, in SQLite's dialect).
     private func transactionCondition(_ request: PersistentHistoryChangeRequest) -> (String, StatementArguments) {
-        let (condition, arguments) = request.transactionCondition(.sqlite)
+        let (condition, arguments) = request.transactionCondition(SQLiteDialect())
         return (condition, StatementArguments(arguments.databaseValues))
     }
 

@@ -183,7 +183,7 @@ extension SQLiteStore {
         while start < keys.count {
             let chunk = keys[start..<min(start + Self.rowsByIDChunk, keys.count)]
             start += chunk.count
-            let sql = query.sql(keys: SQLDialect.sqlite.keyMembership(count: chunk.count))
+            let sql = query.sql(keys: SQLiteDialect().keyMembership(count: chunk.count))
             try storeOperation(.read, "read \(relationshipName(relationship)) of \(chunk.count) objects") {
                 try writer.unsafeRead { db in
                     let statement = try db.cachedStatement(sql: sql)

@@ -59,6 +59,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     }
     /// How many fetch plans the store has compiled (tests prove plans are reused with it).
     let fetchPlansCompiled = Mutex(0)
+    /// The plans of the requests fetched from this store, by request key.
+    let fetchPlans = FetchPlanCache()
 
     init(
         model: ManagedObjectModel,
@@ -143,10 +145,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 } else {
                     plan = asFound
                 }
-                self.layout = SQLStoreLayout(plan: plan, dialect: .sqlite)
+                self.layout = SQLStoreLayout(plan: plan, dialect: SQLiteDialect())
             } else {
                 plan = StorePlan(model: model, layout: .coreData)
-                self.layout = SQLStoreLayout(plan: plan, dialect: .sqlite)
+                self.layout = SQLStoreLayout(plan: plan, dialect: SQLiteDialect())
                 writer = try DatabaseQueue(configuration: configuration)
             }
             try openOrCreate(readOnly: readOnly, path: url?.path ?? ":memory:")

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// The doubles on either side of a decimal constant, as the predicate evaluator orders them.
 ///
