@@ -33,7 +33,9 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             )
         }
         let typeName = type.name.trimmedDescription
-        let initialisations = properties.map { "self._$\($0.name) = ()" }.joined(separator: "\n")
+        // Initializing the placeholders directly (not through the properties' init accessors)
+        // also skips the properties' default values: a fetched model's values are the store's.
+        let initialisations = properties.map { "self._$\($0.name) = ObjectGraphData._PersistedPropertyPlaceholder()" }.joined(separator: "\n")
         let metadata = properties.map { property in
             "ObjectGraphData.Schema.PropertyMetadata(name: \(literal(property.name)), keypath: \\\(typeName).\(property.name), metadata: \(property.metadata))"
         }.joined(separator: ",\n")

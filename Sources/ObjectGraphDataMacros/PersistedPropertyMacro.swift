@@ -9,10 +9,15 @@ public import SwiftSyntaxMacros
 /// `var title: String` becomes an init accessor (so `self.title = title` in the class's own
 /// initializer, and a default value `= ""`, set the new model's value), a getter and a setter
 /// that read and write `_$backingData` under the key `"title"`, telling the model's observers
-/// under `\.title`. A `Void` peer `_$title` is
-/// what the init accessor initializes, so that every initializer must still set the property;
-/// a static peer `_$slot_title` is where the accessors find the property's slot (through
-/// which properties of attributes' own Swift types are read and written typed).
+/// under `\.title`. A peer `_$title` of the empty struct `_PersistedPropertyPlaceholder` is
+/// what the init accessor initializes: definite initialization then makes every initializer
+/// set the property (an optional one is `nil` unless set, as a stored optional is), and an
+/// assignment before `self` is fully initialized goes to the init accessor — the value kept
+/// in the new model's backing data — not to the setter. (A `Void` peer would count as
+/// initialized from the start: an initializer could leave a property unset, and every
+/// assignment took the setter.) A static peer `_$slot_title` is where the accessors find the
+/// property's slot (through which properties of attributes' own Swift types are read and
+/// written typed).
 public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -27,7 +32,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             init(initialValue) {
                 if _$backingStorage == nil { _$backingStorage = ObjectGraphData._ModelBacking() }
                 _$backingStorage!.setInitialValue(initialValue, forKey: \(raw: key), slot: Self._$slot_\(raw: name))
-                _$\(raw: name) = ()
+                _$\(raw: name) = ObjectGraphData._PersistedPropertyPlaceholder()
             }
             """,
             "get { _$backingData.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, \\.\(raw: name)) }",
@@ -42,7 +47,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     ) throws -> [DeclSyntax] {
         guard let name = propertyName(declaration) else { return [] }
         return [
-            "private var _$\(raw: name): Void",
+            "private var _$\(raw: name): ObjectGraphData._PersistedPropertyPlaceholder",
             "private static let _$slot_\(raw: name) = ObjectGraphData._PropertySlot(\(raw: ModelMacro.literal(name)))",
         ]
     }

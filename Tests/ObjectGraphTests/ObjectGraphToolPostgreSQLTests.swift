@@ -65,7 +65,7 @@ struct ObjectGraphToolPostgreSQLTests {
                 store type: PostgreSQL
                 store UUID: \(uuid)
                 model version hash: \(hash)
-                metadata keys: NSStoreType, NSStoreUUID, formatVersion, layout, model, modelVersionHash, storeUUID, versionHashHistory
+                metadata keys: NSStoreModelVersionHashes, NSStoreType, NSStoreUUID, formatVersion, layout, model, modelVersionHash, storeUUID, versionHashHistory
 
                 ENTITY        PARENT  ROWS
                 Photo                 5

@@ -33,7 +33,7 @@ enum CoreDataVersionHash {
         var data = Data(entity.name.utf8)
         data.append(entity.isAbstract ? 1 : 0)
         if let parent = parent(of: entity) { data.append(of(parent)) }
-        for property in storedProperties(of: entity) { data.append(of(property)) }
+        for property in storedProperties(of: entity) { data.append(of(property, declaredBy: entity.name)) }
         if let modifier = entity.versionHashModifier { data.append(contentsOf: modifier.utf8) }
         for constraint in entity.uniquenessConstraints.map({ $0.joined(separator: ".") }).sorted() where !constraint.isEmpty {
             data.append(contentsOf: constraint.utf8)
@@ -41,8 +41,9 @@ enum CoreDataVersionHash {
         return SHA256.hash(data)
     }
 
-    /// The version hash of `property`, as Core Data computes it.
-    static func of(_ property: PropertyDescription) -> Data {
+    /// The version hash of `property`, as Core Data computes it; `declaredBy` names its entity
+    /// where the property may not be linked to it yet (a model not yet validated).
+    static func of(_ property: PropertyDescription, declaredBy entityName: String? = nil) -> Data {
         if let attribute = property as? AttributeDescription, let expression = attribute.derivationExpression {
             return SHA256.hash(Data(derivationFormat(expression).utf8))
         }
@@ -56,9 +57,12 @@ enum CoreDataVersionHash {
             if let destination = relationship.destinationEntity?.name ?? relationship.destinationEntityName {
                 data.append(contentsOf: destination.utf8)
             }
-            if relationship.inverseRelationship !== relationship,
-                let inverse = relationship.inverseRelationship?.name ?? relationship.inverseName
-            {
+            // Its own inverse: resolved (`===`), or still by name before the model is validated.
+            let isOwnInverse =
+                relationship.inverseRelationship === relationship
+                || (relationship.inverseRelationship == nil && relationship.inverseName == relationship.name
+                    && (relationship.destinationEntity?.name ?? relationship.destinationEntityName) == (entityName ?? property.entity?.name))
+            if !isOwnInverse, let inverse = relationship.inverseRelationship?.name ?? relationship.inverseName {
                 data.append(contentsOf: inverse.utf8)
             }
             append(UInt32(clamping: relationship.maxCount), to: &data)

@@ -8,7 +8,9 @@ extension PersistentStoreCoordinator {
     /// A file URL is an SQLite store's: a store Core Data wrote gives its property list
     /// (`NSStoreType`, `NSStoreUUID`, `NSStoreModelVersionHashes`, …); one ObjectGraph wrote
     /// gives its metadata (`storeUUID`, `modelVersionHash`, `layout`, `model`, …) with
-    /// `NSStoreType` and `NSStoreUUID` added. A URL whose scheme a registered store type claims
+    /// `NSStoreType` and `NSStoreUUID` added, and `NSStoreModelVersionHashes` — each entity's
+    /// version hash as Core Data computes it, `Data` by entity name — when the store keeps
+    /// them (every store created or migrated since they are kept). A URL whose scheme a registered store type claims
     /// (`postgres://` once ObjectGraphPostgres's type is registered) is read by that type, in
     /// ObjectGraph's form.
     ///
@@ -36,7 +38,7 @@ extension PersistentStoreCoordinator {
             metadata["modelVersionHash"] = metadata["modelVersionHash"] ?? read.modelVersionHash
             metadata[StoreTypeKey] = typeName
             metadata[StoreUUIDKey] = read.storeUUID
-            return metadata
+            return decodingVersionHashes(metadata)
         }
         guard url.isFileURL else {
             throw ObjectGraphError(.persistentStoreInvalidType, "\(displayName(of: url)) is neither a store file nor a URL a registered store type claims")
@@ -57,8 +59,17 @@ extension PersistentStoreCoordinator {
             var dictionary = (try JSONSerialization.jsonObject(with: json)) as? [String: Any] ?? [:]
             dictionary[StoreTypeKey] = SQLiteStoreType
             dictionary[StoreUUIDKey] = metadata.storeUUID
-            return dictionary
+            return decodingVersionHashes(dictionary)
         }
+    }
+
+    /// `metadata` with its `NSStoreModelVersionHashes` as `Data` by entity name, as Core Data
+    /// reports them (the JSON they are kept in holds them in base64).
+    private static func decodingVersionHashes(_ metadata: [String: Any]) -> [String: Any] {
+        guard let encoded = metadata[StoreModelVersionHashesKey] as? [String: String] else { return metadata }
+        var decoded = metadata
+        decoded[StoreModelVersionHashesKey] = encoded.compactMapValues { Data(base64Encoded: $0) }
+        return decoded
     }
 
     /// The registered type that reads the metadata of the store at `url` (the one claiming its

@@ -78,6 +78,9 @@ public final class ModelContainer: @unchecked Sendable {
     /// The context of the main actor, made on first use; it saves on its own (see
     /// ``ModelContext/autosaveEnabled``).
     ///
+    /// The container owns it, and it refers to the container without keeping it alive: keep
+    /// the container while you use its main context (see ``ModelContext/container``).
+    ///
     /// Its ObjectGraph context is a main-queue one (as Core Data's `viewContext`), so its
     /// models read their values in place on the main actor, with no hop onto another queue;
     /// other contexts' saves merge into it on the main queue.
@@ -87,7 +90,7 @@ public final class ModelContainer: @unchecked Sendable {
         // makes it once.
         let objectContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
         objectContext.persistentStoreCoordinator = persistentContainer.persistentStoreCoordinator
-        let made = ModelContext(self, managedObjectContext: objectContext)
+        let made = ModelContext(self, managedObjectContext: objectContext, isMainContext: true)
         made.autosaveEnabled = true
         let stored = mainContextStorage.withLock { box in
             if let box { return box }
@@ -122,12 +125,4 @@ final class MainContextBox: @unchecked Sendable {
     // @unchecked Sendable: only read through `mainContext`, which is main-actor isolated.
     let context: ModelContext
     init(context: ModelContext) { self.context = context }
-}
-
-extension ModelContainer {
-    /// Whether `context` is this container's main context.
-    func isMainContext(_ context: ModelContext) -> Bool {
-        let main = mainContextStorage.withLock { box in box.map { ObjectIdentifier($0.context) } }
-        return main == ObjectIdentifier(context)
-    }
 }

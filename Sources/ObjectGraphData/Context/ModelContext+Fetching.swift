@@ -117,7 +117,7 @@ struct FetchPlanner<T: PersistentModel> {
         } else {
             let message = "ObjectGraphData: \(T.entityName) fetch evaluated in memory: \(inMemory.joined(separator: "; "))"
             Self.logger.notice("\(message)")
-            for observer in context.container.statementObservers { observer("-- " + message) }
+            for observer in context.statementObservers { observer("-- " + message) }
         }
         if !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
             request.relationshipKeyPathsForPrefetching = descriptor.relationshipKeyPathsForPrefetching.compactMap {

@@ -31,7 +31,7 @@ extension ModelContext {
     /// - Throws: ``ObjectGraph/ObjectGraphError`` naming what failed; nothing is saved then.
     public func save() throws {
         guard hasChanges else { return }
-        guard container.allowsSave else {
+        guard allowsSave else {
             throw SwiftDataError.saveNotAllowed
         }
         NotificationCenter.default.post(name: Self.willSave, object: self)
@@ -111,9 +111,6 @@ extension ModelContext {
         let box = UncheckedContext(context: self)
         Task { @MainActor in box.context.autosaveIfNeeded() }
     }
-
-    /// Whether this is its container's main context.
-    var isMainContext: Bool { container.isMainContext(self) }
 }
 
 /// Carries the main context into its autosave task, which runs on the main actor where the

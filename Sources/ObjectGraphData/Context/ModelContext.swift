@@ -16,7 +16,32 @@ public import ObjectGraph
 /// `Sendable`); each call runs on the ObjectGraph context's queue and returns when done.
 public final class ModelContext {
     /// The container the context belongs to.
-    public let container: ModelContainer
+    ///
+    /// A context made with ``init(_:)`` keeps its container alive. The container's
+    /// ``ModelContainer/mainContext`` does not — the container owns it, and each holding the
+    /// other would keep both, and every model of the main context, for good — so keep the
+    /// container while you use its main context (as in SwiftData); reading this property of a
+    /// main context whose container is gone traps. The context's other calls keep working:
+    /// they need only the stores, which its ObjectGraph context holds.
+    public var container: ModelContainer {
+        if let ownedContainer { return ownedContainer }
+        guard let mainContainer else {
+            preconditionFailure("ObjectGraphData: the main context's ModelContainer was deallocated; keep the container while you use its mainContext")
+        }
+        return mainContainer
+    }
+    /// The container, held by a context made with ``init(_:)``.
+    private let ownedContainer: ModelContainer?
+    /// The container of a main context, which holds the context.
+    private weak var mainContainer: ModelContainer?
+    /// The container's schema, whose model classes the context makes models of.
+    let schema: Schema
+    /// Whether the container's configurations allow saves.
+    let allowsSave: Bool
+    /// The container's observers of statements and of in-memory evaluation.
+    let statementObservers: [SQLStatementObserver]
+    /// Whether this is its container's ``ModelContainer/mainContext``.
+    let isMainContext: Bool
     /// The ObjectGraph context underneath, for what this API does not cover (use it inside
     /// its `performAndWait`).
     public let managedObjectContext: ManagedObjectContext
@@ -56,13 +81,22 @@ public final class ModelContext {
 
     /// A new context of `container`, with autosave off.
     public convenience init(_ container: ModelContainer) {
-        self.init(container, managedObjectContext: container.persistentContainer.newBackgroundContext())
+        self.init(container, managedObjectContext: container.persistentContainer.newBackgroundContext(), isMainContext: false)
     }
 
-    /// A context of `container` over `managedObjectContext` (a private-queue one, or the main
-    /// context's main-queue one).
-    init(_ container: ModelContainer, managedObjectContext: ManagedObjectContext) {
-        self.container = container
+    /// A context of `container` over `managedObjectContext`: a private-queue one, or the main
+    /// context's main-queue one (`isMainContext`), which refers to its container weakly.
+    init(_ container: ModelContainer, managedObjectContext: ManagedObjectContext, isMainContext: Bool) {
+        if isMainContext {
+            ownedContainer = nil
+            mainContainer = container
+        } else {
+            ownedContainer = container
+        }
+        schema = container.schema
+        allowsSave = container.allowsSave
+        statementObservers = container.statementObservers
+        self.isMainContext = isMainContext
         self.managedObjectContext = managedObjectContext
         link = ModelContextLink(managedObjectContext)
         managedObjectContext.name = "ModelContext"
@@ -102,7 +136,7 @@ public final class ModelContext {
         if let last = lastModelType, last.entity === object.entity {
             type = last.type
         } else {
-            guard let found = container.schema.typesByEntityName[object.entity.name] else {
+            guard let found = schema.typesByEntityName[object.entity.name] else {
                 preconditionFailure("ObjectGraphData: the schema has no model class for entity \(object.entity.name)")
             }
             type = found

@@ -58,7 +58,7 @@ extension ModelContext {
         }
         let after = descriptor.predicate.flatMap { HistoryTokenBound.lowerBound(of: $0.expression) }
         let request = PersistentHistoryChangeRequest.fetchHistory(after: after?.token)
-        let schema = container.schema
+        let schema = self.schema
         let fetched = try read { () throws -> [DefaultHistoryTransaction] in
             let result = try managedObjectContext.execute(request) as? PersistentHistoryResult
             let transactions = result?.result as? [PersistentHistoryTransaction] ?? []

@@ -16,9 +16,11 @@
 /// }
 /// ```
 ///
-/// Every persisted property needs an explicit type. A model is a plain object until it is
-/// inserted into a ``ModelContext``; from then on its properties read and write the context's
-/// managed object.
+/// Every persisted property needs an explicit type. Initializers are checked as for stored
+/// properties: each must set every persisted property that has no default value (an optional
+/// one is `nil` unless set), and the values they set go straight into the new model. A model
+/// is a plain object until it is inserted into a ``ModelContext``; from then on its
+/// properties read and write the context's managed object.
 @attached(member, names: named(_$backingData), named(_$backingStorage), named(init(backingData:)), named(schemaMetadata))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel)

@@ -21,7 +21,8 @@ package struct ServerStoreMigration {
             modelVersionHash: snapshot.versionHash,
             model: snapshot,
             versionHashHistory: [snapshot.versionHash],
-            layout: .objectGraph
+            layout: .objectGraph,
+            entityVersionHashes: model.entityVersionHashesByName
         )
         return String(decoding: try JSONEncoder.sortedKeys.encode(metadata), as: UTF8.self)
     }

@@ -24,6 +24,8 @@ struct StoreMigration {
     let steps: [Step]
     let metadata: StoreMetadata
     let target: ModelSnapshot
+    /// Core Data's version hash of each entity of the target model, for the migrated metadata.
+    let targetEntityVersionHashes: [String: Data]
     let path: String
     /// The layout every step writes: Core Data's for SQLite files, ObjectGraph's former one in
     /// the PostgreSQL store (see ``SQLStoreLayout``).
@@ -51,6 +53,7 @@ struct StoreMigration {
         self.newLayout = newLayout
         self.unchanged = unchanged
         target = ModelSnapshot(model)
+        targetEntityVersionHashes = model.entityVersionHashesByName
         // The first step reads the store's layout; every step writes Core Data's (a store in
         // ObjectGraph's former layout is brought to Core Data's by the same migration).
         var layout = metadata.storeLayout
@@ -201,6 +204,7 @@ struct StoreMigration {
         updated.layout = newLayout
         updated.modelVersionHash = target.versionHash
         updated.model = target
+        updated.entityVersionHashes = targetEntityVersionHashes
         var history = metadata.rememberedVersionHashes
         for hash in steps.map(\.mapping.newModel.versionHash) + [target.versionHash] where history.last != hash {
             history.append(hash)
@@ -219,6 +223,7 @@ struct StoreMigration {
         newLayout = .coreData
         unchanged = "the file was not changed"
         target = ModelSnapshot(model)
+        targetEntityVersionHashes = model.entityVersionHashesByName
         let mapping = MigrationMapping(
             from: model,
             to: model,

@@ -132,10 +132,19 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                     try writer.write { db in try migration.run(in: db) }
                 }
                 // The file's own join tables win where Core Data named one from the other side.
-                let tables = try writer.read { db in
-                    Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+                let (tables, joinColumns) = try writer.read { db in
+                    (try SQLiteStoreFileTables.names(db), try SQLiteStoreFileTables.joinTableColumns(db))
                 }
-                plan = StorePlan(model: model, layout: layout, existingTables: tables)
+                let asFound = StorePlan(model: model, layout: layout, existingTables: tables, existingJoinColumns: joinColumns)
+                let renames = asFound.schema.reflexiveColumnRenames(existingJoinColumns: joinColumns)
+                if !readOnly && !renames.isEmpty {
+                    // An earlier ObjectGraph's name for a symmetric relationship's members:
+                    // renamed to Core Data's in one transaction, so Core Data reads the file.
+                    try writer.write { db in for statement in renames { try db.execute(sql: statement) } }
+                    plan = StorePlan(model: model, layout: layout, existingTables: tables)
+                } else {
+                    plan = asFound
+                }
                 self.layout = SQLStoreLayout(plan: plan, dialect: SQLiteDialect())
             } else {
                 plan = StorePlan(model: model, layout: .coreData)
@@ -228,7 +237,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 modelVersionHash: snapshot.versionHash,
                 model: snapshot,
                 versionHashHistory: [snapshot.versionHash],
-                layout: schema.layout
+                layout: schema.layout,
+                entityVersionHashes: managedObjectModel.entityVersionHashesByName
             )
             let plist = try JSONEncoder.sortedKeys.encode(metadata)
             let created = try writer.write { db -> Bool in

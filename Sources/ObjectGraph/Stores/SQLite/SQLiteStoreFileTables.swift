@@ -82,4 +82,22 @@ package struct SQLiteStoreFileTables {
         }
         return (plist, uuidColumn, entities)
     }
+
+    /// The names of the tables in the open database `db`.
+    static func names(_ db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+    }
+
+    /// The columns of each join table (`Z_<n><REL>`, Core Data's and ObjectGraph's bookkeeping
+    /// tables aside) in the open database `db`, by table.
+    static func joinTableColumns(_ db: Database) throws -> [String: Set<String>] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT m.name AS tableName, c.name AS columnName FROM sqlite_master m JOIN pragma_table_info(m.name) c
+                WHERE m.type = 'table' AND m.name GLOB 'Z_[0-9]*'
+                """
+        )
+        return rows.reduce(into: [:]) { columns, row in columns[row["tableName"] as String, default: []].insert(row["columnName"]) }
+    }
 }

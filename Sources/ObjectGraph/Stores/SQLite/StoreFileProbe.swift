@@ -178,6 +178,16 @@ struct StoreMetadata: Codable {
     /// The layout of the store's tables; `nil` in stores written before ObjectGraph followed
     /// Core Data's layout (ObjectGraph's former layout).
     var layout: StoreLayout?
+    /// The version hash Core Data computes for each entity of the model (``ModelSnapshot``'s
+    /// hash is ObjectGraph's own), under Core Data's key `NSStoreModelVersionHashes`, so that
+    /// the store says, as a Core Data store does, which Core Data model reads its rows as they
+    /// are; `nil` in stores written before it was kept (until their next migration).
+    var entityVersionHashes: [String: Data]?
+
+    private enum CodingKeys: String, CodingKey {
+        case formatVersion, storeUUID, modelVersionHash, model, versionHashHistory, layout
+        case entityVersionHashes = "NSStoreModelVersionHashes"
+    }
 
     /// The layout of the store's tables.
     var storeLayout: StoreLayout { layout ?? .objectGraph }

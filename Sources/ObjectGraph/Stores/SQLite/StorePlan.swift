@@ -70,9 +70,15 @@ struct StorePlan: Sendable {
     private let codesByName: [String: Int]
 
     /// The plan of `model` in `layout`; for a store that exists, `existingTables` names its
-    /// tables (see ``StoreSchema/init(model:layout:existingTables:)``).
-    init(model: ManagedObjectModel, layout: StoreLayout, existingTables: Set<String>? = nil) {
-        let schema = StoreSchema(model: model, layout: layout, existingTables: existingTables)
+    /// tables and its join tables' columns (see
+    /// ``StoreSchema/init(model:layout:existingTables:existingJoinColumns:)``).
+    init(
+        model: ManagedObjectModel,
+        layout: StoreLayout,
+        existingTables: Set<String>? = nil,
+        existingJoinColumns: [String: Set<String>] = [:]
+    ) {
+        let schema = StoreSchema(model: model, layout: layout, existingTables: existingTables, existingJoinColumns: existingJoinColumns)
         self.schema = schema
         var entities: [EntityPlan?] = Array(repeating: nil, count: (model.entities.map(\.entityCode).max() ?? 0) + 1)
         var codes: [String: Int] = [:]

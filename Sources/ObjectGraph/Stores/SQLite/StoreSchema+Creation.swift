@@ -11,6 +11,16 @@ extension StoreSchema {
         }
     }
 
+    /// The statements that create a join table and its index as Core Data creates them.
+    static func coreDataCreationSQL(of table: JoinTable) -> [String] {
+        let (source, destination) = (table.sourceColumn, table.destinationColumn)
+        let columns = [source, destination] + [table.sourceOrderColumn, table.destinationOrderColumn].compactMap { $0 }
+        return [
+            "CREATE TABLE IF NOT EXISTS \(table.name) ( \(columns.map { "\($0) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\(source), \(destination)) )",
+            "CREATE INDEX IF NOT EXISTS \(table.name)_\(destination)_INDEX ON \(table.name) (\(destination), \(source))",
+        ]
+    }
+
     /// The statements that create the schema as Core Data creates it, to the spacing of its
     /// `CREATE TABLE` text.
     private func coreDataCreationSQL(model: ManagedObjectModel) -> [String] {
@@ -23,12 +33,7 @@ extension StoreSchema {
             }
         }
         for table in joinTables.values.sorted(by: { $0.name < $1.name }) {
-            let (source, destination) = (table.sourceColumn, table.destinationColumn)
-            let columns = [source, destination] + [table.sourceOrderColumn, table.destinationOrderColumn].compactMap { $0 }
-            sql.append(
-                "CREATE TABLE IF NOT EXISTS \(table.name) ( \(columns.map { "\($0) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\(source), \(destination)) )"
-            )
-            sql.append("CREATE INDEX IF NOT EXISTS \(table.name)_\(destination)_INDEX ON \(table.name) (\(destination), \(source))")
+            sql += Self.coreDataCreationSQL(of: table)
         }
         for entity in model.entities.sorted(by: { $0.name < $1.name }) {
             guard let mapping = mappings[entity.name] else { continue }

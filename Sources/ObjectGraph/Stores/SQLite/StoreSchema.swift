@@ -76,7 +76,16 @@ struct StoreSchema: Sendable {
     /// names) decides which side of a many-to-many relationship names its join table where the
     /// rule and the file disagree: the file's table is the one read and written (see
     /// ``joinTableOwners(of:layout:existingTables:)``).
-    init(model: ManagedObjectModel, layout: StoreLayout, existingTables: Set<String>? = nil) {
+    ///
+    /// `existingJoinColumns` (a store's join tables' columns, by table) keeps the members' column
+    /// of a relationship that is its own inverse where an earlier ObjectGraph put it
+    /// (`Z_<n><REL>1`) when the file has no `REFLEXIVE` column yet.
+    init(
+        model: ManagedObjectModel,
+        layout: StoreLayout,
+        existingTables: Set<String>? = nil,
+        existingJoinColumns: [String: Set<String>] = [:]
+    ) {
         self.layout = layout
         let entities = model.entities
         for entity in entities { entityNames[entity.entityCode] = entity.name }
@@ -177,6 +186,18 @@ struct StoreSchema: Sendable {
             var sourceOrderColumn: String?
             var destinationOrderColumn: String?
             switch layout {
+            case .coreData where inverse === relationship:
+                // Its own inverse (a symmetric `friends`): both of Core Data's column names
+                // would be `Z_<n><REL>`, and Core Data names the members' column `REFLEXIVE`.
+                // Each pair is a row from each side, as each side's members are.
+                sourceColumn = joinColumn("Z_\(entity.entityCode)" + relationship.name.uppercased())
+                let legacy = Self.legacyReflexiveColumn(of: sourceColumn)
+                let existing = existingJoinColumns[Self.joinTableName(of: relationship)] ?? []
+                destinationColumn = existing.contains(legacy) && !existing.contains(Self.reflexiveColumn) ? legacy : Self.reflexiveColumn
+                if relationship.isOrdered {
+                    sourceOrderColumn = "Z_FOK_" + destinationColumn.replacingOccurrences(of: "Z_", with: "")
+                    destinationOrderColumn = "Z_FOK_" + sourceColumn.dropFirst(2)
+                }
             case .coreData:
                 let inverseName = inverse?.name ?? relationship.name + "Inverse"
                 sourceColumn = joinColumn("Z_\(entity.entityCode)" + inverseName.uppercased())
@@ -310,6 +331,46 @@ struct StoreSchema: Sendable {
             if owns { owners.insert(RelationshipKey(relationship)) }
         }
         return owners
+    }
+
+    /// The members' column of a relationship that is its own inverse, as Core Data names it.
+    static let reflexiveColumn = "REFLEXIVE"
+
+    /// The members' column an earlier ObjectGraph gave a relationship that is its own inverse:
+    /// its source column's name, numbered.
+    static func legacyReflexiveColumn(of sourceColumn: String) -> String { sourceColumn + "1" }
+
+    /// The statements that move the members of each relationship that is its own inverse from
+    /// the column an earlier ObjectGraph named to Core Data's `REFLEXIVE`, for a store whose join
+    /// tables have `existingJoinColumns`; empty when there is nothing to move. The table is made
+    /// anew rather than altered, so its `CREATE` text is Core Data's to the letter.
+    func reflexiveColumnRenames(existingJoinColumns: [String: Set<String>]) -> [String] {
+        joinTables.values.sorted { $0.name < $1.name }.flatMap { table -> [String] in
+            let legacy = Self.legacyReflexiveColumn(of: table.sourceColumn)
+            guard layout == .coreData, table.destinationColumn == legacy,
+                existingJoinColumns[table.name]?.contains(legacy) == true
+            else { return [] }
+            let renamed = JoinTable(
+                name: table.name,
+                sourceTable: table.sourceTable,
+                destinationTable: table.destinationTable,
+                sourceColumn: table.sourceColumn,
+                destinationColumn: Self.reflexiveColumn,
+                sourceOrderColumn: table.sourceOrderColumn.map { _ in "Z_FOK_" + Self.reflexiveColumn },
+                destinationOrderColumn: table.destinationOrderColumn
+            )
+            let former = table.name + "_OBJECTGRAPH_FORMER"
+            let from = [table.sourceColumn, table.destinationColumn] + [table.sourceOrderColumn, table.destinationOrderColumn].compactMap { $0 }
+            let to = [renamed.sourceColumn, renamed.destinationColumn]
+                + [renamed.sourceOrderColumn, renamed.destinationOrderColumn].compactMap { $0 }
+            return ["DROP INDEX IF EXISTS \(table.name)_\(legacy)_INDEX", "ALTER TABLE \(table.name) RENAME TO \(former)"]
+                + Self.coreDataCreationSQL(of: renamed).prefix(1)
+                + [
+                    "INSERT INTO \(table.name) (\(to.joined(separator: ", "))) SELECT \(from.joined(separator: ", ")) FROM \(former)",
+                    "DROP TABLE \(former)",
+                ]
+                + Self.coreDataCreationSQL(of: renamed).suffix(1)
+        }
     }
 
     /// The join table `relationship` names when it owns one: `Z_<n><REL>`, `n` its entity's number.
