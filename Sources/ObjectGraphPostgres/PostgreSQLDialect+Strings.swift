@@ -19,14 +19,8 @@ extension PostgreSQLDialect {
         for case .expression(_, let type?) in [left, right] where type != .string && type != .uri {
             return falseLiteral
         }
-        func plain(_ operand: SQLStringOperand) -> String {
-            switch operand {
-            case .expression(let sql, _): sql
-            case .constant(let text): bind(.text(text))
-            }
-        }
         func folded(_ operand: SQLStringOperand) -> String {
-            let sql = plain(operand)
+            let sql = operand.sql(bind: bind)
             return options.isEmpty ? sql : fold(sql, options)
         }
         if op == .matches {
@@ -45,7 +39,7 @@ extension PostgreSQLDialect {
                 throw NeedsInMemoryEvaluation(reason: "the MATCHES pattern uses syntax PostgreSQL reads differently from ICU")
             }
             // MATCHES is the whole string; `~` searches, so the pattern is anchored.
-            return "\(plain(left)) ~ \(bind(.text("^(?:" + translated + ")$")))"
+            return "\(left.sql(bind: bind)) ~ \(bind(.text("^(?:" + translated + ")$")))"
         }
         try requireFolding(options)
         let subject = folded(left)

@@ -117,6 +117,25 @@ struct SQLRecordingTests {
         }
     }
 
+    @Test("a request's plan is kept by the store: another context fetching the request compiles nothing, a child context neither")
+    func fetchPlanSharedByContexts() throws {
+        let stack = try SQLRecordingStack()
+        _ = try Self.insertPhotosAndTags(stack, photos: 12, tags: 2)
+        let store = try #require(stack.container.persistentStoreCoordinator.store as? SQLiteStore)
+        let request = Photo.fetchRequest()
+        request.predicate = FetchPredicate(format: "title BEGINSWITH %@", "Photo 1")
+        let before = store.fetchPlansCompiled.withLock { $0 }
+        let first = stack.container.newBackgroundContext()
+        let titles = try first.performAndWait { try first.fetch(request).compactMap(\.title).sorted() }
+        #expect(titles == ["Photo 1", "Photo 10", "Photo 11"])
+        let second = stack.container.newBackgroundContext()
+        #expect(try second.performAndWait { try second.fetch(request).compactMap(\.title).sorted() } == titles)
+        let child = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = second
+        #expect(try child.performAndWait { try child.fetch(request).compactMap(\.title).sorted() } == titles)
+        #expect(store.fetchPlansCompiled.withLock { $0 } == before + 1, "one plan for the request, whichever context fetches it")
+    }
+
     @Test("a predicate SQLite can't express is decided once, then every fetch reads the entity in one statement")
     func inMemoryPredicateDecidedOnce() throws {
         let stack = try SQLRecordingStack()

@@ -123,6 +123,14 @@ package protocol SQLDialect: Sendable {
 package enum SQLStringOperand {
     case expression(String, AttributeType?)
     case constant(String)
+
+    /// The operand as SQL: its expression, or the placeholder `bind` gives its constant.
+    package func sql(bind: (SQLValue) -> String) -> String {
+        switch self {
+        case .expression(let sql, _): sql
+        case .constant(let text): bind(.text(text))
+        }
+    }
 }
 
 /// What a number constant means against a column of the other binary kind, in the column's
@@ -135,6 +143,29 @@ package enum SQLExactConstant {
     case between(below: SQLValue?, above: SQLValue?)
     /// NaN: equal to nothing and unordered.
     case unordered
+}
+
+// What a dialect whose database folds, compares numbers and writes literals as the evaluator
+// does (SQLite's, with ObjectGraph's functions) needs no code for.
+extension SQLDialect {
+    /// Folds whatever the evaluator folds.
+    package func requireFolding(_ options: ComparisonOptions) throws {}
+
+    /// Compares integers with doubles exactly.
+    package func exactConstant(_ value: Value, against type: AttributeType?) -> SQLExactConstant? { nil }
+
+    /// Compares integer and double expressions exactly.
+    package func exactMixedComparison(_ l: String, _ lType: AttributeType?, _ op: ComparisonOperator, _ r: String, _ rType: AttributeType?) -> String? {
+        nil
+    }
+
+    /// Compares a double with a decimal as the evaluator does.
+    package func decimalAgainstDouble(_ sql: String, _ op: ComparisonOperator, _ decimal: Decimal, bind: (Double) -> String) -> String? {
+        nil
+    }
+
+    /// Reads standard SQL literals.
+    package func literal(_ value: Value) -> String? { nil }
 }
 
 extension SQLDialect {

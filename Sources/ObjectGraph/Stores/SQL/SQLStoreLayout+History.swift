@@ -9,7 +9,14 @@ extension SQLStoreLayout {
     /// comma-separated as persistent history records an update's changed properties (as the
     /// SQLite store does); `nil` for none.
     package func changedPropertyNames(entityCode: Int, slots: [Int], model: ManagedObjectModel) -> String? {
-        guard let name = plan.entity(code: entityCode)?.name, let entity = model.entity(named: name) else { return nil }
+        guard let name = plan.entity(code: entityCode)?.name else { return nil }
+        return changedPropertyNames(entityName: name, slots: slots, model: model)
+    }
+
+    /// The names of the stored properties at `slots` of the entity named `entityName`, as
+    /// ``changedPropertyNames(entityCode:slots:model:)`` records them; `nil` for none.
+    func changedPropertyNames(entityName: String, slots: [Int], model: ManagedObjectModel) -> String? {
+        guard let entity = model.entity(named: entityName) else { return nil }
         var seen = Set<Int>()
         let names = slots.compactMap { slot -> String? in
             guard slot >= 0, slot < entity.allProperties.count, seen.insert(slot).inserted else { return nil }

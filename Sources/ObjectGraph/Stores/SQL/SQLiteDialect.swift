@@ -49,20 +49,10 @@ package struct SQLiteDialect: SQLDialect {
 
     /// `og_string`, the evaluator's own string operators.
     package func stringOperator(
-        _ op: ComparisonOperator,
-        _ left: SQLStringOperand,
-        _ right: SQLStringOperand,
-        _ options: ComparisonOptions,
-        bind: (SQLValue) -> String
+        _ op: ComparisonOperator, _ left: SQLStringOperand, _ right: SQLStringOperand, _ options: ComparisonOptions, bind: (SQLValue) -> String
     ) throws -> String {
-        func operand(_ operand: SQLStringOperand) -> String {
-            switch operand {
-            case .expression(let sql, _): sql
-            case .constant(let text): bind(.text(text))
-            }
-        }
-        let lhs = operand(left)
-        let rhs = operand(right)
+        let lhs = left.sql(bind: bind)
+        let rhs = right.sql(bind: bind)
         return "\(SQLiteFunctions.stringOperator)('\(op.rawValue)', \(lhs), \(rhs), \(options.rawValue))"
     }
 
@@ -70,9 +60,6 @@ package struct SQLiteDialect: SQLDialect {
     package func fold(_ sql: String, _ options: ComparisonOptions) -> String {
         "\(SQLiteFunctions.fold)(\(sql), \(options.rawValue))"
     }
-
-    /// SQLite folds everything the evaluator folds.
-    package func requireFolding(_ options: ComparisonOptions) throws {}
 
     package var foldsConstantsBeforeBinding: Bool { true }
 
@@ -116,22 +103,6 @@ package struct SQLiteDialect: SQLDialect {
     /// SQLite compares any storage classes, as the evaluator's answers expect.
     package var comparesTypedValuesOnly: Bool { false }
 
-    /// SQLite compares integers with doubles exactly.
-    package func exactConstant(_ value: Value, against type: AttributeType?) -> SQLExactConstant? { nil }
-
-    package func exactMixedComparison(
-        _ left: String,
-        _ leftType: AttributeType?,
-        _ op: ComparisonOperator,
-        _ right: String,
-        _ rightType: AttributeType?
-    ) -> String? { nil }
-
-    /// `og_numcmp` compares as the evaluator does.
-    package func decimalAgainstDouble(_ sql: String, _ op: ComparisonOperator, _ decimal: Decimal, bind: (Double) -> String) -> String? {
-        nil
-    }
-
     /// `json_object` without its NULL members (SQLite's JSON functions).
     package func jsonObjectText(_ pairs: [(name: String, value: String)]) -> String {
         let members = pairs.map { "'\($0.name.replacingOccurrences(of: "'", with: "''"))', \($0.value)" }.joined(separator: ", ")
@@ -147,7 +118,4 @@ package struct SQLiteDialect: SQLDialect {
     }
 
     package var insertIgnoringConflicts: (insert: String, ignoring: String) { ("INSERT OR IGNORE", "") }
-
-    /// Standard SQL literals (`X'…'` bytes, `9e999` infinities) are SQLite's.
-    package func literal(_ value: Value) -> String? { nil }
 }

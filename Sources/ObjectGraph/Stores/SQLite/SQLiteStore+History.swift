@@ -110,10 +110,9 @@ extension SQLiteStore {
             try insertChange.execute(arguments: [transaction, PersistentHistoryChangeType.insert.rawValue, id.entityName, id.primaryKey, nil])
         }
         for (id, slots) in changes.updated {
-            let names = changedPropertyNames(of: id, slots: slots)
-            try insertChange.execute(
-                arguments: [transaction, PersistentHistoryChangeType.update.rawValue, id.entityName, id.primaryKey, names.joined(separator: ",")]
-            )
+            // No names is an empty text, not NULL, as this store has always written it.
+            let names = layout.changedPropertyNames(entityName: id.entityName, slots: slots, model: managedObjectModel) ?? ""
+            try insertChange.execute(arguments: [transaction, PersistentHistoryChangeType.update.rawValue, id.entityName, id.primaryKey, names])
         }
         for id in changes.deleted {
             let tombstone = try changes.tombstones[id] ?? tombstoneValues(of: id, in: db)
@@ -124,17 +123,6 @@ extension SQLiteStore {
             for (name, value) in tombstone { try insertValue.execute(arguments: [change, name, value.databaseValue]) }
         }
         try pruneHistoryIfNeeded(after: transaction, in: db)
-    }
-
-    /// The names of the stored properties at `slots` of `id`'s entity.
-    private func changedPropertyNames(of id: ManagedObjectID, slots: [Int]) -> [String] {
-        guard let entity = managedObjectModel.entity(named: id.entityName) else { return [] }
-        var seen = Set<Int>()
-        return slots.compactMap { slot in
-            guard slot >= 0, slot < entity.allProperties.count, seen.insert(slot).inserted else { return nil }
-            let property = entity.allProperties[slot]
-            return property.isTransient ? nil : property.name
-        }
     }
 
     /// The stored values of `id`'s attributes marked `preservesValueInHistoryOnDeletion`, read

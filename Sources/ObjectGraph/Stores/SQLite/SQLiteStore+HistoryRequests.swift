@@ -76,12 +76,7 @@ extension SQLiteStore {
                 let changeID: Int64 = row[0]
                 let entityName: String = row[3]
                 let entity = managedObjectModel.entity(named: entityName)
-                var updated: Set<PropertyDescription>?
-                if type == .update {
-                    let names = (row[5] as String?)?.split(separator: ",").map(String.init) ?? []
-                    let properties = entity?.propertiesByName ?? [:]
-                    updated = Set(names.compactMap { properties[$0] })
-                }
+                let updated = type == .update ? layout.changedProperties(row[5], entityName: entityName, model: managedObjectModel) : nil
                 rows.changes.append(
                     HistoryRows.Change(
                         id: changeID,
