@@ -127,13 +127,7 @@ struct CoreDataReflexiveJoinTableTests {
         let model = CoreDataJoinTableTests.friendsModel()
         let before = try CoreDataStoreLayoutTests.statements(url)
 
-        let container = PersistentContainer(name: "ReadOnly", managedObjectModel: model)
-        let description = PersistentStoreDescription(url: url)
-        description.isReadOnly = true
-        container.persistentStoreDescriptions = [description]
-        var failure: (any Error)?
-        container.loadPersistentStores { _, error in failure = error }
-        if let failure { throw failure }
+        let container = try StoreLayoutConversionTests.container(url, model: model, readOnly: true)
         #expect(try Self.friendships(in: container) == ["ada: bob cyd", "bob: ada cyd", "cyd: ada bob", "dee: "])
         #expect(try CoreDataStoreLayoutTests.statements(url) == before, "a read-only open changes nothing")
 

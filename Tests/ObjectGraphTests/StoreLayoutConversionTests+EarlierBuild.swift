@@ -10,54 +10,21 @@ import Testing
 extension StoreLayoutConversionTests {
     /// ``CoreDataStoreLayoutTests/notesModel()`` with `Person`, as the fixture's writer built it.
     static func notesAndPeopleModel() -> ManagedObjectModel {
-        ManagedObjectModel {
-            EntityDescription("Folder") {
-                AttributeDescription("name", .string)
-                RelationshipDescription("notes", to: "Note", inverse: "folder", toMany: true, ordered: true)
-            }
-            EntityDescription("Item") {
-                AttributeDescription("size", .integer64)
-                RelationshipDescription("notes", to: "Note", inverse: "attachment", toMany: true)
-            }
-            EntityDescription("Photo", parent: "Item") { AttributeDescription("caption", .string) }
-            EntityDescription("Video", parent: "Item") { AttributeDescription("caption", .integer16) }
-            EntityDescription("Note") {
-                AttributeDescription("title", .string)
-                RelationshipDescription("attachment", to: "Item", inverse: "notes")
-                RelationshipDescription("folder", to: "Folder", inverse: "notes")
-                RelationshipDescription("tags", to: "Tag", inverse: "notes", toMany: true)
-            }
-            EntityDescription("Playlist") {
-                AttributeDescription("name", .string)
-                RelationshipDescription("songs", to: "Song", inverse: "playlists", toMany: true, ordered: true)
-            }
-            EntityDescription("Song") {
-                AttributeDescription("title", .string)
-                RelationshipDescription("playlists", to: "Playlist", inverse: "songs", toMany: true)
-            }
-            EntityDescription("Tag") {
-                AttributeDescription("name", .string)
-                RelationshipDescription("notes", to: "Note", inverse: "tags", toMany: true)
-            }
+        let model = CoreDataStoreLayoutTests.notesModel()
+        model.entities.append(
             EntityDescription("Person") {
                 AttributeDescription("name", .string)
                 RelationshipDescription("followers", to: "Person", inverse: "following", toMany: true)
                 RelationshipDescription("following", to: "Person", inverse: "followers", toMany: true)
                 RelationshipDescription("friends", to: "Person", inverse: "friends", toMany: true)
             }
-        }
+        )
+        return model
     }
 
     /// Each person's followers and friends in the store at `url`, as a context reads them.
     static func people(_ url: URL, model: ManagedObjectModel, readOnly: Bool) throws -> [String] {
-        let container = PersistentContainer(name: "Former", managedObjectModel: model)
-        let description = PersistentStoreDescription(url: url)
-        description.isReadOnly = readOnly
-        container.persistentStoreDescriptions = [description]
-        var failure: (any Error)?
-        container.loadPersistentStores { _, error in failure = error }
-        if let failure { throw failure }
-        let context = container.newBackgroundContext()
+        let context = try Self.container(url, model: model, readOnly: readOnly).newBackgroundContext()
         return try context.performAndWait {
             let request = FetchRequest<ManagedObject>(entityName: "Person")
             request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]

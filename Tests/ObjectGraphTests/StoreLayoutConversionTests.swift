@@ -73,8 +73,8 @@ struct StoreLayoutConversionTests {
         return url
     }
 
-    /// The notes, tags and songs of the store at `url`, as a context reads them.
-    static func contents(_ url: URL, model: ManagedObjectModel, readOnly: Bool) throws -> [String] {
+    /// A container with the store at `url` loaded, read-only or read-write.
+    static func container(_ url: URL, model: ManagedObjectModel, readOnly: Bool) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Former", managedObjectModel: model)
         let description = PersistentStoreDescription(url: url)
         description.isReadOnly = readOnly
@@ -82,7 +82,12 @@ struct StoreLayoutConversionTests {
         var failure: (any Error)?
         container.loadPersistentStores { _, error in failure = error }
         if let failure { throw failure }
-        let context = container.newBackgroundContext()
+        return container
+    }
+
+    /// The notes, tags and songs of the store at `url`, as a context reads them.
+    static func contents(_ url: URL, model: ManagedObjectModel, readOnly: Bool) throws -> [String] {
+        let context = try container(url, model: model, readOnly: readOnly).newBackgroundContext()
         return try context.performAndWait {
             let folder = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "Folder")).first)
             let notes = try #require(folder.value(forKey: "notes") as? [ManagedObject])
