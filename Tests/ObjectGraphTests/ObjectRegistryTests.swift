@@ -187,6 +187,27 @@ struct ObjectRegistryTests {
             #expect(context.registeredObjects.isEmpty)
         }
     }
+
+    @Test("objects that outlive their context have none, and are released after it without it")
+    func objectsOutliveTheirContext() throws {
+        let stack = try SQLRecordingStack()
+        let ids = try Self.seed(stack, photos: 3)
+        var kept: [Photo] = []
+        weak var gone: ManagedObjectContext?
+        do {
+            let context = stack.container.newBackgroundContext()
+            gone = context
+            kept = try context.performAndWait {
+                let photos = try ids.map { id in try #require(try context.existingObject(with: id) as? Photo) }
+                #expect(context.registeredObjectsByID.entryCount == 3)
+                return photos
+            }
+        }
+        #expect(gone == nil)
+        #expect(kept.count == 3 && kept.allSatisfy { $0.managedObjectContext == nil })
+        // Released now, they leave no registry: the context's went with it.
+        kept.removeAll()
+    }
 }
 
 @Suite("Related objects an object holds")

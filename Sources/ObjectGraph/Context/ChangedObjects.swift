@@ -21,14 +21,14 @@ struct ChangedObjects {
     /// Whether `object` is a member.
     @inline(__always)
     func contains(_ object: ManagedObject) -> Bool {
-        let index = object.storage.changeIndex
+        let index = Int(object.storage.changeIndex)
         return index < values.count && values[index] === object
     }
 
     /// Adds `object` after the others, unless it is a member already.
     mutating func insert(_ object: ManagedObject) {
         guard !contains(object) else { return }
-        object.storage.changeIndex = values.count
+        object.storage.changeIndex = UInt32(values.count)
         values.append(object)
         generation &+= 1
     }
@@ -36,11 +36,11 @@ struct ChangedObjects {
     /// Removes `object` if it is a member; the last member takes its place.
     mutating func remove(_ object: ManagedObject) {
         guard contains(object) else { return }
-        let index = object.storage.changeIndex
+        let index = Int(object.storage.changeIndex)
         let last = values.removeLast()
         if last !== object {
             values[index] = last
-            last.storage.changeIndex = index
+            last.storage.changeIndex = UInt32(index)
         }
         generation &+= 1
     }

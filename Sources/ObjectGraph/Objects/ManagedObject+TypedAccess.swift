@@ -144,6 +144,23 @@ extension EntityDescription {
 extension ManagedObject {
     @inline(__always)
     func typedManagedValue<Result>(_ property: ManagedPropertySlot, as _: Result.Type) -> Result {
+        assertOnContextQueue()
+        // The fast path, inline in the getter: a loaded object (no fault to fire, no probe, not
+        // gone), the property's slot cached for its frozen entity, and the slot holding a value
+        // of the attribute's own Swift type. No call, and the values are indexed once.
+        if storage.flags.isDisjoint(with: .readsNeedCare), let slot = property.cachedSlot(in: entity), slot < storage.values.count {
+            let stored = storage.values[slot]
+            if let type = entity.frozenAttributeTypes[slot], TypedValue.canRead(stored, type: type, as: Result.self) {
+                return TypedValue.read(stored, as: Result.self)
+            }
+        }
+        return typedManagedValueSlowly(property, as: Result.self)
+    }
+
+    /// ``typedManagedValue(_:as:)`` for a fault, a probe, an object not loaded or gone, or a
+    /// value of another Swift type: out of line, so the fast path stays small.
+    @inline(never)
+    func typedManagedValueSlowly<Result>(_ property: ManagedPropertySlot, as _: Result.Type) -> Result {
         if !storage.flags.contains(.probe), let slot = prepareForRead(property), canReadTypedAttribute(at: slot, as: Result.self) {
             return TypedValue.read(storage.values[slot], as: Result.self)
         }

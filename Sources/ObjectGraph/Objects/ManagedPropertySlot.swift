@@ -30,6 +30,15 @@ public final class ManagedPropertySlot: Sendable {
         return lookUpSlot(in: entity)
     }
 
+    /// The slot remembered for `entity`, `nil` unless it was looked up before for this very
+    /// entity (which is then frozen: only a frozen entity's slot is remembered, so its
+    /// `frozenAttributeTypes` cover the slot).
+    @inline(__always)
+    func cachedSlot(in entity: EntityDescription) -> Int? {
+        let word = cached.load(ordering: .relaxed)
+        return word >> 32 == entity.frozenSerial ? Int(truncatingIfNeeded: word & 0xFFFF_FFFF) : nil
+    }
+
     /// Looks the key up by name, and remembers the slot of a frozen entity (whose slots never
     /// change). The word is written whole: a reader sees an entity's serial with its own slot.
     @inline(never)

@@ -37,6 +37,17 @@ extension ObjectStorage {
     /// The committed values of `row`, a row of `entity` (transient slots keep their values or
     /// take their defaults); with `keepingChanges`, unsaved changes stay on top.
     mutating func load(_ row: StoredRow, entity: EntityDescription, keepingChanges: Bool) {
+        // A fetched row into an object that holds nothing yet (a new fault), of an entity
+        // without transient properties: the row is the values, as the general path below
+        // would make them, without its copies and checks (every fetched object comes here).
+        if values.isEmpty, !hasExtras, changed.isEmpty, entity.frozenTransientSlots?.isEmpty == true {
+            flags.remove(.fault)
+            values = row.values
+            committed = row.values
+            version = row.version
+            dropFetchedRow()
+            return
+        }
         var loaded = row.values
         let transientSlots = entity.frozenTransientSlots ?? entity.allProperties.indices.filter { entity.allProperties[$0].isTransient }
         for slot in transientSlots {

@@ -14,9 +14,6 @@ struct ObjectStorage {
     var version: Int64 = 0
     /// Slots changed since the last save or refresh.
     var changed = SlotMask()
-    var flags: ObjectFlags = []
-    /// Where its context's ``ChangedObjects`` holds it (meaningful only while it holds it).
-    var changeIndex = Int.max
     /// Where this fault's values come from when it fires, other than a read of its own row.
     /// (Inline: every fault of a batched fetch, every fetched fault has one.)
     var faultSource: FaultSource?
@@ -30,6 +27,12 @@ struct ObjectStorage {
     /// failures), allocated on first use: it keeps every object — a fault,
     /// a fetched row — small and quick to create and free.
     private var extras: ObjectExtras?
+    // The two small fields last, together: declared among the 8-byte ones, each took a word of
+    // its own, and an object 121 bytes or more takes a 144-byte allocation instead of 128
+    // (glibc adds 8 bytes and rounds to 16): 16 bytes more per object, fault or not.
+    /// Where its context's ``ChangedObjects`` holds it (meaningful only while it holds it).
+    var changeIndex = UInt32.max
+    var flags: ObjectFlags = []
 
     /// To-many relationship state, by slot; created on first use.
     var toMany: [Int: ToManyState] {
@@ -126,6 +129,10 @@ struct ObjectFlags: OptionSet {
     static let insertAnnounced = ObjectFlags(rawValue: 64)
     /// Among its context's inserts for the next objects-did-change (see `PendingInsertions`).
     static let insertPending = ObjectFlags(rawValue: 128)
+
+    /// Flags under which a typed getter takes the general path: values to load first, keys to
+    /// record, or an object that no longer exists.
+    static let readsNeedCare: ObjectFlags = [.fault, .probe, .gone]
 
     /// Flags that say where the context lists the object rather than what state it is in: a
     /// transition of the object's state keeps them.
