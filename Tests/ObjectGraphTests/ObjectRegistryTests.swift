@@ -199,7 +199,7 @@ struct ObjectRegistryTests {
             gone = context
             kept = try context.performAndWait {
                 let photos = try ids.map { id in try #require(try context.existingObject(with: id) as? Photo) }
-                #expect(context.registeredObjectsByID.entryCount == 3)
+                #expect(context.registry.entryCount == 3)
                 return photos
             }
         }
