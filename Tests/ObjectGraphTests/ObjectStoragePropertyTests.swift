@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 final class Gauge: ManagedObject {
@@ -69,19 +70,7 @@ struct ObjectStoragePropertyTests {
 
     static let defaults: Values = ["count": .int(0), "label": .text(nil), "ratio": .real(0), "flag": .bool(false), "when": .date(nil)]
 
-    /// SplitMix64: small, seeded, reproducible.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func randomField(_ key: String, _ random: inout Generator) -> Field {
+    static func randomField(_ key: String, _ random: inout SeededGenerator) -> Field {
         switch key {
         case "count": .int(Int64.random(in: -1_000...1_000, using: &random))
         case "label": Bool.random(using: &random) ? .text(nil) : .text("l\(Int.random(in: 0..<50, using: &random))")
@@ -116,7 +105,7 @@ struct ObjectStoragePropertyTests {
         let stack = try TestStack(inMemory: false, model: Self.model())
         let context = stack.container.newBackgroundContext()
         let other = stack.container.newBackgroundContext()
-        var random = Generator(state: UInt64(seed) &* 7919 &+ 1)
+        var random = SeededGenerator(state: UInt64(seed) &* 7919 &+ 1)
         var log: [String] = []
 
         try context.performAndWait {

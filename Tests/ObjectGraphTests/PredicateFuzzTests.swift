@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ObjectGraph
@@ -7,18 +8,6 @@ import Testing
 /// a ``FetchPredicateError`` positioned inside the format, every success round-trips.
 @Suite("Predicate fuzz")
 struct PredicateFuzzTests {
-    /// SplitMix64: small, seeded, reproducible.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let seeds: [String] =
         PredicateParserTests.cases.map(\.format) + [
             "title ==[cd] 'Zoë' AND (views > 3 OR NOT tags.@count == 0)",
@@ -41,7 +30,7 @@ struct PredicateFuzzTests {
         "$x", "_k", "#IN",
     ]
 
-    static func randomScalar(_ rng: inout Generator) -> Unicode.Scalar {
+    static func randomScalar(_ rng: inout SeededGenerator) -> Unicode.Scalar {
         let ranges: [ClosedRange<UInt32>] = [
             0x20...0x7E, 0x20...0x7E, 0x00...0x1F, 0xA0...0x24F, 0x300...0x36F, 0x370...0x3FF, 0x590...0x6FF,
             0x2000...0x206F, 0x3040...0x30FF, 0xFE00...0xFFFD, 0x1F300...0x1FAFF, 0xE0000...0xE007F,
@@ -51,7 +40,7 @@ struct PredicateFuzzTests {
         return Unicode.Scalar(value) ?? "?"
     }
 
-    static func mutate(_ format: String, _ rng: inout Generator) -> String {
+    static func mutate(_ format: String, _ rng: inout SeededGenerator) -> String {
         var scalars = Array(format.unicodeScalars)
         switch Int.random(in: 0..<9, using: &rng) {
         case 0 where !scalars.isEmpty:  // delete a run of characters
@@ -107,7 +96,7 @@ struct PredicateFuzzTests {
     }
 
     @Test func twentyThousandFormats() throws {
-        var rng = Generator(state: 0x5EED_2026)
+        var rng = SeededGenerator(state: 0x5EED_2026)
         let sample = Self.sample
         var parsed = 0
         var failed = 0

@@ -87,7 +87,7 @@ struct PropertyReport: Sendable {
 
 /// One seeded data set in one store, and the predicates run against it.
 struct PropertyRun {
-    typealias RNG = PredicateFuzzTests.Generator
+    typealias RNG = SeededGenerator
     let seed: UInt64
     let store: StoreKind
 
