@@ -252,7 +252,7 @@ let package = Package(
         // Drives headless Chromium over W3C WebDriver, for SPoTWeb's browser tests (no dependencies).
         .target(name: "WebDriverKit", path: "Tests/WebDriverKit"),
         // Finds and runs the executables the tests start as child processes (no dependencies).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Flickr"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SPoTWebTests",
             dependencies: [

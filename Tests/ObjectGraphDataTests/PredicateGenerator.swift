@@ -10,7 +10,7 @@ enum PhotoFixtures {
     static let placeNames = ["Quad", "Oval", "Dish"]
 
     static func insert(into context: ModelContext, count: Int, seed: UInt64) throws {
-        var random = SeededGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let tags = tagNames.enumerated().map { Tag(name: $0.element, uses: $0.offset) }
         let places = placeNames.map { Place(name: $0, elevation: $0.count * 10) }
         for index in 0..<count {
@@ -38,7 +38,7 @@ struct PredicateGenerator {
     typealias Root = PredicateExpressions.Variable<Photo>
     var random: SeededGenerator
 
-    init(seed: UInt64) { random = SeededGenerator(state: seed &* 7919 &+ 1) }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed &* 7919 &+ 1) }
 
     mutating func predicate() -> Predicate<Photo> {
         let shape = tree(depth: 3)

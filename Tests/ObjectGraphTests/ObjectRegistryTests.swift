@@ -152,7 +152,7 @@ struct ObjectRegistryTests {
             let ids = held.map(\.objectID)
             // Released a few at a time in a fixed, shuffled order, so that the table's runs are
             // emptied from their middles as well as their ends.
-            var generator = SeededGenerator(state: 0x5EED)
+            var generator = SeededGenerator(seed: 0x5EED)
             held.shuffle(using: &generator)
             for step in 0..<8 {
                 held.removeLast(held.count / 3)

@@ -105,7 +105,7 @@ struct ObjectStoragePropertyTests {
         let stack = try TestStack(inMemory: false, model: Self.model())
         let context = stack.container.newBackgroundContext()
         let other = stack.container.newBackgroundContext()
-        var random = SeededGenerator(state: UInt64(seed) &* 7919 &+ 1)
+        var random = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 1)
         var log: [String] = []
 
         try context.performAndWait {

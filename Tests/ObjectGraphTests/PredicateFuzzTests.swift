@@ -96,7 +96,7 @@ struct PredicateFuzzTests {
     }
 
     @Test func twentyThousandFormats() throws {
-        var rng = SeededGenerator(state: 0x5EED_2026)
+        var rng = SeededGenerator(seed: 0x5EED_2026)
         let sample = Self.sample
         var parsed = 0
         var failed = 0

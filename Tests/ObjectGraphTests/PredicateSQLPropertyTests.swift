@@ -101,7 +101,7 @@ struct PropertyRun {
 
     func run(cases count: Int, into report: inout PropertyReport) throws {
         let stack = try TestStack(store)
-        var rng = RNG(state: seed)
+        var rng = RNG(seed: seed)
         let seeding = stack.container.newBackgroundContext()
         try seeding.performAndWait {
             PropertyData.populate(seeding, &rng)
