@@ -54,6 +54,10 @@ final class EventStreamClient: Sendable {
         let promise = snapshotReceived ?? loop.makePromise(of: Void.self)
         let log = log
         let host = "127.0.0.1:\(port)"
+        // The handler is handed over by the initializer, not looked up in the pipeline once
+        // connected: a connection the server (or a drop at the head) closes at once has an
+        // empty pipeline by then, and the lookup failed with `notFound`.
+        let installed = NIOLoopBoundBox<EventStreamHandler?>(nil, eventLoop: loop)
         let future = ClientBootstrap(group: loop)
             .connectTimeout(.seconds(10))
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -65,11 +69,12 @@ final class EventStreamClient: Sendable {
                     )
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(handler)
+                    installed.value = handler
                 }
             }
             .connect(host: "127.0.0.1", port: port)
             .flatMapThrowing { channel in
-                let handler = try channel.pipeline.syncOperations.handler(type: EventStreamHandler.self)
+                guard let handler = installed.value else { throw ChannelPipelineError.notFound }
                 return Connection(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
             }
         future.whenFailure { error in
