@@ -47,6 +47,21 @@ struct FetchBenchmark: Benchmark {
                     }
                 }
             },
+            Contender(name: "ObjectGraph dynamic, caller's type (value(forKey:as:))", role: .objectGraph) {
+                let context = container.newBackgroundContext()
+                let keys = Models.itemKeys
+                return try context.performAndWait {
+                    try measureMilliseconds {
+                        var sum: Int64 = 0
+                        let request = FetchRequest<ManagedObject>(entityName: "Item")
+                        request.returnsObjectsAsFaults = false
+                        for object in try context.fetch(request) {
+                            for key in keys { sum = sum &+ (object.value(forKey: key, as: Int64.self) ?? 0) }
+                        }
+                        return sum
+                    }
+                }
+            },
             Contender(name: "GRDB records, Codable (fetchAll)", role: .grdb) {
                 try measureMilliseconds {
                     try pool.read { db in

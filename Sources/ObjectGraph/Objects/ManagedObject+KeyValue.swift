@@ -8,6 +8,11 @@ extension ManagedObject {
     /// Returns `nil` for an unknown key, a `nil` value, and an object whose deletion was saved.
     public func value(forKey key: String) -> Any? {
         guard let slot = prepareForRead(key: key) else { return nil }
+        return readValue(at: slot)
+    }
+
+    /// ``value(forKey:)``'s answer for `slot`, once ``prepareForRead(key:)`` found it readable.
+    func readValue(at slot: Int) -> Any? {
         if let type = entity.attributeType(atSlot: slot), type != .transformable {
             return AttributeDescription.publicValue(of: type, from: storage.values[slot])
         }
