@@ -27,7 +27,7 @@ extension PostgreSQLStore {
         let steps = saveSteps(inserting: writes.inserts, then: writes.relationshipStatements)
         let layout = layout
         let logger = logger
-        let history = tracksHistory ? historyStatements(changes) : nil
+        let history = tracksHistory ? layout.historyChanges(changes, model: managedObjectModel, runs: true) : nil
         // Deleted rows whose tombstones are read before the statements delete them.
         let deleted = history == nil ? [] : changes.deletes.map { TombstoneKey(entity: $0.entity, key: $0.id.primaryKey) }
         let channel = notificationChannel
@@ -37,8 +37,7 @@ extension PostgreSQLStore {
         do {
             try run("write the save; nothing was saved", meanwhile: meanwhile) { client in
                 try await Self.inTransaction(client, logger: logger) { connection in
-                    var history = history
-                    if !deleted.isEmpty { history?.tombstones = try await self.readTombstones(deleted, connection: connection, logger: logger) }
+                    let tombstones = deleted.isEmpty ? [:] : try await self.readTombstones(deleted, connection: connection, logger: logger)
                     let missed = try await Self.run(rowSteps, connection: connection, logger: logger)
                     if !missed.isEmpty {
                         // Read in the save's transaction.
@@ -56,7 +55,15 @@ extension PostgreSQLStore {
                     _ = try await Self.run(steps, connection: connection, logger: logger)
                     // Every listener is notified when the transaction commits, never before: by
                     // the statement recording its history, or on its own.
-                    if let history, let number = try await self.recordHistory(history, notifying: channel, connection: connection, logger: logger) {
+                    if let history,
+                        let number = try await self.recordHistory(
+                            history,
+                            tombstones: tombstones,
+                            notifying: channel,
+                            connection: connection,
+                            logger: logger
+                        )
+                    {
                         recorded.number.withLock { $0 = number }
                         self.ownTransactions.note(number)
                     } else {

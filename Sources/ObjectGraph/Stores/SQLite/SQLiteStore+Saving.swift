@@ -19,7 +19,7 @@ extension SQLiteStore {
             try writer.write { db in
                 // History first, in the save's own transaction: it reads deleted rows' tombstones.
                 if tracksHistory {
-                    try recordHistory(in: db, author: changes.transactionAuthor, contextName: changes.contextName, changes: HistoryChanges(changes))
+                    try recordHistory(in: db, layout.historyChanges(changes, model: managedObjectModel, runs: false))
                 }
                 // Optimistic locking: a checked row is written only at the version its context
                 // read; rows that were not are conflicts, and the save stops before its
