@@ -33,11 +33,16 @@ extension PostgreSQLStore {
                 try run("\(what); nothing was written") { client in
                     try await Self.inTransaction(client, logger: logger) { connection in
                         let outcome = try await body(connection)
-                        var history = self.historyChanges(of: outcome.changes, writer: writer)
-                        history.tombstones = outcome.tombstones
+                        let history = self.layout.historyChanges(of: outcome.changes, writer: writer, model: self.managedObjectModel, runs: true)
                         // Listeners are notified (when the transaction commits) by the statement
                         // recording its history.
-                        if let number = try await self.recordHistory(history, notifying: channel, connection: connection, logger: logger) {
+                        if let number = try await self.recordHistory(
+                            history,
+                            tombstones: outcome.tombstones,
+                            notifying: channel,
+                            connection: connection,
+                            logger: logger
+                        ) {
                             recorded.number.withLock { $0 = number }
                             self.ownTransactions.note(number)
                         }
@@ -60,27 +65,6 @@ extension PostgreSQLStore {
         // Not counted as a save (``noteSaveWritten()``): objects fetched before keep the
         // version they read, so saving them over the batch's changes conflicts, as on SQLite.
         return outcome
-    }
-
-    /// A batch request's changes as persistent history records them.
-    private func historyChanges(of changes: BatchChanges, writer: HistoryWriter) -> PostgreSQLHistoryChanges {
-        var rows: [PostgreSQLHistoryChanges.Row] = []
-        for (ids, type) in [(changes.inserted, PersistentHistoryChangeType.insert), (changes.updated, .update), (changes.deleted, .delete)] {
-            for id in ids {
-                guard let entity = layout.entity(named: id.entityName) else { continue }
-                if type == .insert {
-                    // Runs of consecutive keys (a batch insert's) in one row each.
-                    rows.appendInsert(entity: entity.code, key: id.primaryKey)
-                    continue
-                }
-                // A batch update's rows changed the properties it set; nullified rows record none.
-                let columns =
-                    type == .update
-                    ? layout.changedPropertyNames(entityCode: entity.code, slots: changes.updatedSlots, model: managedObjectModel) : nil
-                rows.append(.init(entity: entity.code, key: id.primaryKey, type: type, columns: columns))
-            }
-        }
-        return PostgreSQLHistoryChanges(rows: rows, author: writer.author, contextName: writer.contextName)
     }
 
     // MARK: Batch insert

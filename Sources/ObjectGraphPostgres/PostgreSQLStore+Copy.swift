@@ -70,9 +70,6 @@ extension PostgreSQLStore {
         let entity: SQLStoreLayout.Entity
         let rows: ArraySlice<SaveChanges.RowWrite>
         let layout: SQLStoreLayout
-        /// The stored slots, in column order, and whether an entity-code column follows each
-        /// (a to-one relationship's).
-        private let fields: [(slot: Int, withEntity: Bool)]
 
         init(table: String, columns: [String], entity: SQLStoreLayout.Entity, rows: ArraySlice<SaveChanges.RowWrite>, layout: SQLStoreLayout) {
             self.table = table
@@ -80,7 +77,6 @@ extension PostgreSQLStore {
             self.entity = entity
             self.rows = rows
             self.layout = layout
-            fields = entity.insertColumns.enumerated().compactMap { slot, count in count > 0 ? (slot, count == 2) : nil }
         }
 
         var rowCount: Int { rows.count }
@@ -91,7 +87,7 @@ extension PostgreSQLStore {
                 write(.integer(row.id.primaryKey))
                 write(.integer(Int64(entity.code)))
                 write(.integer(1))
-                for field in fields {
+                for field in entity.insertFields {
                     let value = row.values[field.slot]
                     write(value.sqlValue)
                     if field.withEntity { write(layout.entityCode(of: value)) }
@@ -104,7 +100,7 @@ extension PostgreSQLStore {
         private func bound(of row: SaveChanges.RowWrite) -> Int? {
             // `Z_PK`, `Z_ENT`, `Z_OPT` and their tabs, then each field and its tab.
             var bound = 3 * 21
-            for field in fields {
+            for field in entity.insertFields {
                 guard let size = CopyText.bound(row.values[field.slot]) else { return nil }
                 bound += size + 1 + (field.withEntity ? 21 : 0)
             }
@@ -185,7 +181,9 @@ extension PostgreSQLStore {
             defer { BlockingBridge.noteProgress() }
             switch step {
             case .statement(let statement):
-                let rows = try await connection.query(query(statement.sql, statement.arguments), logger: logger).collect()
+                // A version check is proven by the row the statement returns.
+                let sql = statement.versionCheck == nil ? statement.sql : statement.sql + #" RETURNING "Z_PK""#
+                let rows = try await connection.query(query(sql, statement.arguments), logger: logger).collect()
                 if let check = statement.versionCheck, rows.isEmpty { missed.append(check) }
             case .copy(let rows):
                 try await copy(rows, connection: connection, logger: logger)

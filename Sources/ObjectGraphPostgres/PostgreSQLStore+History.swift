@@ -4,47 +4,6 @@ import ObjectGraph
 import PostgresNIO
 import Synchronization
 
-/// One save's or batch request's changes as persistent history records them.
-struct PostgreSQLHistoryChanges: Sendable {
-    /// One changed object, or new objects of one entity with consecutive keys.
-    struct Row: Sendable {
-        let entity: Int
-        let key: Int64
-        let type: PersistentHistoryChangeType
-        /// An update's changed properties, comma-separated (see
-        /// ``SQLStoreLayout/changedPropertyNames(entityCode:slots:model:)``).
-        var columns: String? = nil
-        /// The last key of a run of inserted objects `key...lastKey`; `nil` for one object.
-        var lastKey: Int64? = nil
-
-        /// How many objects the row stands for.
-        var objectCount: Int64 { (lastKey ?? key) - key + 1 }
-    }
-    var rows: [Row]
-    let author: String?
-    let contextName: String?
-    /// The deleted rows' tombstones (JSON), read before they went.
-    var tombstones: [TombstoneKey: String] = [:]
-}
-
-extension [PostgreSQLHistoryChanges.Row] {
-    /// Appends the insert of one object, extending the last row when it holds the object of
-    /// the same entity with the key just before.
-    mutating func appendInsert(entity: Int, key: Int64) {
-        if let last, last.type == .insert, last.entity == entity, (last.lastKey ?? last.key) &+ 1 == key {
-            self[count - 1].lastKey = key
-        } else {
-            append(.init(entity: entity, key: key, type: .insert))
-        }
-    }
-}
-
-/// A row by entity code and primary key (keys are unique per inheritance tree only).
-struct TombstoneKey: Hashable, Sendable {
-    let entity: Int
-    let key: Int64
-}
-
 extension PostgreSQLStore {
     /// The history tables: one row per saved transaction (numbered in commit order), one per
     /// changed object.
@@ -82,32 +41,6 @@ extension PostgreSQLStore {
     /// Whether saves record persistent history: always, as other instances read it to follow.
     package var tracksHistory: Bool { true }
 
-    /// The history rows of a save. New objects of one entity with consecutive keys (an
-    /// import's, whose keys were reserved in one range) share one row: the server writes one
-    /// row where it wrote thousands, and readers expand it.
-    func historyStatements(_ changes: SaveChanges) -> PostgreSQLHistoryChanges {
-        var rows: [PostgreSQLHistoryChanges.Row] = []
-        for write in changes.inserts { rows.appendInsert(entity: write.entity, key: write.id.primaryKey) }
-        for write in changes.updates {
-            let columns = layout.changedPropertyNames(entityCode: write.entity, slots: write.changedSlots ?? [], model: managedObjectModel)
-            rows.append(.init(entity: write.entity, key: write.id.primaryKey, type: .update, columns: columns))
-        }
-        for delete in changes.deletes { rows.append(.init(entity: delete.entity, key: delete.id.primaryKey, type: .delete)) }
-        // Objects whose to-many relationships alone changed are updated too.
-        guard !changes.relationshipChanges.isEmpty else {
-            return PostgreSQLHistoryChanges(rows: rows, author: changes.transactionAuthor, contextName: changes.contextName)
-        }
-        var written = Set(changes.inserts.map(\.id))
-        written.formUnion(changes.updates.map(\.id))
-        written.formUnion(changes.deletes.map(\.id))
-        for change in changes.relationshipChanges where written.insert(change.source).inserted {
-            if let entity = layout.entity(named: change.source.entityName) {
-                rows.append(.init(entity: entity.code, key: change.source.primaryKey, type: .update))
-            }
-        }
-        return PostgreSQLHistoryChanges(rows: rows, author: changes.transactionAuthor, contextName: changes.contextName)
-    }
-
     /// Records a save's history at the end of its transaction. The transaction's number is
     /// taken under a transaction-scoped advisory lock held until commit, so numbers grow in
     /// commit order and a reader past number *n* never misses a later commit numbered below it.
@@ -123,7 +56,8 @@ extension PostgreSQLStore {
     /// - Returns: The transaction's number, `nil` when there was nothing to record (and
     ///   nobody was notified).
     func recordHistory(
-        _ changes: PostgreSQLHistoryChanges,
+        _ changes: HistoryChanges,
+        tombstones: [TombstoneKey: String],
         notifying channel: String,
         connection: PostgresConnection,
         logger: Logger
@@ -146,7 +80,7 @@ extension PostgreSQLStore {
         ])
         var changesWritten = ""
         if bindsChanges {
-            Self.appendChangeArrays(changes, to: &bindings)
+            Self.appendChangeArrays(changes, tombstones: tombstones, to: &bindings)
             // Each row's key is its offset `k` among the change keys, added to the first key.
             changesWritten = #"""
                 "changesWritten" AS (
@@ -196,7 +130,11 @@ extension PostgreSQLStore {
         if let modelHash { try checkModelHash(modelHash) }
         if !bindsChanges {
             let firstChangeKey = lastChangeKey - changeCount + 1
-            try await Self.copy(historyCopy(changes, transaction: number, firstKey: firstChangeKey), connection: connection, logger: logger)
+            try await Self.copy(
+                historyCopy(changes, tombstones: tombstones, transaction: number, firstKey: firstChangeKey),
+                connection: connection,
+                logger: logger
+            )
         }
         try await pruneHistoryIfNeeded(after: number, connection: connection, logger: logger)
         return number
@@ -211,7 +149,7 @@ extension PostgreSQLStore {
     static let historyChangeColumns = ["Z_PK", "ZTRANSACTION", "ZENTITY", "ZOBJECT", "ZLASTOBJECT", "ZTYPE", "ZCOLUMNS", "ZTOMBSTONE"]
 
     /// Each row's key: from `firstKey` on, a run taking one per object.
-    private static func changeKeys(_ rows: [PostgreSQLHistoryChanges.Row], firstKey: Int64) -> [Int64] {
+    private static func changeKeys(_ rows: [HistoryChanges.Row], firstKey: Int64) -> [Int64] {
         var next = firstKey
         return rows.map { row in
             defer { next += row.objectCount }
@@ -222,7 +160,7 @@ extension PostgreSQLStore {
     /// Appends a save's change rows as seven arrays: each row's key as its offset from the
     /// first key, entities, objects, last objects (0 for none), types, changed properties and
     /// tombstones (empty for none).
-    private static func appendChangeArrays(_ changes: PostgreSQLHistoryChanges, to bindings: inout PostgresBindings) {
+    private static func appendChangeArrays(_ changes: HistoryChanges, tombstones: [TombstoneKey: String], to bindings: inout PostgresBindings) {
         bindings.append(changeKeys(changes.rows, firstKey: 0))
         bindings.append(changes.rows.map { Int64($0.entity) })
         bindings.append(changes.rows.map(\.key))
@@ -231,12 +169,12 @@ extension PostgreSQLStore {
         bindings.append(changes.rows.map { Int64($0.type.rawValue) })
         // Empty for none: NULLIF stores NULL.
         bindings.append(changes.rows.map { $0.columns ?? "" })
-        bindings.append(changes.rows.map { changes.tombstones[TombstoneKey(entity: $0.entity, key: $0.key)] ?? "" })
+        bindings.append(changes.rows.map { tombstones[TombstoneKey(entity: $0.entity, key: $0.key)] ?? "" })
     }
 
     /// The change rows of transaction `number` for COPY: a large save's are streamed rather
     /// than bound as arrays the server must decode and unnest.
-    private func historyCopy(_ changes: PostgreSQLHistoryChanges, transaction number: Int64, firstKey: Int64) -> CopyRows {
+    private func historyCopy(_ changes: HistoryChanges, tombstones: [TombstoneKey: String], transaction number: Int64, firstKey: Int64) -> CopyRows {
         var values: [SQLValue] = []
         values.reserveCapacity(changes.rows.count * Self.historyChangeColumns.count)
         for (row, key) in zip(changes.rows, Self.changeKeys(changes.rows, firstKey: firstKey)) {
@@ -249,7 +187,7 @@ extension PostgreSQLStore {
             // NULL for none, as the unnest INSERT's NULLIF writes it.
             values.append(row.columns.flatMap { $0.isEmpty ? nil : SQLValue.text($0) } ?? .null)
             values.append(
-                changes.tombstones[TombstoneKey(entity: row.entity, key: row.key)].flatMap { $0.isEmpty ? nil : SQLValue.text($0) } ?? .null
+                tombstones[TombstoneKey(entity: row.entity, key: row.key)].flatMap { $0.isEmpty ? nil : SQLValue.text($0) } ?? .null
             )
         }
         return CopyRows(table: "Z_HISTORYCHANGE", columns: Self.historyChangeColumns, values: values)

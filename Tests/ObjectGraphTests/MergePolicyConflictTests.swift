@@ -106,6 +106,35 @@ struct MergePolicyConflictTests {
         }
     }
 
+    @Test(
+        "a save that conflicts on a version and also breaks a uniqueness constraint reports the version conflict, and writes nothing",
+        arguments: StoreKind.allCases
+    )
+    func versionConflictBeforeInserts(store: StoreKind) throws {
+        let scenario = try ConflictScenario(store)
+        try scenario.firstSaves()
+        let second = scenario.second
+        let error = try #require(throws: ObjectGraphError.self) {
+            try second.performAndWait {
+                second.mergePolicy = .error
+                try scenario.photo(in: second).title = "B"
+                let duplicate = Photo(context: second)
+                duplicate.unique = "p"
+                duplicate.title = "duplicate"
+                try second.save()
+            }
+        }
+        #expect(error.code == .managedObjectMerge)
+        #expect(error.conflicts.map(\.sourceObjectID) == [scenario.id])
+        #expect(error.constraintConflicts.isEmpty)
+        let stored = try scenario.stored()
+        #expect(stored.title == "A" && stored.views == 10)
+        let photos = try scenario.stack.container.viewContext.performAndWait {
+            try scenario.stack.container.viewContext.count(for: FetchRequest<Photo>(entityName: "Photo"))
+        }
+        #expect(photos == 1)
+    }
+
     @Test("store trump: the other save's keys win, this context's other changes are saved", arguments: StoreKind.allCases)
     func storeTrump(store: StoreKind) throws {
         let scenario = try ConflictScenario(store)

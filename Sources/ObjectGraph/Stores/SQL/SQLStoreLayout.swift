@@ -25,11 +25,18 @@ package struct SQLStoreLayout: Sendable {
         package let insertSQL: String
         /// Per slot: how many columns the INSERT writes for it (0: not stored).
         package let insertColumns: [UInt8]
+        /// The stored slots in the INSERT's order after `Z_PK`, `Z_ENT`, `Z_OPT` (1), each
+        /// followed by the destination's entity code when `withEntity` (a to-one into an
+        /// inheritance tree): what every store's bulk path writes for a new row.
+        package let insertFields: [(slot: Int, withEntity: Bool)]
         /// Per slot: the quoted column an UPDATE writes, and its entity-code column; `nil` for
         /// a slot not stored in the row.
         package let updateColumns: [(column: String, entityColumn: String?)?]
         /// The join tables holding this entity's objects, and the quoted column naming them.
         package let joinRows: [(table: String, column: String)]
+        /// The slots of binary attributes kept in Core Data's external binary storage format
+        /// (a SQLite store in Core Data's layout; empty otherwise).
+        package let externalSlots: [Int]
     }
 
     /// Where a to-many relationship's members are stored, quoted.
@@ -94,8 +101,10 @@ package struct SQLStoreLayout: Sendable {
                     selectList: selectColumns.map(q).joined(separator: ", "),
                     insertSQL: "INSERT INTO \(q(mapping.table)) (\(names.map(q).joined(separator: ", "))) VALUES (\(placeholders))",
                     insertColumns: entity.insertColumns,
+                    insertFields: entity.insertColumns.enumerated().compactMap { slot, count in count > 0 ? (slot, count == 2) : nil },
                     updateColumns: update,
-                    joinRows: joinRows
+                    joinRows: joinRows,
+                    externalSlots: entity.externalSlots
                 )
             }
         }

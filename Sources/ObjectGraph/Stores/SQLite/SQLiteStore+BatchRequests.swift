@@ -16,14 +16,10 @@ extension SQLiteStore {
                         let outcome = try body(db)
                         // Recorded after the writes, in their transaction, with the tombstones
                         // a batch delete read before its rows went.
-                        let writer = HistoryWriter.current
-                        var changes = HistoryChanges(
-                            inserted: outcome.0.inserted,
-                            updated: outcome.0.updated.map { ($0, outcome.0.updatedSlots) },
-                            deleted: outcome.0.deleted
-                        )
-                        changes.tombstones = outcome.0.tombstones
-                        try recordHistory(in: db, author: writer.author, contextName: writer.contextName, changes: changes)
+                        if tracksHistory {
+                            let changes = layout.historyChanges(of: outcome.0, writer: HistoryWriter.current, model: managedObjectModel, runs: false)
+                            try recordHistory(in: db, changes, tombstones: outcome.0.tombstones)
+                        }
                         return outcome
                     }
                 }

@@ -1,32 +1,6 @@
 import Foundation
 import GRDB
 
-/// The changes of one write, as persistent history records them: what a context's save or a
-/// batch request inserted, updated (with the changed slots) and deleted.
-struct HistoryChanges: Sendable {
-    var inserted: [ManagedObjectID] = []
-    var updated: [(id: ManagedObjectID, slots: [Int])] = []
-    var deleted: [ManagedObjectID] = []
-    /// Tombstone values read before the rows were deleted (a batch delete records history after
-    /// deleting); a deleted row not in here is read when history is recorded.
-    var tombstones: [ManagedObjectID: [(String, SQLValue)]] = [:]
-
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
-
-    init(inserted: [ManagedObjectID] = [], updated: [(id: ManagedObjectID, slots: [Int])] = [], deleted: [ManagedObjectID] = []) {
-        self.inserted = inserted
-        self.updated = updated
-        self.deleted = deleted
-    }
-
-    /// The changes of a context's save.
-    init(_ changes: SaveChanges) {
-        inserted = changes.inserts.map(\.id)
-        updated = changes.updates.map { ($0.id, $0.changedSlots ?? []) }
-        deleted = changes.deletes.map(\.id)
-    }
-}
-
 /// The history tables, in the store's file beside the entity tables. `Z_`-prefixed like
 /// `Z_METADATA`, so no entity's table (`Z` + its name) can clash with them; migrations leave
 /// them alone (they rename and drop only entity and join tables).
@@ -89,38 +63,42 @@ extension SQLiteStore {
 
     // MARK: Recording
 
-    /// Records one history transaction for `changes`, inside the caller's write transaction
-    /// `db` — so a write is never kept without its history, nor history without its write.
+    /// Records one history transaction for `changes` (the engine's rows, one per object),
+    /// inside the caller's write transaction `db` — so a write is never kept without its
+    /// history, nor history without its write.
     ///
-    /// Call it before the write deletes rows: a delete's tombstone is read from its row. Every
-    /// writer of the store (a context's save, a batch request) records through this function;
-    /// it records nothing for empty changes.
-    func recordHistory(in db: Database, author: String?, contextName: String?, changes: HistoryChanges) throws {
+    /// Call it before the write deletes rows: a delete's tombstone is read from its row unless
+    /// `tombstones` holds it (a batch delete reads them before its rows go). Every writer of
+    /// the store (a context's save, a batch request) records through this function; it records
+    /// nothing for empty changes.
+    func recordHistory(in db: Database, _ changes: HistoryChanges, tombstones: [ManagedObjectID: [(String, SQLValue)]] = [:]) throws {
         guard tracksHistory, !changes.isEmpty else { return }
         try db.execute(
             sql: "INSERT INTO \(HistoryTables.transactions) (ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZBUNDLEID, ZPROCESSID) VALUES (?, ?, ?, ?, ?)",
-            arguments: [Date().timeIntervalSinceReferenceDate, author, contextName, HistoryTables.bundleID, HistoryTables.processID]
+            arguments: [Date().timeIntervalSinceReferenceDate, changes.author, changes.contextName, HistoryTables.bundleID, HistoryTables.processID]
         )
         let transaction = db.lastInsertedRowID
         noteOwnHistoryTransaction(transaction, in: db)
         let insertChange = try db.cachedStatement(
             sql: "INSERT INTO \(HistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITYNAME, ZENTITYPK, ZCOLUMNS) VALUES (?, ?, ?, ?, ?)"
         )
-        for id in changes.inserted {
-            try insertChange.execute(arguments: [transaction, PersistentHistoryChangeType.insert.rawValue, id.entityName, id.primaryKey, nil])
-        }
-        for (id, slots) in changes.updated {
-            // No names is an empty text, not NULL, as this store has always written it.
-            let names = layout.changedPropertyNames(entityName: id.entityName, slots: slots, model: managedObjectModel) ?? ""
-            try insertChange.execute(arguments: [transaction, PersistentHistoryChangeType.update.rawValue, id.entityName, id.primaryKey, names])
-        }
-        for id in changes.deleted {
-            let tombstone = try changes.tombstones[id] ?? tombstoneValues(of: id, in: db)
-            try insertChange.execute(arguments: [transaction, PersistentHistoryChangeType.delete.rawValue, id.entityName, id.primaryKey, nil])
-            guard !tombstone.isEmpty else { continue }
-            let change = db.lastInsertedRowID
-            let insertValue = try db.cachedStatement(sql: "INSERT INTO \(HistoryTables.tombstones) (ZCHANGE, ZNAME, ZVALUE) VALUES (?, ?, ?)")
-            for (name, value) in tombstone { try insertValue.execute(arguments: [change, name, value.databaseValue]) }
+        for row in changes.rows {
+            guard let entity = plan.entity(code: row.entity) else { continue }
+            switch row.type {
+            case .insert:
+                try insertChange.execute(arguments: [transaction, row.type.rawValue, entity.name, row.key, nil])
+            case .update:
+                // No names is an empty text, not NULL, as this store has always written it.
+                try insertChange.execute(arguments: [transaction, row.type.rawValue, entity.name, row.key, row.columns ?? ""])
+            case .delete:
+                let id = ids.objectID(code: row.entity, primaryKey: row.key)
+                let tombstone = try id.flatMap { tombstones[$0] } ?? tombstoneValues(of: entity, key: row.key, in: db)
+                try insertChange.execute(arguments: [transaction, row.type.rawValue, entity.name, row.key, nil])
+                guard !tombstone.isEmpty else { continue }
+                let change = db.lastInsertedRowID
+                let insertValue = try db.cachedStatement(sql: "INSERT INTO \(HistoryTables.tombstones) (ZCHANGE, ZNAME, ZVALUE) VALUES (?, ?, ?)")
+                for (name, value) in tombstone { try insertValue.execute(arguments: [change, name, value.databaseValue]) }
+            }
         }
         try pruneHistoryIfNeeded(after: transaction, in: db)
     }
@@ -128,7 +106,15 @@ extension SQLiteStore {
     /// The stored values of `id`'s attributes marked `preservesValueInHistoryOnDeletion`, read
     /// from its row before it is deleted; `nil` values are left out.
     func tombstoneValues(of id: ManagedObjectID, in db: Database) throws -> [(String, SQLValue)] {
-        guard let entity = managedObjectModel.entity(named: id.entityName), let mapping = schema.mappings[entity.name] else { return [] }
+        guard let entity = plan.entity(named: id.entityName) else { return [] }
+        return try tombstoneValues(of: entity, key: id.primaryKey, in: db)
+    }
+
+    /// The stored values of the attributes marked `preservesValueInHistoryOnDeletion` of the
+    /// row `key` of `stored`, read before the row is deleted; `nil` values are left out.
+    private func tombstoneValues(of stored: StorePlan.EntityPlan, key: Int64, in db: Database) throws -> [(String, SQLValue)] {
+        guard let entity = managedObjectModel.entity(named: stored.name) else { return [] }
+        let mapping = stored.mapping
         let preserved = entity.allProperties.compactMap { property -> (String, String)? in
             guard let attribute = property as? AttributeDescription, attribute.preservesValueInHistoryOnDeletion, !attribute.isTransient,
                 let column = mapping.columns[attribute.slot]
@@ -137,7 +123,7 @@ extension SQLiteStore {
         }
         guard !preserved.isEmpty else { return [] }
         let columns = preserved.map(\.1).joined(separator: ", ")
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM \(mapping.table) WHERE Z_PK = ?", arguments: [id.primaryKey]) else {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM \(mapping.table) WHERE Z_PK = ?", arguments: [key]) else {
             return []
         }
         return preserved.enumerated().compactMap { index, pair in
