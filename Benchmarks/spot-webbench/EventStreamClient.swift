@@ -57,7 +57,7 @@ final class EventStreamClient: Sendable {
         // The handler is handed over by the initializer, not looked up in the pipeline once
         // connected: a connection the server (or a drop at the head) closes at once has an
         // empty pipeline by then, and the lookup failed with `notFound`.
-        let installed = NIOLoopBoundBox<EventStreamHandler?>(nil, eventLoop: loop)
+        let installed = NIOLoopBoundBox.makeEmptyBox(valueType: EventStreamHandler.self, eventLoop: loop)
         let future = ClientBootstrap(group: loop)
             .connectTimeout(.seconds(10))
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
