@@ -301,8 +301,10 @@ extension ModelContext: Sendable {}
 final class ModelContextLink {
     /// The context; `nil` once it is deallocated.
     unowned(unsafe) var context: ModelContext?
-    /// Whether the context is alive (``context`` not `nil`), asked without retaining it.
-    @usableFromInline var isAlive = true
+    /// Whether the context is alive (``context`` not `nil`), asked without retaining it (on
+    /// every model property read: unchecked, as the model backing's fields are, see
+    /// ``_ModelBacking``).
+    @usableFromInline @exclusivity(unchecked) var isAlive = true
     /// The context's ObjectGraph context, to tell whether a read runs on its queue.
     let managedObjectContext: ManagedObjectContext
     /// The same, for ``isOnQueue``: asked through it, a read retains and releases no context

@@ -353,19 +353,25 @@ public enum _PendingAttributeValue {
         }
     }
 
-    /// Stores the value in `slot` of `object`, typed.
+    /// Stores the value in `slot` of `object`, typed (a value through the non-optional
+    /// accessor, which does less than the optional one).
     func write(to object: ManagedObject, _ slot: ManagedPropertySlot) {
         switch self {
-        case .int(let value): Int._writeOptional(value, to: object, slot)
-        case .int64(let value): Int64._writeOptional(value, to: object, slot)
-        case .int32(let value): Int32._writeOptional(value, to: object, slot)
-        case .int16(let value): Int16._writeOptional(value, to: object, slot)
-        case .double(let value): Double._writeOptional(value, to: object, slot)
-        case .float(let value): Float._writeOptional(value, to: object, slot)
-        case .string(let value): String._writeOptional(value, to: object, slot)
-        case .bool(let value): Bool._writeOptional(value, to: object, slot)
-        case .date(let value): Date._writeOptional(value, to: object, slot)
+        case .int(let value): Self.write(value, to: object, slot)
+        case .int64(let value): Self.write(value, to: object, slot)
+        case .int32(let value): Self.write(value, to: object, slot)
+        case .int16(let value): Self.write(value, to: object, slot)
+        case .double(let value): Self.write(value, to: object, slot)
+        case .float(let value): Self.write(value, to: object, slot)
+        case .string(let value): Self.write(value, to: object, slot)
+        case .bool(let value): Self.write(value, to: object, slot)
+        case .date(let value): Self.write(value, to: object, slot)
         }
+    }
+
+    @inline(__always)
+    private static func write<Value: _ModelAttributeValue>(_ value: Value?, to object: ManagedObject, _ slot: ManagedPropertySlot) {
+        if let value { value._write(to: object, slot) } else { Value._writeOptional(nil, to: object, slot) }
     }
 }
 
@@ -377,9 +383,11 @@ public enum _PendingAttributeValue {
 struct PendingValue {
     /// The property's name.
     let key: String
-    /// The property's slot, when set through `@Model`'s accessors: compared by identity
-    /// before the name.
+    /// The property's slot, when set through `@Model`'s accessors.
     let slot: _PropertySlot?
+    /// The slot's identity, compared before the name (a plain word: finding a property among
+    /// a new model's values then copies no value).
+    let slotID: ObjectIdentifier?
     let storage: Storage
 
     enum Storage {
@@ -398,19 +406,21 @@ struct PendingValue {
     init(key: String, typed value: some _ModelAttributeValue, slot: _PropertySlot) {
         self.key = key
         self.slot = slot
+        slotID = ObjectIdentifier(slot)
         storage = .typed(value._pending)
     }
 
     init(key: String, general value: Any, slot: _PropertySlot? = nil) {
         self.key = key
         self.slot = slot
+        slotID = slot.map(ObjectIdentifier.init)
         storage = .general(GeneralValue(value))
     }
 
-    /// Whether this value is of the property `key` in `slot`.
+    /// Whether this value is of the property `key` whose slot is `slotID`.
     @inline(__always)
-    func isOf(key other: String, slot otherSlot: _PropertySlot?) -> Bool {
-        if let slot, let otherSlot { return slot === otherSlot }
+    func isOf(key other: String, slotID otherSlotID: ObjectIdentifier?) -> Bool {
+        if let slotID, let otherSlotID { return slotID == otherSlotID }
         return key == other
     }
 

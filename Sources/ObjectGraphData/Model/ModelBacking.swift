@@ -80,8 +80,15 @@ public final class _ModelBacking {
     /// Records a new model's value, replacing an earlier one of the same property (found by
     /// its slot's identity, or by name when it was set by name).
     private func setPending(_ value: consuming PendingValue) {
-        for index in values.indices where values[index].isOf(key: value.key, slot: value.slot) {
-            values[index] = value
+        // Through the buffer: indexing the array copied each value compared.
+        let (key, slotID) = (value.key, value.slotID)
+        let found = values.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            for index in 0..<buffer.count where (base + index).pointee.isOf(key: key, slotID: slotID) { return index }
+            return nil
+        }
+        if let found {
+            values[found] = value
             return
         }
         // Room for a typical model's properties at once, instead of growing 1, 2, 4, 8, 16.
@@ -91,7 +98,7 @@ public final class _ModelBacking {
 
     /// The value kept for the property in `slot` of a model not yet inserted.
     @usableFromInline func pendingValue(forKey key: String, slot: _PropertySlot) -> _PendingAttributeValue? {
-        for value in values where value.isOf(key: key, slot: slot) {
+        for value in values where value.isOf(key: key, slotID: ObjectIdentifier(slot)) {
             if case .typed(let pending) = value.storage { return pending }
             return nil
         }
