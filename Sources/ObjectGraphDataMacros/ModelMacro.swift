@@ -43,7 +43,9 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             // The backing data is made on first use, not as a stored property's initial value:
             // that would make one for every fetched model, only for `init(backingData:)` to
             // replace it.
-            "private var _$backingStorage: ObjectGraphData._ModelBacking? = nil",
+            // Unchecked: every property read loads it, and a model is used by one thread at a
+            // time (it is not Sendable).
+            "@exclusivity(unchecked) private var _$backingStorage: ObjectGraphData._ModelBacking? = nil",
             """
             \(raw: access)var _$backingData: ObjectGraphData._ModelBacking {
                 get {

@@ -134,4 +134,32 @@ struct CompositeAttributeTests {
         #expect(context.translation(of: FetchDescriptor(predicate: goldInPaloAlto)).isFullyTranslated)
         #expect(try context.fetch(FetchDescriptor(predicate: goldInPaloAlto)).map(\.name) == ["Cy"])
     }
+
+    @Test("A predicate on an array attribute (stored encoded) is evaluated in memory, and says so", arguments: Store.allCases)
+    func arrayAttributes(store: Store) throws {
+        var configuration = try store.configuration()
+        let log = StatementLog()
+        configuration.sqlStatementObserver = { log.append($0) }
+        let context = ModelContext(try ModelContainer(for: Customer.self, configurations: configuration))
+        for (name, nicknames) in [("Ada", ["A", "Countess"]), ("Bob", ["B"]), ("Cy", [])] {
+            let customer = Customer(name: name, address: Address(street: "1 Main", city: "Palo Alto", postcode: nil, since: Self.since))
+            customer.nicknames = nicknames
+            context.insert(customer)
+        }
+        try context.save()
+
+        let predicates: [(Predicate<Customer>, [String])] = [
+            (#Predicate { $0.nicknames.contains("B") }, ["Bob"]),
+            (#Predicate { $0.nicknames.contains { $0.starts(with: "C") } }, ["Ada"]),
+            (#Predicate { $0.nicknames.isEmpty }, ["Cy"]),
+            (#Predicate { $0.nicknames.count > 1 && $0.name != "" }, ["Ada"]),
+        ]
+        for (predicate, expected) in predicates {
+            let descriptor = FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.name)])
+            #expect(!context.translation(of: descriptor).isFullyTranslated)
+            let before = log.lines.count
+            #expect(try context.fetch(descriptor).map(\.name) == expected)
+            #expect(log.lines[before...].contains { $0.contains("evaluated in memory") })
+        }
+    }
 }

@@ -5,7 +5,16 @@ import Foundation
 final class ContextQueue: Sendable {
     let isMain: Bool
     private let queue: DispatchQueue
-    private let key = DispatchSpecificKey<UInt8>()
+
+    /// The private queue whose work the calling thread runs: set around each work item (and
+    /// restored after, for a synchronous call from another queue's work), so that
+    /// ``isCurrent`` reads one thread-specific word — libdispatch's queue-specific lookup
+    /// and its Swift wrapper cost more than an ObjectGraphData model's whole property read.
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
     /// Marks the main queue, so code running on it through `DispatchQueue.main.sync` from
     /// another thread (which libdispatch may run on the calling thread) counts as on it.
@@ -24,13 +33,20 @@ final class ContextQueue: Sendable {
             queue = .main
         } else {
             queue = DispatchQueue(label: label, qos: qos)
-            queue.setSpecific(key: key, value: 1)
         }
     }
 
     /// Whether the calling code runs on this queue (or inside a synchronous call onto it).
     var isCurrent: Bool {
-        isMain ? Self.holdsMain : DispatchQueue.getSpecific(key: key) != nil
+        isMain ? Self.holdsMain : pthread_getspecific(Self.currentKey) == Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Runs `work`, a work item of this private queue, marked as running on it.
+    private func running<T>(_ work: () throws -> T) rethrows -> T {
+        let previous = pthread_getspecific(Self.currentKey)
+        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(Self.currentKey, previous) }
+        return try work()
     }
 
     /// Whether the calling code runs on the main queue (see ``holdsMain``): on the main thread,
@@ -49,20 +65,25 @@ final class ContextQueue: Sendable {
     }
 
     func async(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+        if isMain {
+            queue.async(execute: work)
+        } else {
+            queue.async { [self] in running(work) }
+        }
     }
 
     /// Runs `work` on the queue and waits; runs it in place when already on the queue.
     func sync<T>(_ work: () throws -> T) rethrows -> T {
         if isCurrent { return try work() }
-        guard !isMain, Self.holdsMain else { return try queue.sync(execute: work) }
+        if isMain { return try queue.sync(execute: work) }
+        guard Self.holdsMain else { return try queue.sync { try running(work) } }
         // Called with the main queue held: the work (which runs on this thread) may call back
         // into a main-queue context, which must run in place, not wait for the main queue.
         return try queue.sync {
             let previous = ThreadState.current
             ThreadState.current = previous.union(.holdsMain)
             defer { ThreadState.current = previous }
-            return try work()
+            return try running(work)
         }
     }
 }

@@ -17,7 +17,7 @@ extension ModelContext {
         // log2(n) times over a large first fetch. (Not count + n: a refetch of models already
         // registered would double the registry for nothing.)
         registry.reserveCapacity(max(registry.count, objects.count))
-        var models = read { objects.map { model(for: $0) as! T } }
+        var models = read { objects.map { model(for: $0, as: T.self) } }
         guard plan.needsMemoryPass else { return models }
         if let predicate = descriptor.predicate {
             models = try models.filter { try predicate.evaluate($0) }

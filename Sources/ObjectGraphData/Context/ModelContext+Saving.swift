@@ -35,7 +35,7 @@ extension ModelContext {
             throw SwiftDataError.saveNotAllowed
         }
         NotificationCenter.default.post(name: Self.willSave, object: self)
-        let saved = try read { () throws -> ContextDidSave in
+        let saved = try read { () throws -> (inserted: [PersistentIdentifier], updated: [PersistentIdentifier], deleted: [PersistentIdentifier]) in
             let inserted = managedObjectContext.insertedObjects
             let updated = managedObjectContext.updatedObjects
             let deleted = managedObjectContext.deletedObjects
@@ -43,23 +43,23 @@ extension ModelContext {
             // Deleted objects leave the context: forget their models.
             for object in deleted { registry[ObjectIdentifier(object)] = nil }
             insertionOrder = []
-            // The saved objects that have models (their identifiers, permanent now).
-            let ids = { (objects: Set<ManagedObject>) in
-                Set(objects.lazy.filter { self.registry[ObjectIdentifier($0)] != nil }.map(\.objectID))
+            // The identifiers (permanent now) of the saved objects that have models. Each
+            // object is in its set once, so the identifiers need no set of their own.
+            let ids = { (objects: Set<ManagedObject>) -> [PersistentIdentifier] in
+                var ids: [PersistentIdentifier] = []
+                ids.reserveCapacity(objects.count)
+                for object in objects where self.registry[ObjectIdentifier(object)] != nil { ids.append(PersistentIdentifier(object.objectID)) }
+                return ids
             }
-            return ContextDidSave(
-                insertedObjectIDs: ids(inserted),
-                updatedObjectIDs: ids(updated),
-                deletedObjectIDs: Set(deleted.map(\.objectID))
-            )
+            return (ids(inserted), ids(updated), deleted.map { PersistentIdentifier($0.objectID) })
         }
         NotificationCenter.default.post(
             name: Self.didSave,
             object: self,
             userInfo: [
-                NotificationKey.insertedIdentifiers.rawValue: saved.insertedObjectIDs.map(PersistentIdentifier.init),
-                NotificationKey.updatedIdentifiers.rawValue: saved.updatedObjectIDs.map(PersistentIdentifier.init),
-                NotificationKey.deletedIdentifiers.rawValue: saved.deletedObjectIDs.map(PersistentIdentifier.init),
+                NotificationKey.insertedIdentifiers.rawValue: saved.inserted,
+                NotificationKey.updatedIdentifiers.rawValue: saved.updated,
+                NotificationKey.deletedIdentifiers.rawValue: saved.deleted,
             ]
         )
     }

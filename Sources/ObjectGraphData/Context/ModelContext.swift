@@ -132,19 +132,39 @@ public final class ModelContext {
     /// The model over `object`, registering a new one of the entity's class if needed.
     func model(for object: ManagedObject) -> any PersistentModel {
         if let model = registry[ObjectIdentifier(object)] { return model }
-        let type: any PersistentModel.Type
-        if let last = lastModelType, last.entity === object.entity {
-            type = last.type
-        } else {
-            guard let found = schema.typesByEntityName[object.entity.name] else {
-                preconditionFailure("ObjectGraphData: the schema has no model class for entity \(object.entity.name)")
-            }
-            type = found
-            lastModelType = (object.entity, found)
-        }
-        let model = type.init(backingData: _ModelBacking(object: object, context: self))
+        let model = modelType(of: object.entity).init(backingData: _ModelBacking(object: object, context: self))
         registry[ObjectIdentifier(object)] = model
         return model
+    }
+
+    /// The model over `object`, of type `T` (a fetch of `T`'s entity returns its objects or
+    /// its sub-entities'), registering a new one if needed: the registry is hashed once, and a
+    /// model made here of type `T` needs no cast.
+    func model<T: PersistentModel>(for object: ManagedObject, as _: T.Type) -> T {
+        let type = modelType(of: object.entity)
+        guard ObjectIdentifier(type) == ObjectIdentifier(T.self) else { return model(for: object) as! T }
+        var made: T?
+        let model = Self.registered(
+            &registry[ObjectIdentifier(object), default: {
+                let model = T(backingData: _ModelBacking(object: object, context: self))
+                made = model
+                return model
+            }()]
+        )
+        return made ?? (model as! T)
+    }
+
+    /// The model a registry entry holds (after a lookup that inserted it when missing).
+    private static func registered(_ entry: inout any PersistentModel) -> any PersistentModel { entry }
+
+    /// The model class of `entity`.
+    private func modelType(of entity: EntityDescription) -> any PersistentModel.Type {
+        if let last = lastModelType, last.entity === entity { return last.type }
+        guard let found = schema.typesByEntityName[entity.name] else {
+            preconditionFailure("ObjectGraphData: the schema has no model class for entity \(entity.name)")
+        }
+        lastModelType = (entity, found)
+        return found
     }
 
     /// The managed object behind `model`, inserting the model first when it is new.
@@ -194,8 +214,8 @@ public final class ModelContext {
             var general: [(key: String, value: Any)] = []
             for pending in backing.attach(to: object, in: self) {
                 switch pending.storage {
-                case .typed(let value, let slot): value._write(to: object, slot.managed)
-                case .general(let value): general.append((pending.key, value))
+                case .typed(let value): value.write(to: object, pending.slot!.managed)
+                case .general(let box): general.append((pending.key, box.value))
                 }
             }
             for (key, value) in general.sorted(by: { $0.key < $1.key }) {
@@ -277,11 +297,14 @@ extension ModelContext: Sendable {}
 /// reference to this link and an unowned one to the context, which its `deinit` clears. A
 /// weak reference to the context cost a side-table load per property read (and made every
 /// retain of the context take the slow path).
+@usableFromInline
 final class ModelContextLink {
     /// The context; `nil` once it is deallocated.
     unowned(unsafe) var context: ModelContext?
-    /// Whether the context is alive (``context`` not `nil`), asked without retaining it.
-    var isAlive = true
+    /// Whether the context is alive (``context`` not `nil`), asked without retaining it (on
+    /// every model property read: unchecked, as the model backing's fields are, see
+    /// ``_ModelBacking``).
+    @usableFromInline @exclusivity(unchecked) var isAlive = true
     /// The context's ObjectGraph context, to tell whether a read runs on its queue.
     let managedObjectContext: ManagedObjectContext
     /// The same, for ``isOnQueue``: asked through it, a read retains and releases no context
@@ -295,8 +318,14 @@ final class ModelContextLink {
     }
 
     /// Whether the calling code runs on the context's queue.
-    var isOnQueue: Bool {
+    @usableFromInline var isOnQueue: Bool {
         // The link holds the ObjectGraph context strongly, and the caller holds the link.
         unretainedManagedObjectContext._withUnsafeGuaranteedRef { $0.isOnQueue }
+    }
+
+    /// Runs `body` on the context's queue and waits (a model read off its context's queue),
+    /// leaving pending changes for the next write, fetch or save.
+    @usableFromInline func readOnQueue<T>(_ body: () -> T) -> T {
+        managedObjectContext.performAndWaitDeferringPendingChanges(body)
     }
 }

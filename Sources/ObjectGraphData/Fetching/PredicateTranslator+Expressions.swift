@@ -49,9 +49,12 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
         return .path(prefix.isEmpty ? name : prefix + "." + name)
     }
 
-    /// `base.@count` for a to-many relationship or a SUBQUERY; strings' counts stay in memory.
+    /// `base.@count` for a to-many relationship or a SUBQUERY; the counts of strings and of
+    /// array attributes (stored encoded) stay in memory.
     private func counted(_ base: Translation) throws -> Translation {
-        guard Root.Output.self is any _ModelArray.Type else { throw Untranslatable(description: "count of a string has no SQL form") }
+        guard PredicateTranslator.isToMany(Root.Output.self) else {
+            throw Untranslatable(description: "count of a string or of an array attribute has no SQL form")
+        }
         switch base {
         case .path(let path) where !path.isEmpty: return .path(path + ".@count")
         case .expression(let fragment): return .expression(Fragment(fragment.format + ".@count", fragment.arguments))
@@ -152,7 +155,7 @@ extension PredicateExpressions.SequenceContains: TranslatableExpression {
     func translate(_ translator: inout PredicateTranslator) throws -> Translation {
         let collection = try translator.translate(sequence)
         let member = try translator.translate(element)
-        if case .path(let path) = collection, !(LHS.Output.self is any _ModelArray.Type) || path.isEmpty {
+        if case .path(let path) = collection, !PredicateTranslator.isToMany(LHS.Output.self) || path.isEmpty {
             throw Untranslatable(description: "contains on a stored array attribute has no SQL form")
         }
         return .predicate(Fragment.binary(try translator.operand(member), "IN", try translator.operand(collection)))
@@ -212,12 +215,19 @@ extension PredicateTranslator {
         negated: Bool
     ) throws -> Fragment {
         guard case .path(let path) = try translator.translate(sequence), !path.isEmpty,
-            type(of: sequence).Output.self is any _ModelArray.Type
+            isToMany(type(of: sequence).Output.self)
         else { throw Untranslatable(description: "a collection closure over something other than a relationship") }
         let name = translator.subqueryVariable(for: variable)
         let inner = try translator.condition(test)
         let body = negated ? "NOT (\(inner.format))" : inner.format
         return Fragment("SUBQUERY(\(escaped(path)), \(name), \(body))", inner.arguments)
+    }
+
+    /// Whether `type` is an array of models, as a to-many relationship (or a `SUBQUERY` over
+    /// one) is; an array of values is an attribute, stored encoded, with no SQL form.
+    static func isToMany(_ type: Any.Type) -> Bool {
+        guard let arrayType = type as? any _ModelArray.Type else { return false }
+        return arrayType._elementType is any PersistentModel.Type
     }
 
     /// A constant as the store compares it: a model as its managed object, an identifier as

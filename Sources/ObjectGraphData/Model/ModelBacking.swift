@@ -1,31 +1,35 @@
 import Foundation
-import ObjectGraph
-import Observation
+public import ObjectGraph
+public import Observation
 
 /// Where a model's values live, as SwiftData's `BackingData`: in the model itself until it is
 /// inserted into a context, then in the context's managed object.
 ///
 /// Written into every `@Model` class by the macro; not used directly.
+///
+/// Its fields are `@exclusivity(unchecked)`: a model is used by one thread at a time (it is not
+/// `Sendable`), and a property read, which reads several of them, cost less than the runtime's
+/// access checks around it.
 public final class _ModelBacking {
     /// The values of a model not yet inserted, in the order first set (a property set again
     /// keeps its place). An array, not a dictionary: a new model has a handful, and hashing
     /// each key cost more than comparing it.
-    var values: [PendingValue] = []
+    @exclusivity(unchecked) var values: [PendingValue] = []
     /// The managed object, once inserted or fetched.
-    private(set) var object: ManagedObject?
+    @usableFromInline @exclusivity(unchecked) private(set) var object: ManagedObject?
     /// The link to the context the model belongs to.
-    private var link: ModelContextLink?
+    @usableFromInline @exclusivity(unchecked) private(set) var link: ModelContextLink?
     /// The context the model belongs to; `nil` before insertion and once the context is gone.
     var context: ModelContext? { link?.context }
     /// Set on key-path probes: reads record their key instead of returning values.
-    var recorder: _ModelKeyPathRecorder?
+    @usableFromInline @exclusivity(unchecked) var recorder: _ModelKeyPathRecorder?
     /// The model's observers (it is `Observable`).
-    private let registrar = ObservationRegistrar()
+    @usableFromInline let registrar = ObservationRegistrar()
     /// Whether a read has told the registrar of an access: before that no one can observe the
     /// model (observers register by reading), so a change need not tell the registrar — which
     /// takes its lock twice per change (a new model's initializer sets every property through
     /// its setter).
-    private var accessed = false
+    @usableFromInline @exclusivity(unchecked) var accessed = false
     /// The identity of a model not yet inserted.
     private lazy var detachedID = UUID()
 
@@ -64,7 +68,7 @@ public final class _ModelBacking {
 
     /// Sets the value a new model starts with, for the property in `slot`.
     public func setInitialValue<Value>(_ value: Value, forKey key: String, slot: _PropertySlot) {
-        setInitialValue(value, forKey: key)
+        if object == nil { setPending(PendingValue(key: key, general: value, slot: slot)) } else { setValue(value, forKey: key) }
     }
 
     /// Sets the value a new model starts with, for the property in `slot` whose Swift type is
@@ -73,18 +77,32 @@ public final class _ModelBacking {
         if object == nil { setPending(PendingValue(key: key, typed: value, slot: slot)) } else { setValue(value, forKey: key) }
     }
 
-    /// Records a new model's value, replacing an earlier one of the same property.
-    ///
-    /// (Taken `consuming` and compared key by key in place: a search by closure, and a
-    /// borrowed value appended, copied each value — an existential — once or twice.)
+    /// Records a new model's value, replacing an earlier one of the same property (found by
+    /// its slot's identity, or by name when it was set by name).
     private func setPending(_ value: consuming PendingValue) {
-        for index in values.indices where values[index].key == value.key {
-            values[index] = value
+        // Through the buffer: indexing the array copied each value compared.
+        let (key, slotID) = (value.key, value.slotID)
+        let found = values.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            for index in 0..<buffer.count where (base + index).pointee.isOf(key: key, slotID: slotID) { return index }
+            return nil
+        }
+        if let found {
+            values[found] = value
             return
         }
         // Room for a typical model's properties at once, instead of growing 1, 2, 4, 8, 16.
-        if values.isEmpty { values.reserveCapacity(8) }
+        if values.isEmpty { values.reserveCapacity(16) }
         values.append(value)
+    }
+
+    /// The value kept for the property in `slot` of a model not yet inserted.
+    @usableFromInline func pendingValue(forKey key: String, slot: _PropertySlot) -> _PendingAttributeValue? {
+        for value in values where value.isOf(key: key, slotID: ObjectIdentifier(slot)) {
+            if case .typed(let pending) = value.storage { return pending }
+            return nil
+        }
+        return nil
     }
 
     /// The value of the property `key` of `model`, registered with the observation tracking
@@ -112,6 +130,10 @@ public final class _ModelBacking {
     /// typed through `slot` (no lookup by name, no `Any` box and cast), registered with the
     /// observation tracking in progress under `keyPath`. `@Model`'s getter calls this one for
     /// such properties (Swift picks the more constrained overload).
+    ///
+    /// Inlinable, so that the model's module specializes it for the property's type: the read
+    /// is then a direct call of ObjectGraph's typed accessor, with no generic dispatch.
+    @inlinable
     public func getValue<Model: PersistentModel, Value: _ModelAttributeValue>(
         forKey key: String,
         slot: _PropertySlot,
@@ -125,7 +147,10 @@ public final class _ModelBacking {
                 // On the context's queue (the main context on the main actor, a model actor's
                 // context in the actor) the read runs in place.
                 if link.isOnQueue { return Value._read(object, slot.managed) }
-                return link.managedObjectContext.performAndWaitDeferringPendingChanges { Value._read(object, slot.managed) }
+                return link.readOnQueue { Value._read(object, slot.managed) }
+            }
+            if object == nil, let pending = pendingValue(forKey: key, slot: slot), let value = Value._fromPending(pending) {
+                return value
             }
         }
         return getValue(forKey: key)
@@ -145,7 +170,13 @@ public final class _ModelBacking {
         of model: Model,
         _ keyPath: KeyPath<Model, Value>
     ) {
-        withMutation(of: model, keyPath) { setValue(value, forKey: key) }
+        withMutation(of: model, keyPath) {
+            guard object != nil else {
+                setPending(PendingValue(key: key, general: value, slot: slot))
+                return
+            }
+            setValue(value, forKey: key)
+        }
     }
 
     /// Sets the property `key` of `model` whose Swift type is an attribute's own, typed

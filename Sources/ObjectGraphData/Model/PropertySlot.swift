@@ -1,5 +1,5 @@
 import Foundation
-import ObjectGraph
+public import ObjectGraph
 
 /// A persisted property's place in its model's managed objects, looked up once per entity:
 /// `@Model`'s accessors read and write through it (one per property, a static of the class).
@@ -11,7 +11,7 @@ import ObjectGraph
 /// models) take the general path, which converts.
 public final class _PropertySlot: Sendable {
     /// ObjectGraph's slot cache for the property.
-    let managed: ManagedPropertySlot
+    @usableFromInline let managed: ManagedPropertySlot
 
     /// The slot of the property named `key`.
     public init(_ key: String) {
