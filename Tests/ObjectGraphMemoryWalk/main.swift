@@ -4,6 +4,8 @@
 //   objectgraph-memory-walk seed PATH COUNT   creates a store of COUNT items (SQL, fast)
 //   objectgraph-memory-walk walk PATH BATCH   walks every item with fetchBatched, then prints
 //                                             "VmHWM-kB count checksum"
+//   objectgraph-memory-walk fetch PATH BATCH  the same with fetch and fetchBatchSize: an array
+//                                             holding a fault per item, filled a batch at a time
 import Foundation
 import GRDB
 import ObjectGraph
@@ -36,7 +38,7 @@ func peakKilobytes() -> Int {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 3, let number = Int(arguments[arguments.startIndex + 2]) else {
-    FileHandle.standardError.write(Data("usage: objectgraph-memory-walk seed|walk PATH COUNT|BATCH\n".utf8))
+    FileHandle.standardError.write(Data("usage: objectgraph-memory-walk seed|walk|fetch PATH COUNT|BATCH\n".utf8))
     exit(2)
 }
 let path = arguments[arguments.startIndex + 1]
@@ -55,7 +57,8 @@ do {
             )
             try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'Item'", arguments: [number])
         }
-    case "walk":
+    case "walk", "fetch":
+        let batched = arguments.first == "walk"
         let context = try container(at: path).newBackgroundContext()
         let (count, checksum) = try context.performAndWait {
             let request = FetchRequest<Item>(entityName: "Item")
@@ -63,7 +66,9 @@ do {
             request.fetchBatchSize = number
             var count = 0
             var checksum: Int64 = 0
-            for item in try context.fetchBatched(request) {
+            // `fetch` keeps every item (a fault once its batch is behind) until the walk ends.
+            let items: any Collection<Item> = batched ? try context.fetchBatched(request) : try context.fetch(request)
+            for item in items {
                 count += 1
                 checksum &+= item.number &+ Int64(item.name?.utf8.count ?? 0)
             }

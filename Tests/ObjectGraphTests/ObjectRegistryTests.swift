@@ -170,6 +170,43 @@ struct ObjectRegistryTests {
         }
     }
 
+    @Test("keys far apart, negative and at page edges, of two entities: each ID finds its own object, and emptied pages go")
+    func scatteredKeys() throws {
+        let stack = try SQLRecordingStack()
+        let store = try Self.seed(stack, photos: 1)[0].storeIdentifier
+        let context = stack.container.newBackgroundContext()
+        context.performAndWait {
+            let page = Int64(ObjectRegistry.pageSize)
+            var keys: Set<Int64> = [.min, .min + 1, -page - 1, -page, -1, 0, 1, page - 1, page, page + 1, 2 * page, 1 << 40, .max - 1, .max]
+            var generator = SeededGenerator(seed: 44)
+            while keys.count < 3_000 { keys.insert(Int64.random(in: -1_000_000...1_000_000_000, using: &generator)) }
+            // A Photo for every key, a Tag for every third: equal keys of two entities.
+            var held: [ManagedObject] = []
+            for (number, key) in keys.sorted().enumerated() {
+                held.append(context.object(with: ManagedObjectID(storeIdentifier: store, entityName: "Photo", primaryKey: key)))
+                if number % 3 == 0 {
+                    held.append(context.object(with: ManagedObjectID(storeIdentifier: store, entityName: "Tag", primaryKey: key)))
+                }
+            }
+            let ids = held.map(\.objectID)
+            #expect(Set(ids).count == held.count)
+            held.shuffle(using: &generator)
+            while !held.isEmpty {
+                #expect(context.registry.entryCount == held.count)
+                #expect(held.allSatisfy { context.registeredObject(for: $0.objectID) === $0 })
+                let alive = Set(held.map(ObjectIdentifier.init))
+                let wrong = ids.filter { id in
+                    guard let found = context.registeredObject(for: id) else { return false }
+                    return !alive.contains(ObjectIdentifier(found)) || found.objectID != id
+                }
+                #expect(wrong.isEmpty, "\(wrong.count) IDs find an object that is not theirs")
+                held.removeLast(max(1, held.count / 3))
+            }
+            #expect(context.registry.entryCount == 0)
+            #expect(context.registry.pageCount == 0, "a page goes when its last object does")
+        }
+    }
+
     @Test("a released object leaves the table, so it holds only what is alive")
     func releasedEntriesAreSwept() throws {
         let stack = try SQLRecordingStack()

@@ -202,6 +202,21 @@ struct ObjectStoragePropertyTests {
                     }
                 }
             }
+            // A batched fetch's faults (batches of three: two batches) fill with it too, each batch
+            // when one of its objects is first read.
+            let batched = stack.container.newBackgroundContext()
+            try batched.performAndWait {
+                let request = FetchRequest<Gauge>(entityName: "Gauge")
+                request.fetchBatchSize = 3
+                let fetched = try batched.fetch(request)
+                #expect(fetched.count == ids.count && fetched.allSatisfy(\.isFault))
+                for gauge in fetched.reversed() {
+                    let index = try #require(ids.firstIndex(of: gauge.objectID))
+                    for key in Self.keys {
+                        #expect(Self.typedField(gauge, key) == current[index][key]!, "batched \(index).\(key)")
+                    }
+                }
+            }
         }
     }
 }

@@ -47,6 +47,9 @@ final class ContextRegistry {
     /// How many objects are registered, for tests.
     var entryCount: Int { byID.entryCount }
 
+    /// How many pages of keys the registered objects take, for tests.
+    var pageCount: Int { byID.pagesInUse }
+
     /// Registers `object` under its ID (replacing whatever was registered under it).
     @inline(__always)
     func register(_ object: ManagedObject) {

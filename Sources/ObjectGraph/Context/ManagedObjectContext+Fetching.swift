@@ -32,7 +32,7 @@ extension ManagedObjectContext {
                 let ids = try idsWithoutLoading(entity, descriptor, includePending: request.includesPendingChanges)
             {
                 // IDs only: faults, filled one batch at a time (or one by one without a batch size).
-                objects = faults(for: ids, batchSize: request.fetchBatchSize)
+                objects = faults(for: consume ids, batchSize: request.fetchBatchSize)
             } else if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty {
                 // Prefetching reads the fetched objects' relationships: they come loaded.
                 objects = try fetchObjects(entity, descriptor, includePending: request.includesPendingChanges)

@@ -10,82 +10,77 @@
 /// that objects are used — and so released — on their context's queue only; it spares every
 /// object a Swift weak reference (a side-table allocation each) and the table periodic sweeps.
 ///
-/// The table is open-addressed (linear probing, backward-shift deletion) and hashes with one
-/// multiplication: every fetched object is looked up, inserted and, when released, removed,
-/// and `Dictionary`'s seeded SipHash cost ~100 instructions each time. Entries are plain values
-/// (a key and a pointer), so growing the table retains nothing.
+/// Objects are kept by primary key, in pages: a page holds the objects of ``pageSize``
+/// consecutive keys of one scope (store and entity), at the key's low bits, and a small
+/// open-addressed directory finds a page by its scope and the key's high bits. Registering an
+/// object writes one pointer into its page, releasing it clears one: no ID is hashed, no
+/// object is read on the way (the page is its scope's, the place its key's), and nothing is
+/// moved. Objects come and go in key order (a fetch's rows, an import's inserts, a save's
+/// releases), so consecutive objects share a page, and a context holding a million objects
+/// of consecutive keys keeps 8 bytes a key of pages and ~2 bytes of directory — where a table
+/// of key and pointer entries, at most three quarters full, kept 32. Keys far apart cost a
+/// page each (~300 bytes): a context of scattered keys pays for that.
 ///
-/// An entry's key is its ID's primary key plus its scope's ``ObjectIDScope/registrySalt``, not
-/// the scope itself (store and entity): the object it points to holds its whole ID, and is
-/// read only when the keys match. At 16 bytes instead of 24 an entry costs a context holding a
-/// million objects 32 MB of table instead of 48 MB. This relies on an object's ID not changing
-/// while it is registered: the context unregisters it before giving it a new ID (see
-/// `replaceObjectIDs`).
-///
-/// Eight consecutive keys of a scope share a home run of eight buckets, and only the runs are
-/// scattered: objects come and go in key order (an import's inserts, a fetch's rows, a save's
-/// releases), and a hash scattering every key made each of them a cache miss in a table of
-/// megabytes — a fifth of the time a 50,000-object import spent outside the database. The salt
-/// keeps two entities' equal keys (both count from 1) in runs of their own.
+/// This relies on an object's ID not changing while it is registered: the context unregisters
+/// it before giving it a new ID (see `replaceObjectIDs`).
 struct ObjectRegistry {
-    // @unchecked Sendable only so that the empty bucket can be a static constant: entries
-    // are used on their context's queue only.
-    private struct Entry: @unchecked Sendable {
-        /// The ID's ``ObjectRegistry/key(_:)``.
-        var key: UInt64
-        /// `nil` for an empty bucket.
-        var object: UnsafeMutableRawPointer?
+    /// Keys per page, a power of two: small enough that a page of scattered keys wastes
+    /// little, large enough that the directory stays a few pages' size.
+    static let pageSize = 32
+    private static let pageBits = UInt64(pageSize.trailingZeroBitCount)
 
-        /// Whether this occupied entry is `id`'s (of key `key`): same key, and the object's ID
-        /// has its scope.
-        @inline(__always)
-        func holds(_ id: ManagedObjectID, key: UInt64, object pointer: UnsafeMutableRawPointer) -> Bool {
-            self.key == key
-                && Unmanaged<ManagedObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.objectID.scope === id.scope }
-        }
+    /// A directory bucket: the page of keys `number * pageSize ..< (number + 1) * pageSize` of
+    /// `scope`, or an empty bucket (`scope` `nil`).
+    // @unchecked Sendable only so that the empty bucket can be a static constant: pages are
+    // used on their context's queue only.
+    private struct Page: @unchecked Sendable {
+        /// The scope's address, compared by identity (scopes are interned and never freed).
+        var scope: UnsafeMutableRawPointer?
+        /// The key's bits above the page's.
+        var number: UInt64
+        /// The registered objects in this page, unretained, by the key's low bits.
+        var objects: ContiguousArray<UnsafeMutableRawPointer?>
+        /// How many of `objects` are set: the page goes when none is.
+        var count: Int
     }
 
-    private static let empty = Entry(key: 0, object: nil)
+    private static let empty = Page(scope: nil, number: 0, objects: [], count: 0)
 
-    private var entries: ContiguousArray<Entry>
-    /// `64 - log2(entries.count)`: a hash's top bits index the table.
+    private var pages: ContiguousArray<Page>
+    /// `64 - log2(pages.count)`: a hash's top bits index the directory.
     private var shift: Int
+    private var pageCount = 0
     private var count = 0
 
     init() {
-        entries = ContiguousArray(repeating: Self.empty, count: 16)
+        pages = ContiguousArray(repeating: Self.empty, count: 16)
         shift = 64 - 4
     }
 
-    /// `id`'s key in the table: its primary key, moved by its scope's salt.
+    /// `id`'s page number (the key's high bits) and place in its page (the low bits).
     @inline(__always)
-    private static func key(_ id: ManagedObjectID) -> UInt64 {
-        UInt64(bitPattern: id.primaryKey) &+ id.scope.registrySalt
+    private static func place(_ id: ManagedObjectID) -> (number: UInt64, index: Int) {
+        let key = UInt64(bitPattern: id.primaryKey)
+        return (key >> pageBits, Int(truncatingIfNeeded: key) & (pageSize - 1))
     }
 
-    /// The bucket where the probe for `key` starts: the run of eight keys it belongs to goes
-    /// to a hashed place, and the key to its position in the run.
+    /// The bucket where the probe for page `number` of `scope` starts: one multiplication of
+    /// the number moved by the scope's salt, so two entities' pages of equal keys fall apart.
     @inline(__always)
-    private func home(_ key: UInt64) -> Int { Self.home(key, shift: shift) }
-
-    /// ``home(_:)`` in a table of `64 - shift` bits.
-    @inline(__always)
-    private static func home(_ key: UInt64, shift: Int) -> Int {
-        let run = ((key >> 3) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift + 3)
-        return Int(truncatingIfNeeded: run << 3 | key & 7)
+    private static func home(_ number: UInt64, salt: UInt64, shift: Int) -> Int {
+        Int(truncatingIfNeeded: ((number &+ salt) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
     }
 
-    /// The bucket holding `id`, or the empty bucket where it would go.
+    /// The bucket holding page `number` of `scope`, or the empty bucket where it would go.
     @inline(__always)
-    private func find(_ id: ManagedObjectID) -> (index: Int, found: Bool) {
-        let mask = entries.count - 1
-        let key = Self.key(id)
-        var index = home(key)
-        return entries.withUnsafeBufferPointer { buffer in
+    private func findPage(_ number: UInt64, of scope: ObjectIDScope) -> (index: Int, found: Bool) {
+        let address = Unmanaged.passUnretained(scope).toOpaque()
+        let mask = pages.count - 1
+        var index = Self.home(number, salt: scope.registrySalt, shift: shift)
+        return pages.withUnsafeBufferPointer { buffer in
             while true {
-                let entry = buffer[index]
-                guard let object = entry.object else { return (index, false) }
-                if entry.holds(id, key: key, object: object) { return (index, true) }
+                guard let occupant = buffer[index].scope else { return (index, false) }
+                if occupant == address && buffer[index].number == number { return (index, true) }
                 index = (index + 1) & mask
             }
         }
@@ -94,8 +89,9 @@ struct ObjectRegistry {
     /// The object registered under `id`; setting `nil` unregisters it.
     subscript(id: ManagedObjectID) -> ManagedObject? {
         get {
-            let (index, found) = find(id)
-            guard found, let pointer = entries[index].object else { return nil }
+            let (number, slot) = Self.place(id)
+            let (index, found) = findPage(number, of: id.scope)
+            guard found, let pointer = pages[index].objects[slot] else { return nil }
             return Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()
         }
         set {
@@ -105,18 +101,26 @@ struct ObjectRegistry {
             }
             assert(newValue.objectID == id, "ObjectGraph: an object is registered under its own ID only")
             let pointer = Unmanaged.passUnretained(newValue).toOpaque()
-            let (foundIndex, found) = find(id)
-            var index = foundIndex
-            if found {
-                entries[index].object = pointer
-                return
+            let (number, slot) = Self.place(id)
+            var (index, found) = findPage(number, of: id.scope)
+            if !found {
+                if (pageCount + 1) * 4 > pages.count * 3 {
+                    grow(to: pages.count * 2)
+                    index = findPage(number, of: id.scope).index
+                }
+                pages[index] = Page(
+                    scope: Unmanaged.passUnretained(id.scope).toOpaque(),
+                    number: number,
+                    objects: ContiguousArray(repeating: nil, count: Self.pageSize),
+                    count: 0
+                )
+                pageCount += 1
             }
-            if (count + 1) * 4 > entries.count * 3 {
-                grow(to: entries.count * 2)
-                index = find(id).index
+            if pages[index].objects[slot] == nil {
+                pages[index].count += 1
+                count += 1
             }
-            entries[index] = Entry(key: Self.key(id), object: pointer)
-            count += 1
+            pages[index].objects[slot] = pointer
         }
     }
 
@@ -124,8 +128,8 @@ struct ObjectRegistry {
     var values: [ManagedObject] {
         var result: [ManagedObject] = []
         result.reserveCapacity(count)
-        for entry in entries {
-            if let pointer = entry.object { result.append(Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()) }
+        for page in pages where page.scope != nil {
+            for case let pointer? in page.objects { result.append(Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()) }
         }
         return result
     }
@@ -133,37 +137,32 @@ struct ObjectRegistry {
     /// Unregisters `id`, returning its object if it was registered.
     @discardableResult
     mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
-        let (index, found) = find(id)
-        guard found, let pointer = entries[index].object else { return nil }
-        remove(at: index)
+        let (number, slot) = Self.place(id)
+        let (index, found) = findPage(number, of: id.scope)
+        guard found, let pointer = pages[index].objects[slot] else { return nil }
+        clear(slot, ofPageAt: index)
         return Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Unregisters `id` if `object` — being deinitialized — is what it holds (another object
-    /// may have been registered under the ID since).
+    /// may have been registered under the ID since). No object is read on the way.
     mutating func forget(_ id: ManagedObjectID, deinitializing object: UnsafeMutableRawPointer) {
-        // Found by key and pointer: no object is read on the way.
-        let mask = entries.count - 1
-        let key = Self.key(id)
-        var index = home(key)
-        while let occupant = entries[index].object {
-            if occupant == object && entries[index].key == key {
-                remove(at: index)
-                return
-            }
-            index = (index + 1) & mask
-        }
+        let (number, slot) = Self.place(id)
+        let (index, found) = findPage(number, of: id.scope)
+        guard found, pages[index].objects[slot] == object else { return }
+        clear(slot, ofPageAt: index)
     }
 
     mutating func removeAll() {
         self = ObjectRegistry()
     }
 
-    /// Makes room for `additional` more objects without growing the table on the way.
+    /// Makes room for `additional` more objects of consecutive keys (a fetch's rows) without
+    /// growing the directory on the way.
     mutating func reserveCapacity(forAdditional additional: Int) {
-        let needed = count + additional
-        guard needed * 4 > entries.count * 3 else { return }
-        var capacity = entries.count
+        let needed = pageCount + additional / Self.pageSize + 1
+        guard needed * 4 > pages.count * 3 else { return }
+        var capacity = pages.count
         while needed * 4 > capacity * 3 { capacity *= 2 }
         grow(to: capacity)
     }
@@ -171,49 +170,58 @@ struct ObjectRegistry {
     /// How many entries the table holds, for tests.
     var entryCount: Int { count }
 
-    /// Empties bucket `index`, moving later entries of its probe run back (no tombstones).
-    ///
-    /// Through the buffer's pointer: a save's released objects each scan the rest of their run
-    /// of eight, and the array's checks on each step were a sixth of what 50,000 removals cost
-    /// (callgrind: 11.7M -> 9.8M instructions).
-    private mutating func remove(at index: Int) {
+    /// How many pages the directory holds, for tests.
+    var pagesInUse: Int { pageCount }
+
+    /// Empties `slot` of the page in bucket `index`, and the bucket when the page holds
+    /// nothing more.
+    private mutating func clear(_ slot: Int, ofPageAt index: Int) {
+        pages[index].objects[slot] = nil
+        pages[index].count -= 1
+        count -= 1
+        if pages[index].count == 0 { removePage(at: index) }
+    }
+
+    /// Empties directory bucket `index`, moving later buckets of its probe run back (no
+    /// tombstones).
+    private mutating func removePage(at index: Int) {
         let shift = shift
-        entries.withUnsafeMutableBufferPointer { buffer in
+        pages.withUnsafeMutableBufferPointer { buffer in
             let mask = buffer.count - 1
             var hole = index
             var next = index
             while true {
                 next = (next + 1) & mask
-                guard buffer[next].object != nil else { break }
-                let wanted = Self.home(buffer[next].key, shift: shift)
-                // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
+                guard let scope = buffer[next].scope else { break }
+                let salt = Unmanaged<ObjectIDScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.registrySalt }
+                let wanted = Self.home(buffer[next].number, salt: salt, shift: shift)
+                // The page at `next` may move to `hole` unless its home lies cyclically in (hole, next].
                 let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
                 if !stays {
-                    buffer[hole] = buffer[next]
+                    buffer.swapAt(hole, next)
                     hole = next
                 }
             }
             buffer[hole] = Self.empty
         }
-        count -= 1
+        pageCount -= 1
     }
 
-    /// Moves every entry into a table of `capacity` buckets.
+    /// Moves every page into a directory of `capacity` buckets.
     private mutating func grow(to capacity: Int) {
-        let old = entries
         var grown = ContiguousArray(repeating: Self.empty, count: capacity)
         let shift = 64 - capacity.trailingZeroBitCount
         let mask = capacity - 1
         grown.withUnsafeMutableBufferPointer { buffer in
-            old.withUnsafeBufferPointer { old in
-                for entry in old where entry.object != nil {
-                    var index = Self.home(entry.key, shift: shift)
-                    while buffer[index].object != nil { index = (index + 1) & mask }
-                    buffer[index] = entry
-                }
+            for page in pages {
+                guard let scope = page.scope else { continue }
+                let salt = Unmanaged<ObjectIDScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.registrySalt }
+                var index = Self.home(page.number, salt: salt, shift: shift)
+                while buffer[index].scope != nil { index = (index + 1) & mask }
+                buffer[index] = page
             }
         }
-        entries = grown
+        pages = grown
         self.shift = shift
     }
 }

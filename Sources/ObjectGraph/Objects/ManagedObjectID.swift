@@ -112,15 +112,15 @@ func mixedHash(_ bits: UInt64, seed: Int) -> Int {
 final class ObjectIDScope: Sendable, Hashable {
     let storeIdentifier: String
     let entityName: String
-    /// What a context's object registry adds to this scope's primary keys, so that two
-    /// entities' equal keys fall far apart in its table (see ``ObjectRegistry``). A multiple of
-    /// eight, as the registry keeps runs of eight keys together.
+    /// What a context's object registry adds to this scope's page numbers before hashing
+    /// them, so that two entities' pages of equal keys fall far apart in its directory (see
+    /// ``ObjectRegistry``).
     let registrySalt: UInt64
 
     private init(storeIdentifier: String, entityName: String, ordinal: Int) {
         self.storeIdentifier = storeIdentifier
         self.entityName = entityName
-        registrySalt = (UInt64(ordinal) &* 0x9E37_79B9_7F4A_7C15) & ~7
+        registrySalt = UInt64(ordinal) &* 0x9E37_79B9_7F4A_7C15
     }
 
     /// Identity is equality: there is one scope per store and entity.
