@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
+import SPoTKit
 @testable import SPoTWeb
 
 @Suite("HEAD answers as GET does, without a body")
@@ -29,8 +30,7 @@ struct HeadRouteTests {
         try await WebFixture.run { fixture in
             try await fixture.application.test(.router) { client in
                 for path in paths(fixture) {
-                    let get = try await client.execute(uri: path, method: .get) { $0 }
-                    let head = try await client.execute(uri: path, method: .head) { $0 }
+                    let (get, head) = try await Self.pair(path, client: client, monitor: fixture.spot.store.monitor)
                     #expect(head.status == get.status, "\(path)")
                     // On its own, not through GET: a route that answered neither GET nor HEAD
                     // (both 404) would pass the comparison above.
@@ -52,6 +52,28 @@ struct HeadRouteTests {
                 // POST-only routes stay POST-only.
                 #expect(try await client.execute(uri: "/api/refresh", method: .head) { $0.status } == .notFound)
             }
+        }
+    }
+
+    /// The GET and the HEAD of `path`, made while the database monitor saw the database
+    /// online. On a machine loaded past its cores the monitor's probe can miss its lock deadline
+    /// and mark the database away for a moment, which changes the answers between the two
+    /// requests (`/health` 503, an offline marker in a list's JSON). That is availability,
+    /// which the outage suites test, not HEAD: such a pair is made again once a probe has
+    /// found the database (at most five times; a pair that still disagrees is what is checked).
+    static func pair(
+        _ path: String, client: some TestClientProtocol, monitor: DatabaseMonitor
+    ) async throws -> (get: TestResponse, head: TestResponse) {
+        var attempt = 0
+        while true {
+            let get = try await client.execute(uri: path, method: .get) { $0 }
+            let head = try await client.execute(uri: path, method: .head) { $0 }
+            attempt += 1
+            let away =
+                !monitor.status.isOnline || get.status == .serviceUnavailable || head.status == .serviceUnavailable
+                || String(buffer: get.body).hasPrefix("{\"offline\":")
+            if !away || attempt == 5 { return (get, head) }
+            _ = await monitor.check()
         }
     }
 
