@@ -182,6 +182,7 @@ extension ManagedObjectContext {
             switch expression {
             case .constant, .evaluatedObject, .unsupported: return true
             case .array(let items): return items.allSatisfy(local)
+            case .arithmetic(_, let lhs, let rhs): return local(lhs) && local(rhs)
             case .keyPath(.evaluatedObject, let key):
                 guard let slot = entity.slotByName[key] else { return true }
                 return (entity.allProperties[slot] as? RelationshipDescription)?.isToMany != true

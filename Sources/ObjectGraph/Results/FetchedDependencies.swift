@@ -162,6 +162,10 @@ struct FetchedDependencies {
         case .aggregate(let base, _):
             _ = place(of: base, root: root, variables: variables)
             return nil
+        case .arithmetic(_, let lhs, let rhs):
+            _ = place(of: lhs, root: root, variables: variables)
+            _ = place(of: rhs, root: root, variables: variables)
+            return nil
         case .subquery(let collection, let variable, let predicate):
             guard let source = place(of: collection, root: root, variables: variables) else {
                 needsRefetchOnAnyChange = true

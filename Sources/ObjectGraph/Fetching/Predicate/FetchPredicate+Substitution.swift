@@ -62,6 +62,8 @@ extension FetchPredicate {
             return .keyPath(substitute(base, values, shadowed: shadowed), key)
         case .aggregate(let base, let function):
             return .aggregate(substitute(base, values, shadowed: shadowed), function)
+        case .arithmetic(let op, let lhs, let rhs):
+            return .arithmetic(op, substitute(lhs, values, shadowed: shadowed), substitute(rhs, values, shadowed: shadowed))
         case .array(let items):
             return PredicateParser.foldedArray(items.map { substitute($0, values, shadowed: shadowed) })
         case .subquery(let collection, let variable, let predicate):

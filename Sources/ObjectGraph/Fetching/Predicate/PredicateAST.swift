@@ -96,10 +96,31 @@ package indirect enum ExpressionNode: Sendable, Hashable {
     case array([ExpressionNode])
     /// `SUBQUERY(collection, $variable, predicate)`.
     case subquery(collection: ExpressionNode, variable: String, predicate: PredicateNode)
-    /// `FUNCTION(…)`, `ANYKEY`, arithmetic, `tags[FIRST]`, `x.method()` and the like: parsed,
+    /// `lhs + rhs`, `-`, `*`, `/`, `**` (NSExpression's `add:to:`, `from:subtract:`,
+    /// `multiply:by:`, `divide:by:`, `raise:toPower:`); a unary minus is `0 - operand`.
+    case arithmetic(ArithmeticOperator, ExpressionNode, ExpressionNode)
+    /// `FUNCTION(…)`, `ANYKEY`, `tags[FIRST]`, `x.method()` and the like: parsed,
     /// kept as printed text (which re-parses to the same node), then refused as unsupported
     /// when evaluated or compiled.
     case unsupported(String)
+}
+
+/// NSPredicate's arithmetic operators, as its format strings spell them.
+package enum ArithmeticOperator: String, Sendable, Hashable {
+    case add = "+"
+    case subtract = "-"
+    case multiply = "*"
+    case divide = "/"
+    case power = "**"
+
+    /// How tightly the operator binds: `**` before `*` and `/`, those before `+` and `-`.
+    var precedence: Int {
+        switch self {
+        case .add, .subtract: 0
+        case .multiply, .divide: 1
+        case .power: 2
+        }
+    }
 }
 
 /// The collection operators NSPredicate and key-value coding share.

@@ -107,6 +107,8 @@ package struct PredicateEvaluator {
                 if try inner.holds(predicate, on: object) { kept.append(element) }
             }
             return .collection(kept)
+        case .arithmetic(let op, let lhs, let rhs):
+            return .value(try arithmetic(op, try value(of: lhs, on: object), try value(of: rhs, on: object)))
         case .unsupported(let text):
             throw FetchPredicateError.unsupported(text)
         }
@@ -119,6 +121,11 @@ package struct PredicateEvaluator {
             return try object.predicateOperand(forKey: key)
         case .value(.null):
             return .value(.null)
+        case .value(.string(let string)) where key == "length":
+            // NSString's and NSData's `length`, which key-value coding reads: UTF-16 units, bytes.
+            return .value(.int(Int64(string.utf16.count)))
+        case .value(.data(let data)) where key == "length":
+            return .value(.int(Int64(data.count)))
         case .value(let value):
             throw FetchPredicateError.typeMismatch(
                 "cannot read key '\(key)' of the value \(PredicateFormatter.format(value))"
@@ -160,6 +167,9 @@ package struct PredicateEvaluator {
     private static func checkPatterns(_ expression: ExpressionNode) throws {
         switch expression {
         case .keyPath(let base, _), .aggregate(let base, _): try checkPatterns(base)
+        case .arithmetic(_, let lhs, let rhs):
+            try checkPatterns(lhs)
+            try checkPatterns(rhs)
         case .array(let items): for item in items { try checkPatterns(item) }
         case .subquery(let collection, _, let predicate):
             try checkPatterns(collection)

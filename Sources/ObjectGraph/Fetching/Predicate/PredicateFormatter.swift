@@ -65,14 +65,29 @@ package enum PredicateFormatter {
         case .array(let items): return "{" + items.map(format).joined(separator: ", ") + "}"
         case .subquery(let collection, let variable, let predicate):
             return "SUBQUERY(\(format(collection)), $\(variable), \(format(predicate)))"
+        case .arithmetic(_, _, let operand) where expression.isUnaryMinus:
+            return "-" + arithmeticOperand(operand, below: nil)
+        case .arithmetic(let op, let lhs, let rhs):
+            return "\(arithmeticOperand(lhs, below: op)) \(op.rawValue) \(arithmeticOperand(rhs, below: op, onTheRight: true))"
         case .unsupported(let text): return text
         }
+    }
+
+    /// An operand of `op` (of a unary minus for `nil`), parenthesized where the parser would
+    /// otherwise group it differently: a looser operator, or an equal one on the right (the
+    /// operators are left-associative).
+    private static func arithmeticOperand(_ operand: ExpressionNode, below op: ArithmeticOperator?, onTheRight: Bool = false) -> String {
+        guard case .arithmetic(let inner, _, _) = operand, !operand.isUnaryMinus else { return format(operand) }
+        guard let op else { return "(\(format(operand)))" }
+        let looser = inner.precedence < op.precedence || (onTheRight && inner.precedence == op.precedence)
+        return looser ? "(\(format(operand)))" : format(operand)
     }
 
     /// `expression` printed so that a `.key`, `.@count` or `[index]` can follow it.
     package static func postfixBase(_ expression: ExpressionNode) -> String {
         switch expression {
         case .unsupported(let text): return "(\(text))"
+        case .arithmetic: return "(\(format(expression)))"
         case .constant(.int(let i)) where i < 0: return "(\(i))"
         case .constant(.double(let d)) where d.sign == .minus: return "(\(format(.double(d))))"
         default: return format(expression)
@@ -131,5 +146,15 @@ package enum PredicateFormatter {
             }
         }
         return out + "\""
+    }
+}
+
+extension ExpressionNode {
+    /// Whether this is `-operand` as the parser makes it (`0 - operand`, for an operand that
+    /// is not a literal: a literal's minus is folded into it).
+    fileprivate var isUnaryMinus: Bool {
+        guard case .arithmetic(.subtract, .constant(.int(0)), let operand) = self else { return false }
+        if case .constant = operand { return false }
+        return true
     }
 }

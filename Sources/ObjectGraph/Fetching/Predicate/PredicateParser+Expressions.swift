@@ -8,22 +8,18 @@ extension PredicateParser {
 
     private static let arithmeticLevels: [[String]] = [["+", "-"], ["*", "/"], ["**"]]
 
-    /// Arithmetic parses (left-associative, `**` tightest) into an unsupported expression.
+    /// Arithmetic, left-associative, `**` tightest.
     private mutating func parseBinary(level: Int) throws -> ExpressionNode {
         guard level < Self.arithmeticLevels.count else { return try parseUnary() }
         var lhs = try parseBinary(level: level + 1)
-        while case .symbol(let s) = current.kind, Self.arithmeticLevels[level].contains(s) {
+        while case .symbol(let s) = current.kind, Self.arithmeticLevels[level].contains(s),
+            let op = ArithmeticOperator(rawValue: s)
+        {
             advance()
             let rhs = try parseBinary(level: level + 1)
-            lhs = .unsupported("\(Self.operand(lhs)) \(s) \(Self.operand(rhs))")
+            lhs = .arithmetic(op, lhs, rhs)
         }
         return lhs
-    }
-
-    /// An operand printed so that it re-parses as the same operand inside a larger expression.
-    static func operand(_ expression: ExpressionNode) -> String {
-        if case .unsupported(let text) = expression { return "(\(text))" }
-        return PredicateFormatter.format(expression)
     }
 
     private mutating func parseUnary() throws -> ExpressionNode {
@@ -39,7 +35,7 @@ extension PredicateParser {
         case .constant(.int(let i)) where i != .min: return .constant(.int(-i))
         case .constant(.double(let d)): return .constant(.double(-d))
         case .constant(.decimal(let d)): return .constant(.decimal(-d))
-        default: return .unsupported("-\(Self.operand(operand))")
+        default: return .arithmetic(.subtract, .constant(.int(0)), operand)
         }
     }
 

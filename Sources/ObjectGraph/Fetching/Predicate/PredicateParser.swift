@@ -9,7 +9,7 @@ import Foundation
 /// and         := not (("AND" | "&&") not)*
 /// not         := ("NOT" | "!") not | "(" predicate ")" | "TRUEPREDICATE" | "FALSEPREDICATE" | comparison
 /// comparison  := ["ANY" | "SOME" | "ALL" | "NONE"] expression operator ["[" c|d|n "]"] expression
-/// expression  := arithmetic over postfix expressions (arithmetic parses, as unsupported)
+/// expression  := arithmetic over postfix expressions
 /// ```
 ///
 /// Format specifiers are replaced by their arguments while parsing, so the tree holds

@@ -42,6 +42,8 @@ extension SQLCompiler {
             // object the whole predicate is evaluated for; members are reached through the variable.
             collection.filters.append(try compile(predicate, in: scope, variables: inner))
             return .collection(collection)
+        case .arithmetic:
+            throw NeedsInMemoryEvaluation(reason: "arithmetic")
         case .unsupported(let what):
             throw FetchPredicateError.unsupported(what)
         }
