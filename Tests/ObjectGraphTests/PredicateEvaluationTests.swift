@@ -279,7 +279,6 @@ struct PredicateEvaluationTests {
         #expect(unsupported?.message.contains("unsupported: needs the Objective-C runtime") == true)
         #expect(predicateError("x UTI-CONFORMS-TO 'public.image'", on: empty)?.kind == .unsupported)
         #expect(predicateError("ANYKEY == 1", on: empty)?.kind == .unsupported)
-        #expect(predicateError("tags[FIRST] == 1", on: ["tags": [1]])?.kind == .unsupported)
         #expect(predicateError("ANY name == 'x'", on: ["name": "x"])?.kind == .typeMismatch)
         #expect(predicateError("name.count == 1", on: ["name": "x"])?.kind == .typeMismatch)
         #expect(predicateError("SUBQUERY(name, $x, $x == 1).@count == 1", on: ["name": "x"])?.kind == .typeMismatch)

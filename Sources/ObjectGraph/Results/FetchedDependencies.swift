@@ -162,6 +162,13 @@ struct FetchedDependencies {
         case .aggregate(let base, _):
             _ = place(of: base, root: root, variables: variables)
             return nil
+        case .index(let base, .size):
+            _ = place(of: base, root: root, variables: variables)
+            return nil
+        case .index(let base, let selector):
+            // An element is an object of the collection's entity, reached through its chain.
+            if case .at(let position) = selector { _ = place(of: position, root: root, variables: variables) }
+            return place(of: base, root: root, variables: variables)
         case .arithmetic(_, let lhs, let rhs):
             _ = place(of: lhs, root: root, variables: variables)
             _ = place(of: rhs, root: root, variables: variables)

@@ -62,6 +62,9 @@ extension FetchPredicate {
             return .keyPath(substitute(base, values, shadowed: shadowed), key)
         case .aggregate(let base, let function):
             return .aggregate(substitute(base, values, shadowed: shadowed), function)
+        case .index(let base, let selector):
+            guard case .at(let position) = selector else { return .index(substitute(base, values, shadowed: shadowed), selector) }
+            return .index(substitute(base, values, shadowed: shadowed), .at(substitute(position, values, shadowed: shadowed)))
         case .arithmetic(let op, let lhs, let rhs):
             return .arithmetic(op, substitute(lhs, values, shadowed: shadowed), substitute(rhs, values, shadowed: shadowed))
         case .array(let items):

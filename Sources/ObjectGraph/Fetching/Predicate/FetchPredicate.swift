@@ -28,9 +28,10 @@ import Foundation
 /// words; `@count`, `@sum`, `@avg`, `@min`, `@max`; `SUBQUERY(collection, $x, predicate)`;
 /// `SELF`; string, number (`0x`, `0o`, `0b`, exponents), `nil`, `YES`/`NO`, `{…}` literals;
 /// `$VARIABLE`s; and `%@`, `%K`, `%d`, `%f`-style specifiers. Keywords are case-insensitive.
-/// Arithmetic (`+`, `-`, `*`, `/`, `**`, a unary minus) and a string's or data's `length`
+/// Arithmetic (`+`, `-`, `*`, `/`, `**`, a unary minus), a string's or data's `length` and
+/// `array[index]`, `[FIRST]`, `[LAST]`, `[SIZE]`, `dictionary["key"]`
 /// evaluate as NSExpression computes them (a fetch evaluates them in memory).
-/// `FUNCTION(…)`, `ANYKEY`, `UTI-CONFORMS-TO`, `tags[FIRST]` and method calls
+/// `FUNCTION(…)`, `ANYKEY`, `UTI-CONFORMS-TO` and method calls
 /// parse, but evaluating (or fetching with) them throws an `unsupported` error: they need
 /// the Objective-C runtime.
 public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {

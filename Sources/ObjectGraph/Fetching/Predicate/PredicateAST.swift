@@ -99,10 +99,22 @@ package indirect enum ExpressionNode: Sendable, Hashable {
     /// `lhs + rhs`, `-`, `*`, `/`, `**` (NSExpression's `add:to:`, `from:subtract:`,
     /// `multiply:by:`, `divide:by:`, `raise:toPower:`); a unary minus is `0 - operand`.
     case arithmetic(ArithmeticOperator, ExpressionNode, ExpressionNode)
-    /// `FUNCTION(…)`, `ANYKEY`, `tags[FIRST]`, `x.method()` and the like: parsed,
+    /// `array[index]`, `array[FIRST]`, `array[LAST]`, `array[SIZE]`; `dictionary["key"]`.
+    case index(ExpressionNode, IndexSelector)
+    /// `FUNCTION(…)`, `ANYKEY`, `x.method()` and the like: parsed,
     /// kept as printed text (which re-parses to the same node), then refused as unsupported
     /// when evaluated or compiled.
     case unsupported(String)
+}
+
+/// What an index expression selects of a collection.
+package indirect enum IndexSelector: Sendable, Hashable {
+    case first
+    case last
+    /// The number of elements.
+    case size
+    /// The element at a position counted from 0, or (of a dictionary) the value under a key.
+    case at(ExpressionNode)
 }
 
 /// NSPredicate's arithmetic operators, as its format strings spell them.

@@ -109,6 +109,8 @@ package struct PredicateEvaluator {
             return .collection(kept)
         case .arithmetic(let op, let lhs, let rhs):
             return .value(try arithmetic(op, try value(of: lhs, on: object), try value(of: rhs, on: object)))
+        case .index(let base, let selector):
+            return try index(selector, of: try value(of: base, on: object), on: object)
         case .unsupported(let text):
             throw FetchPredicateError.unsupported(text)
         }
@@ -167,14 +169,41 @@ package struct PredicateEvaluator {
     private static func checkPatterns(_ expression: ExpressionNode) throws {
         switch expression {
         case .keyPath(let base, _), .aggregate(let base, _): try checkPatterns(base)
-        case .arithmetic(_, let lhs, let rhs):
+        case .arithmetic(_, let lhs, let rhs), .index(let lhs, .at(let rhs)):
             try checkPatterns(lhs)
             try checkPatterns(rhs)
+        case .index(let base, _): try checkPatterns(base)
         case .array(let items): for item in items { try checkPatterns(item) }
         case .subquery(let collection, _, let predicate):
             try checkPatterns(collection)
             try checkPatterns(predicate)
         case .constant, .evaluatedObject, .variable, .unsupported: return
+        }
+    }
+
+    /// `collection[selector]`: an element (`nil` past either end, where NSExpression raises),
+    /// the number of elements, or a dictionary's value under a string key.
+    private func index(_ selector: IndexSelector, of collection: PredicateOperand, on object: PredicateOperand) throws -> PredicateOperand {
+        var position: Value?
+        if case .at(let expression) = selector {
+            guard case .value(let value) = try self.value(of: expression, on: object) else {
+                throw FetchPredicateError.typeMismatch("an index must be a number or a key, not an object or a collection")
+            }
+            if case .string(let key) = value, case .object = collection { return try follow(key, from: collection) }
+            position = value
+        }
+        let elements = try self.elements(of: collection, for: "an index expression")
+        switch selector {
+        case .size: return .value(.int(Int64(elements.count)))
+        case .first: return elements.first ?? .value(.null)
+        case .last: return elements.last ?? .value(.null)
+        case .at:
+            switch position {
+            case .int(let i)?: return elements.indices.contains(Int(i)) ? elements[Int(i)] : .value(.null)
+            case .null?: return .value(.null)
+            default:
+                throw FetchPredicateError.typeMismatch("an index into a collection must be an integer, not \(PredicateFormatter.format(position ?? .null))")
+            }
         }
     }
 

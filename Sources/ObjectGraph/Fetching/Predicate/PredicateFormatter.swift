@@ -65,6 +65,15 @@ package enum PredicateFormatter {
         case .array(let items): return "{" + items.map(format).joined(separator: ", ") + "}"
         case .subquery(let collection, let variable, let predicate):
             return "SUBQUERY(\(format(collection)), $\(variable), \(format(predicate)))"
+        case .index(let base, let selector):
+            let index: String
+            switch selector {
+            case .first: index = "FIRST"
+            case .last: index = "LAST"
+            case .size: index = "SIZE"
+            case .at(let position): index = format(position)
+            }
+            return "\(postfixBase(base))[\(index)]"
         case .arithmetic(_, _, let operand) where expression.isUnaryMinus:
             return "-" + arithmeticOperand(operand, below: nil)
         case .arithmetic(let op, let lhs, let rhs):

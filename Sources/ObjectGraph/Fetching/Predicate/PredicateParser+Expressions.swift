@@ -45,16 +45,16 @@ extension PredicateParser {
         while true {
             if current.isSymbol("[") {
                 advance()
-                let index: String
+                let selector: IndexSelector
                 switch current.kind {
                 case .keyword(.first), .keyword(.last), .keyword(.size):
-                    index = current.text.uppercased()
+                    selector = current.kind == .keyword(.first) ? .first : current.kind == .keyword(.last) ? .last : .size
                     advance()
                 default:
-                    index = PredicateFormatter.format(try parseExpression())
+                    selector = .at(try parseExpression())
                 }
                 try expectSymbol("]", "to close the index")
-                expression = .unsupported("\(PredicateFormatter.postfixBase(expression))[\(index)]")
+                expression = .index(expression, selector)
                 continue
             }
             guard current.isSymbol(".") else { return expression }

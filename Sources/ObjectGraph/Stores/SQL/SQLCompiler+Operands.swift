@@ -44,6 +44,10 @@ extension SQLCompiler {
             return .collection(collection)
         case .arithmetic:
             throw NeedsInMemoryEvaluation(reason: "arithmetic")
+        case .index(let base, .size):
+            return try operand(.aggregate(base, .count), in: scope, variables: variables)
+        case .index:
+            throw NeedsInMemoryEvaluation(reason: "an index expression")
         case .unsupported(let what):
             throw FetchPredicateError.unsupported(what)
         }
