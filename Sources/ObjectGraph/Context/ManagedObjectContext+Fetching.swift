@@ -79,14 +79,7 @@ extension ManagedObjectContext {
             }
             return [result]
         case .dictionaryResultType:
-            let names = try dictionaryProperties(of: request, entity: entity)
-            let rows = try store().dictionaries(matching: descriptor, properties: names, distinct: request.returnsDistinctResults)
-            let dictionaries: [[String: Any]] = try rows.map { row in
-                var dictionary: [String: Any] = [:]
-                for (key, value) in row { if let converted = try publicValue(value, key: key, entity: entity) { dictionary[key] = converted } }
-                return dictionary
-            }
-            guard let results = dictionaries as? [T] else {
+            guard let results = try fetchDictionaries(request, entity: entity, descriptor: descriptor) as? [T] else {
                 throw ObjectGraphError(.typeMismatch, "a dictionaryResultType request must be a FetchRequest<[String: Any]>")
             }
             return results
@@ -129,7 +122,11 @@ extension ManagedObjectContext {
             if let error = predicate.error { throw error }
             node = predicate.node
         }
-        let sorts = request.sortDescriptors ?? []
+        // A grouped or aggregating dictionary fetch sorts its results, by their keys.
+        let sorts = request.groupsOrAggregates ? [] : request.sortDescriptors ?? []
+        if request.propertiesToGroupBy?.isEmpty == false, request.resultType != .dictionaryResultType {
+            throw ObjectGraphError(.invalidRequest, "propertiesToGroupBy needs resultType dictionaryResultType, as in Core Data")
+        }
         for sort in sorts {
             guard let key = sort.key else { continue }
             try checkSortKeyPath(key, from: entity)
@@ -141,14 +138,15 @@ extension ManagedObjectContext {
             entity: entity.name,
             predicate: node,
             sortDescriptors: sorts,
-            fetchLimit: request.fetchLimit,
-            fetchOffset: request.fetchOffset,
+            fetchLimit: request.groupsOrAggregates ? 0 : request.fetchLimit,
+            fetchOffset: request.groupsOrAggregates ? 0 : request.fetchOffset,
             includesSubentities: request.includesSubentities
         )
         // The plan is compiled by the first fetch and kept by the store under the request's
         // key; without a store, the fetch throws `noPersistentStore` where it first reads.
         if let store = parentStore {
-            descriptor.plan = try store.cachedFetchPlan(for: descriptor, key: request.planKey)
+            let key = request.groupsOrAggregates ? request.planKey.unsorted : request.planKey
+            descriptor.plan = try store.cachedFetchPlan(for: descriptor, key: key)
         }
         return (entity, descriptor)
     }
@@ -305,34 +303,5 @@ extension ManagedObjectContext {
     /// Sorts objects as the store would: by each descriptor, then by primary key.
     func sort(_ objects: [ManagedObject], by descriptors: [FetchSortDescriptor]) -> [ManagedObject] {
         FetchSortOrder(descriptors: descriptors).sorted(objects)
-    }
-
-    private func dictionaryProperties<T>(of request: FetchRequest<T>, entity: EntityDescription) throws -> [String] {
-        let requested: [Any] =
-            request.propertiesToFetch
-            ?? entity.allProperties.filter { !$0.isTransient && !(($0 as? RelationshipDescription)?.isToMany ?? false) }.map { $0.name as Any }
-        return try requested.map { item -> String in
-            let name: String
-            switch item {
-            case let string as String: name = string
-            case let property as PropertyDescription: name = property.name
-            default: throw ObjectGraphError(.invalidRequest, "propertiesToFetch holds \(type(of: item)); use property names or descriptions")
-            }
-            guard let slot = entity.slotByName[name] else {
-                throw ObjectGraphError(.unknownKey, "\(entity.name) has no property '\(name)' to fetch")
-            }
-            let property = entity.allProperties[slot]
-            if property.isTransient || (property as? RelationshipDescription)?.isToMany == true {
-                throw ObjectGraphError(.invalidRequest, "cannot fetch '\(name)' into a dictionary: only stored attributes and to-one relationships")
-            }
-            return name
-        }
-    }
-
-    private func publicValue(_ value: Value, key: String, entity: EntityDescription) throws -> Any? {
-        guard let slot = entity.slotByName[key] else { return nil }
-        if let attribute = entity.allProperties[slot] as? AttributeDescription { return try attribute.decodedValue(from: value) }
-        if case .objectID(let id) = value { return id }
-        return nil
     }
 }

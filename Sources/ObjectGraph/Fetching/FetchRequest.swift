@@ -76,8 +76,18 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// Whether fetched objects come with their values; `false` reads only IDs and returns
     /// faults, each filled by its own query when first read.
     public var includesPropertyValues = true
-    /// The properties in dictionary results: names (`String`) or ``PropertyDescription``s.
+    /// The properties in dictionary results: names (`String`), ``PropertyDescription``s, and
+    /// ``ExpressionDescription``s computing aggregates (`sum:`, `count:`, `min:`, `max:`,
+    /// `average:`) over the matching objects or over each group of ``propertiesToGroupBy``.
     public var propertiesToFetch: [Any]?
+    /// The properties (names or descriptions) whose values group a dictionary fetch, as
+    /// Core Data's `propertiesToGroupBy`: one result per distinct combination, every other
+    /// column an aggregate. Sort descriptors, offset and limit apply to the groups.
+    public var propertiesToGroupBy: [Any]?
+    /// Which groups a grouped dictionary fetch returns, as Core Data's `havingPredicate`: it
+    /// reads a group's result by its keys, or as variables (`$total > 100`, the way Core Data
+    /// names an expression description's value).
+    public var havingPredicate: FetchPredicate?
     /// Whether dictionary results drop duplicates.
     public var returnsDistinctResults = false
     /// Relationship key paths whose destinations load with the results, as Core Data's
@@ -88,6 +98,14 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// walking the relationships afterwards reads nothing more. A step that is not a
     /// relationship makes the fetch throw.
     public var relationshipKeyPathsForPrefetching: [String]?
+
+    /// Whether this is a dictionary fetch that groups or computes aggregates: its sort,
+    /// offset and limit apply to the groups, after the store has read the matching rows.
+    var groupsOrAggregates: Bool {
+        guard resultType == .dictionaryResultType else { return false }
+        if propertiesToGroupBy?.isEmpty == false { return true }
+        return propertiesToFetch?.contains { ($0 as? ExpressionDescription)?.expression?.expressionType == .function } == true
+    }
 
     /// The key of the request's entity, predicate, sort and ``includesSubentities`` in its
     /// store's plan cache (``FetchPlanCache``): new when one of them changes, so the store

@@ -15,6 +15,10 @@ package struct FetchPlanKey: Hashable, Sendable {
     package static func next() -> FetchPlanKey {
         FetchPlanKey(value: issued.wrappingAdd(1, ordering: .relaxed).newValue)
     }
+
+    /// The key of the same request fetched without its sort (a grouped dictionary fetch sorts
+    /// its groups itself): no key ``next()`` issues, nor another request's.
+    package var unsorted: FetchPlanKey { FetchPlanKey(value: value | 1 << 63) }
 }
 
 /// The fetch plans a store compiled, by the key of the request they were compiled for.
