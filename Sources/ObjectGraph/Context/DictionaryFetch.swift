@@ -195,41 +195,11 @@ struct DictionaryFetch {
             return present.dropFirst().reduce(present.first ?? .null) { best, value in
                 Value.sortCompare(value, best) == wanted ? value : best
             }
-        case .sum, .avg:
-            var integer: Int64? = 0
-            var double = 0.0
-            var decimal: Decimal?
-            var count = 0
-            for value in present {
-                switch value {
-                case .int(let i):
-                    if let sum = integer { integer = sum.addingReportingOverflow(i).overflow ? nil : sum + i }
-                    double += Double(i)
-                    decimal = decimal.map { $0 + Decimal(i) }
-                case .bool(let flag):
-                    integer = integer.map { $0 + (flag ? 1 : 0) }
-                    double += flag ? 1 : 0
-                    decimal = decimal.map { $0 + (flag ? 1 : 0) }
-                case .double(let d):
-                    integer = nil
-                    double += d
-                case .decimal(let d):
-                    integer = nil
-                    decimal = (decimal ?? Decimal(double)) + d
-                    double += NSDecimalNumber(decimal: d).doubleValue
-                default:
-                    continue  // text, dates and the like add nothing, as the evaluator's @sum
-                }
-                count += 1
-            }
-            if function == .avg {
-                guard count > 0 else { return .null }
-                if let decimal { return .decimal(decimal / Decimal(count)) }
-                return .double(double / Double(count))
-            }
-            if let decimal { return .decimal(decimal) }
-            if let integer { return .int(integer) }
-            return .double(double)
+        case .sum:
+            // The evaluator's @sum and @avg, which the SQLite store's og_sum and og_avg share.
+            return PredicateEvaluator.sum(present)
+        case .avg:
+            return PredicateEvaluator.average(present)
         }
     }
 

@@ -21,6 +21,12 @@ enum SQLiteFunctions {
     /// integer and floating-point columns, which SQLite cannot compare exactly.
     static let numericCompare = "og_numcmp"
 
+    /// The functions Core Data's derived-attribute triggers call (table, entity, key, property,
+    /// new value).
+    static let derivedAttributeTriggerFunctions = [
+        "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+    ]
+
     /// The collation implementing a sort selector, or `nil` for plain binary order.
     static func collation(for selector: FetchSortDescriptor.Selector) -> String? {
         switch selector {
@@ -71,6 +77,13 @@ enum SQLiteFunctions {
                 }
             }
         )
+        // Core Data keeps a derived attribute (`count:(pages)`) with triggers that, after
+        // updating the column, call these to tell its context which object changed. A store
+        // Core Data wrote keeps its triggers, so a write here runs them too: the columns are
+        // kept up to date by the triggers themselves; the calls report nothing.
+        for trigger in derivedAttributeTriggerFunctions {
+            db.add(function: DatabaseFunction(trigger, argumentCount: 5, pure: false) { _ in nil })
+        }
         db.add(function: DatabaseFunction(sum, argumentCount: 1, pure: true, aggregate: SumAggregate.self))
         db.add(function: DatabaseFunction(average, argumentCount: 1, pure: true, aggregate: AverageAggregate.self))
         db.add(
