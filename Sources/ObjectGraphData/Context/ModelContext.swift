@@ -108,8 +108,7 @@ public final class ModelContext {
 
     deinit {
         // The context's models may outlive it: from now on they find no context.
-        link.context = nil
-        link.isAlive = false
+        link.contextDidEnd()
     }
 
     // MARK: Running on the context's queue
@@ -312,13 +311,35 @@ final class ModelContextLink {
     /// each retain took the slow path).
     private let unretainedManagedObjectContext: Unmanaged<ManagedObjectContext>
 
+    /// The thread-specific key of the context's queue's marker (see ``isOnQueue``).
+    @usableFromInline let queueKey: pthread_key_t
+    /// What the word of ``queueKey`` holds on the context's queue, while the context is alive;
+    /// `nil` once it is deallocated, so that no read takes the fast path of ``isOnQueue``.
+    @usableFromInline @exclusivity(unchecked) var queueMarker: UnsafeMutableRawPointer?
+
     init(_ managedObjectContext: ManagedObjectContext) {
         self.managedObjectContext = managedObjectContext
         unretainedManagedObjectContext = Unmanaged.passUnretained(managedObjectContext)
+        (queueKey, queueMarker) = managedObjectContext.queueMarker
     }
 
-    /// Whether the calling code runs on the context's queue.
-    @usableFromInline var isOnQueue: Bool {
+    /// Called by the context's `deinit`: its models find no context from now on.
+    func contextDidEnd() {
+        context = nil
+        isAlive = false
+        queueMarker = nil
+    }
+
+    /// Whether the context is alive and the calling code runs on its queue: one comparison of
+    /// a thread-specific word, which a model's every property read asks (four calls down to the
+    /// queue cost more than the read itself), and the queue's own answer when they differ.
+    @inlinable var isOnQueue: Bool {
+        if let queueMarker, pthread_getspecific(queueKey) == queueMarker { return true }
+        return isAlive && isOnQueueAsked
+    }
+
+    /// Whether the calling code runs on the context's queue, asked of the queue.
+    @usableFromInline var isOnQueueAsked: Bool {
         // The link holds the ObjectGraph context strongly, and the caller holds the link.
         unretainedManagedObjectContext._withUnsafeGuaranteedRef { $0.isOnQueue }
     }
