@@ -37,11 +37,16 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             }
             """,
             // The backing unretained: the model holds it, and nothing in a read can release it.
+            // (Read from the stored optional: through `_$backingData`, which may make one, the
+            // retain stayed.)
             """
             get {
-                Swift.Unmanaged.passUnretained(_$backingData)._withUnsafeGuaranteedRef {
-                    $0.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name))
+                if let backing = _$backingStorage {
+                    return Swift.Unmanaged.passUnretained(backing)._withUnsafeGuaranteedRef {
+                        $0.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name))
+                    }
                 }
+                return _$backingData.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name))
             }
             """,
             "set { _$backingData.setValue(newValue, forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name)) }",

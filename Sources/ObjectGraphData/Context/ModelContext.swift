@@ -46,21 +46,25 @@ public final class ModelContext {
     /// its `performAndWait`).
     public let managedObjectContext: ManagedObjectContext
     /// The models the context has handed out, by the identity of their managed objects.
-    var registry: [ObjectIdentifier: any PersistentModel] = [:]
+    ///
+    /// This and the other bookkeeping below are `@exclusivity(unchecked)`: a context is used by
+    /// one thread at a time (it is not `Sendable`), and the runtime's access checks cost
+    /// several per insert and fetched model.
+    @exclusivity(unchecked) var registry: [ObjectIdentifier: any PersistentModel] = [:]
     /// The context as its models reach it: without a weak reference (see ``ModelContextLink``).
     let link: ModelContextLink
     /// The models inserted since the last save, in insertion order.
-    var insertionOrder: [ObjectIdentifier] = []
+    @exclusivity(unchecked) var insertionOrder: [ObjectIdentifier] = []
     /// The entity of the last model made for a managed object, and its model class: a fetch
     /// makes many models of one entity, and looking the class up by name cost a string hash each.
-    private var lastModelType: (entity: EntityDescription, type: any PersistentModel.Type)?
+    @exclusivity(unchecked) private var lastModelType: (entity: EntityDescription, type: any PersistentModel.Type)?
     /// The model class last inserted, and its entity name.
-    private var lastInsertedType: (type: ObjectIdentifier, entityName: String)?
+    @exclusivity(unchecked) private var lastInsertedType: (type: ObjectIdentifier, entityName: String)?
     /// Whether changes are saved without a call to ``save()``: by ``processPendingChanges()``,
     /// and, on the ``ModelContainer/mainContext``, on the main actor soon after each change.
-    public var autosaveEnabled = false
+    @exclusivity(unchecked) public var autosaveEnabled = false
     /// Whether an autosave is scheduled on the main actor.
-    var autosaveScheduled = false
+    @exclusivity(unchecked) var autosaveScheduled = false
     /// The undo manager recording the context's changes, as SwiftData's; `nil` (the default)
     /// records nothing. SwiftUI's `.modelContainer(for:isUndoEnabled: true)` sets one on the
     /// main context; here set it yourself: `container.mainContext.undoManager = UndoManager()`
