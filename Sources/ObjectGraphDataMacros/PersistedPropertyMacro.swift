@@ -37,12 +37,14 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             }
             """,
             // The backing unretained: the model holds it, and nothing in a read can release it.
-            // (Read from the stored optional: through `_$backingData`, which may make one, the
-            // retain stayed.)
+            // (Read from the stored optional, in a statement of its own: through
+            // `_$backingData`, which may make one, or bound by `if let`, whose lifetime spans
+            // the read, the retain stayed.)
             """
             get {
-                if let backing = _$backingStorage {
-                    return Swift.Unmanaged.passUnretained(backing)._withUnsafeGuaranteedRef {
+                let _$backing = _$backingStorage.map { Swift.Unmanaged.passUnretained($0) }
+                if let _$backing {
+                    return _$backing._withUnsafeGuaranteedRef {
                         $0.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name))
                     }
                 }
