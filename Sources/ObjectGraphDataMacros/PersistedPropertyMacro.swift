@@ -17,7 +17,8 @@ public import SwiftSyntaxMacros
 /// initialized from the start: an initializer could leave a property unset, and every
 /// assignment took the setter.) A static peer `_$slot_title` is where the accessors find the
 /// property's slot (through which properties of attributes' own Swift types are read and
-/// written typed).
+/// written typed), and `_$keyPath_title` the key path they tell the observers (a key-path
+/// literal in an accessor asks the runtime for it on every call).
 public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -35,8 +36,22 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 _$\(raw: name) = ObjectGraphData._PersistedPropertyPlaceholder()
             }
             """,
-            "get { _$backingData.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, \\.\(raw: name)) }",
-            "set { _$backingData.setValue(newValue, forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, \\.\(raw: name)) }",
+            // The backing unretained: the model holds it, and nothing in a read can release it.
+            // (Read from the stored optional, in a statement of its own: through
+            // `_$backingData`, which may make one, or bound by `if let`, whose lifetime spans
+            // the read, the retain stayed.)
+            """
+            get {
+                let _$backing = _$backingStorage.map { Swift.Unmanaged.passUnretained($0) }
+                if let _$backing {
+                    return _$backing._withUnsafeGuaranteedRef {
+                        $0.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name))
+                    }
+                }
+                return _$backingData.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name))
+            }
+            """,
+            "set { _$backingData.setValue(newValue, forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name)) }",
         ]
     }
 
@@ -46,9 +61,13 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let name = propertyName(declaration) else { return [] }
+        guard let type = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first else {
+            throw MacroExpansionErrorMessage("@_PersistedProperty applies to a stored property of a @Model class")
+        }
         return [
             "private var _$\(raw: name): ObjectGraphData._PersistedPropertyPlaceholder",
             "private static let _$slot_\(raw: name) = ObjectGraphData._PropertySlot(\(raw: ModelMacro.literal(name)))",
+            "private static let _$keyPath_\(raw: name) = \\\(raw: type.name.trimmedDescription).\(raw: name)",
         ]
     }
 

@@ -36,6 +36,25 @@ final class ContextQueue: Sendable {
         }
     }
 
+    /// What the main thread's word of ``currentKey`` holds outside any private queue's work
+    /// (set the first time the main thread asks whether it holds the main queue): one, never
+    /// an object's address, so no private queue's marker.
+    private static var mainMarker: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
+
+    /// The thread-specific word ``marker`` is compared with: for a caller that asks "am I on
+    /// this queue?" so often (an ObjectGraphData model's every property read) that it keeps the
+    /// key and the marker and compares the word itself.
+    package static var markerKey: pthread_key_t { currentKey }
+
+    /// What the word of ``markerKey`` holds while the calling code runs on this queue: for a
+    /// private queue, its work (``running(_:)``); for the main queue, the main thread once it
+    /// has asked (not work the main queue runs on another thread, nor a synchronous call onto a
+    /// private queue made from the main thread). A word that holds it means ``isCurrent``; one
+    /// that does not says nothing — ask ``isCurrent``.
+    package var marker: UnsafeMutableRawPointer {
+        isMain ? Self.mainMarker : Unmanaged.passUnretained(self).toOpaque()
+    }
+
     /// Whether the calling code runs on this queue (or inside a synchronous call onto it).
     var isCurrent: Bool {
         isMain ? Self.holdsMain : pthread_getspecific(Self.currentKey) == Unmanaged.passUnretained(self).toOpaque()
@@ -61,7 +80,13 @@ final class ContextQueue: Sendable {
     /// used from the main thread, reading through its main-queue parent).
     private static var holdsMain: Bool {
         let state = ThreadState.current
-        return state.contains(.mainThread) || state.contains(.holdsMain) || DispatchQueue.getSpecific(key: mainKey) != nil
+        if state.contains(.mainThread) {
+            // Outside any private queue's work (only there: a private queue's work compares
+            // the word with its own marker), the main thread's word says so from now on.
+            if pthread_getspecific(currentKey) == nil { pthread_setspecific(currentKey, mainMarker) }
+            return true
+        }
+        return state.contains(.holdsMain) || DispatchQueue.getSpecific(key: mainKey) != nil
     }
 
     func async(_ work: @escaping @Sendable () -> Void) {
@@ -118,5 +143,14 @@ private struct ThreadState: OptionSet {
             return worked
         }
         set { pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue.rawValue)) }
+    }
+}
+
+extension ManagedObjectContext {
+    /// The key (a `pthread_key_t`) and marker of the context's queue (see
+    /// ``ContextQueue/marker``): the calling code runs on the queue when
+    /// `pthread_getspecific(key) == marker`; when not, ask ``isOnQueue``.
+    package var queueMarker: (key: UInt32, marker: UnsafeMutableRawPointer) {
+        (ContextQueue.markerKey, queue.marker)
     }
 }

@@ -46,21 +46,25 @@ public final class ModelContext {
     /// its `performAndWait`).
     public let managedObjectContext: ManagedObjectContext
     /// The models the context has handed out, by the identity of their managed objects.
-    var registry: [ObjectIdentifier: any PersistentModel] = [:]
+    ///
+    /// This and the other bookkeeping below are `@exclusivity(unchecked)`: a context is used by
+    /// one thread at a time (it is not `Sendable`), and the runtime's access checks cost
+    /// several per insert and fetched model.
+    @exclusivity(unchecked) var registry: [ObjectIdentifier: any PersistentModel] = [:]
     /// The context as its models reach it: without a weak reference (see ``ModelContextLink``).
     let link: ModelContextLink
     /// The models inserted since the last save, in insertion order.
-    var insertionOrder: [ObjectIdentifier] = []
+    @exclusivity(unchecked) var insertionOrder: [ObjectIdentifier] = []
     /// The entity of the last model made for a managed object, and its model class: a fetch
     /// makes many models of one entity, and looking the class up by name cost a string hash each.
-    private var lastModelType: (entity: EntityDescription, type: any PersistentModel.Type)?
+    @exclusivity(unchecked) private var lastModelType: (entity: EntityDescription, type: any PersistentModel.Type)?
     /// The model class last inserted, and its entity name.
-    private var lastInsertedType: (type: ObjectIdentifier, entityName: String)?
+    @exclusivity(unchecked) private var lastInsertedType: (type: ObjectIdentifier, entityName: String)?
     /// Whether changes are saved without a call to ``save()``: by ``processPendingChanges()``,
     /// and, on the ``ModelContainer/mainContext``, on the main actor soon after each change.
-    public var autosaveEnabled = false
+    @exclusivity(unchecked) public var autosaveEnabled = false
     /// Whether an autosave is scheduled on the main actor.
-    var autosaveScheduled = false
+    @exclusivity(unchecked) var autosaveScheduled = false
     /// The undo manager recording the context's changes, as SwiftData's; `nil` (the default)
     /// records nothing. SwiftUI's `.modelContainer(for:isUndoEnabled: true)` sets one on the
     /// main context; here set it yourself: `container.mainContext.undoManager = UndoManager()`
@@ -108,8 +112,7 @@ public final class ModelContext {
 
     deinit {
         // The context's models may outlive it: from now on they find no context.
-        link.context = nil
-        link.isAlive = false
+        link.contextDidEnd()
     }
 
     // MARK: Running on the context's queue
@@ -312,13 +315,35 @@ final class ModelContextLink {
     /// each retain took the slow path).
     private let unretainedManagedObjectContext: Unmanaged<ManagedObjectContext>
 
+    /// The thread-specific key of the context's queue's marker (see ``isOnQueue``).
+    @usableFromInline let queueKey: pthread_key_t
+    /// What the word of ``queueKey`` holds on the context's queue, while the context is alive;
+    /// `nil` once it is deallocated, so that no read takes the fast path of ``isOnQueue``.
+    @usableFromInline @exclusivity(unchecked) var queueMarker: UnsafeMutableRawPointer?
+
     init(_ managedObjectContext: ManagedObjectContext) {
         self.managedObjectContext = managedObjectContext
         unretainedManagedObjectContext = Unmanaged.passUnretained(managedObjectContext)
+        (queueKey, queueMarker) = managedObjectContext.queueMarker
     }
 
-    /// Whether the calling code runs on the context's queue.
-    @usableFromInline var isOnQueue: Bool {
+    /// Called by the context's `deinit`: its models find no context from now on.
+    func contextDidEnd() {
+        context = nil
+        isAlive = false
+        queueMarker = nil
+    }
+
+    /// Whether the context is alive and the calling code runs on its queue: one comparison of
+    /// a thread-specific word, which a model's every property read asks (four calls down to the
+    /// queue cost more than the read itself), and the queue's own answer when they differ.
+    @inlinable var isOnQueue: Bool {
+        if let queueMarker, pthread_getspecific(queueKey) == queueMarker { return true }
+        return isAlive && isOnQueueAsked
+    }
+
+    /// Whether the calling code runs on the context's queue, asked of the queue.
+    @usableFromInline var isOnQueueAsked: Bool {
         // The link holds the ObjectGraph context strongly, and the caller holds the link.
         unretainedManagedObjectContext._withUnsafeGuaranteedRef { $0.isOnQueue }
     }

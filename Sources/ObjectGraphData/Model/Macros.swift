@@ -62,7 +62,7 @@ public macro Transient() = #externalMacro(module: "ObjectGraphDataMacros", type:
 
 /// The accessors `@Model` gives each persisted property (not written by hand).
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(`_$`), prefixed(`_$slot_`))
+@attached(peer, names: prefixed(`_$`), prefixed(`_$slot_`), prefixed(`_$keyPath_`))
 public macro _PersistedProperty() = #externalMacro(module: "ObjectGraphDataMacros", type: "PersistedPropertyMacro")
 
 /// Makes an actor own a ``ModelContext`` of its own, as SwiftData's `@ModelActor`:

@@ -19,6 +19,11 @@ public final class _ModelBacking {
     @usableFromInline @exclusivity(unchecked) private(set) var object: ManagedObject?
     /// The link to the context the model belongs to.
     @usableFromInline @exclusivity(unchecked) private(set) var link: ModelContextLink?
+    /// ``object`` and ``link`` again, for property reads, which use them without retaining
+    /// them: the backing holds them (they are set once, with the model's context) and nothing
+    /// in a read can release them, and their retains and releases cost more than the read.
+    @usableFromInline @exclusivity(unchecked) private(set) var unretainedObject: Unmanaged<ManagedObject>?
+    @usableFromInline @exclusivity(unchecked) private(set) var unretainedLink: Unmanaged<ModelContextLink>?
     /// The context the model belongs to; `nil` before insertion and once the context is gone.
     var context: ModelContext? { link?.context }
     /// Set on key-path probes: reads record their key instead of returning values.
@@ -40,6 +45,8 @@ public final class _ModelBacking {
     init(object: ManagedObject, context: ModelContext) {
         self.object = object
         self.link = context.link
+        unretainedObject = Unmanaged.passUnretained(object)
+        unretainedLink = Unmanaged.passUnretained(context.link)
     }
 
     /// Runs `change`, a change of `keyPath` of `model`, telling the registrar if anyone may
@@ -57,6 +64,8 @@ public final class _ModelBacking {
     func attach(to object: ManagedObject, in context: ModelContext) -> [PendingValue] {
         self.object = object
         self.link = context.link
+        unretainedObject = Unmanaged.passUnretained(object)
+        unretainedLink = Unmanaged.passUnretained(context.link)
         defer { values = [] }
         return values
     }
@@ -143,17 +152,25 @@ public final class _ModelBacking {
         if recorder == nil {
             accessed = true
             registrar.access(model, keyPath: keyPath)
-            if let object, let link, link.isAlive {
+            if let unretainedObject, let unretainedLink {
                 // On the context's queue (the main context on the main actor, a model actor's
                 // context in the actor) the read runs in place.
-                if link.isOnQueue { return Value._read(object, slot.managed) }
-                return link.readOnQueue { Value._read(object, slot.managed) }
-            }
-            if object == nil, let pending = pendingValue(forKey: key, slot: slot), let value = Value._fromPending(pending) {
+                if unretainedLink._withUnsafeGuaranteedRef({ $0.isOnQueue }) {
+                    return unretainedObject._withUnsafeGuaranteedRef { Value._read($0, slot.managed) }
+                }
+                if let value = readOffQueue(slot, as: Value.self) { return value }
+            } else if let pending = pendingValue(forKey: key, slot: slot), let value = Value._fromPending(pending) {
                 return value
             }
         }
         return getValue(forKey: key)
+    }
+
+    /// The value in `slot`, read on the context's queue from another; `nil` once the context
+    /// is gone.
+    @inlinable func readOffQueue<Value: _ModelAttributeValue>(_ slot: _PropertySlot, as _: Value.Type) -> Value? {
+        guard let object, let link, link.isAlive else { return nil }
+        return link.readOnQueue { Value._read(object, slot.managed) }
     }
 
     /// Sets the property `key` of `model`, reporting the change to its observers under `keyPath`.
