@@ -85,11 +85,21 @@ struct ObjectRegistry: ~Copyable {
         }
     }
 
-    /// `id`'s page number (the key's high bits) and place in its page (the low bits).
+    /// `id`'s scope's address, its page number (the key's high bits) and place in its page (the
+    /// low bits). The scope is read as the ID's bits: loading the `unowned(unsafe)` reference
+    /// as a strong one would cost a retain and a release on every call.
     @inline(__always)
-    private static func place(_ id: ManagedObjectID) -> (number: UInt64, index: Int) {
-        let key = UInt64(bitPattern: id.primaryKey)
-        return (key >> pageBits, Int(truncatingIfNeeded: key) & (pageSize - 1))
+    private static func place(_ id: ManagedObjectID) -> (scope: UnsafeMutableRawPointer, number: UInt64, index: Int) {
+        let bits = unsafeBitCast(id, to: (scope: UnsafeMutableRawPointer, primaryKey: Int64).self)
+        assert(bits.scope == Unmanaged.passUnretained(id.scope).toOpaque() && bits.primaryKey == id.primaryKey)
+        let key = UInt64(bitPattern: bits.primaryKey)
+        return (bits.scope, key >> pageBits, Int(truncatingIfNeeded: key) & (pageSize - 1))
+    }
+
+    /// The registry salt of the scope at `address`.
+    @inline(__always)
+    private static func salt(_ address: UnsafeMutableRawPointer) -> UInt64 {
+        Unmanaged<ObjectIDScope>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.registrySalt }
     }
 
     /// The bucket where the probe for page `number` of `scope` starts: one multiplication of
@@ -99,18 +109,17 @@ struct ObjectRegistry: ~Copyable {
         Int(truncatingIfNeeded: ((number &+ salt) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
     }
 
-    /// The bucket holding page `number` of `scope`, or the empty bucket where it would go; the
-    /// page found is remembered.
+    /// The bucket holding page `number` of the scope at `address`, or the empty bucket where it
+    /// would go; the page found is remembered.
     @inline(__always)
-    private mutating func findPage(_ number: UInt64, of scope: ObjectIDScope) -> (index: Int, found: Bool) {
-        let address = Unmanaged.passUnretained(scope).toOpaque()
+    private mutating func findPage(_ number: UInt64, of address: UnsafeMutableRawPointer) -> (index: Int, found: Bool) {
         if pages[lastIndex].scope == address && pages[lastIndex].number == number { return (lastIndex, true) }
-        return probe(number, of: scope, at: address)
+        return probe(number, of: address)
     }
 
-    private mutating func probe(_ number: UInt64, of scope: ObjectIDScope, at address: UnsafeMutableRawPointer) -> (index: Int, found: Bool) {
+    private mutating func probe(_ number: UInt64, of address: UnsafeMutableRawPointer) -> (index: Int, found: Bool) {
         let mask = capacity - 1
-        var index = Self.home(number, salt: scope.registrySalt, shift: shift)
+        var index = Self.home(number, salt: Self.salt(address), shift: shift)
         while true {
             guard let occupant = pages[index].scope else { return (index, false) }
             if occupant == address && pages[index].number == number {
@@ -124,8 +133,8 @@ struct ObjectRegistry: ~Copyable {
     /// The object registered under `id`; setting `nil` unregisters it.
     subscript(id: ManagedObjectID) -> ManagedObject? {
         mutating get {
-            let (number, slot) = Self.place(id)
-            let (index, found) = findPage(number, of: id.scope)
+            let (scope, number, slot) = Self.place(id)
+            let (index, found) = findPage(number, of: scope)
             guard found, let pointer = pages[index].objects.unsafelyUnwrapped[slot] else { return nil }
             return Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()
         }
@@ -136,15 +145,15 @@ struct ObjectRegistry: ~Copyable {
             }
             assert(newValue.objectID == id, "ObjectGraph: an object is registered under its own ID only")
             let pointer = Unmanaged.passUnretained(newValue).toOpaque()
-            let (number, slot) = Self.place(id)
-            var (index, found) = findPage(number, of: id.scope)
+            let (scope, number, slot) = Self.place(id)
+            var (index, found) = findPage(number, of: scope)
             if !found {
                 if (pageCount + 1) * 4 > capacity * 3 {
                     grow(to: capacity * 2)
-                    index = findPage(number, of: id.scope).index
+                    index = findPage(number, of: scope).index
                 }
                 pages[index] = Page(
-                    scope: Unmanaged.passUnretained(id.scope).toOpaque(),
+                    scope: scope,
                     number: number,
                     objects: newPage(),
                     count: 0
@@ -177,8 +186,8 @@ struct ObjectRegistry: ~Copyable {
     /// Unregisters `id`, returning its object if it was registered.
     @discardableResult
     mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
-        let (number, slot) = Self.place(id)
-        let (index, found) = findPage(number, of: id.scope)
+        let (scope, number, slot) = Self.place(id)
+        let (index, found) = findPage(number, of: scope)
         guard found, let pointer = pages[index].objects.unsafelyUnwrapped[slot] else { return nil }
         clear(slot, ofPageAt: index)
         return Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()
@@ -187,8 +196,8 @@ struct ObjectRegistry: ~Copyable {
     /// Unregisters `id` if `object` — being deinitialized — is what it holds (another object
     /// may have been registered under the ID since). No object is read on the way.
     mutating func forget(_ id: ManagedObjectID, deinitializing object: UnsafeMutableRawPointer) {
-        let (number, slot) = Self.place(id)
-        let (index, found) = findPage(number, of: id.scope)
+        let (scope, number, slot) = Self.place(id)
+        let (index, found) = findPage(number, of: scope)
         guard found, pages[index].objects.unsafelyUnwrapped[slot] == object else { return }
         clear(slot, ofPageAt: index)
     }
@@ -257,8 +266,7 @@ struct ObjectRegistry: ~Copyable {
         while true {
             next = (next + 1) & mask
             guard let scope = pages[next].scope else { break }
-            let salt = Unmanaged<ObjectIDScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.registrySalt }
-            let wanted = Self.home(pages[next].number, salt: salt, shift: shift)
+            let wanted = Self.home(pages[next].number, salt: Self.salt(scope), shift: shift)
             // The page at `next` may move to `hole` unless its home lies cyclically in (hole, next].
             let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
             if !stays {
@@ -278,8 +286,7 @@ struct ObjectRegistry: ~Copyable {
         let mask = newCapacity - 1
         for old in 0..<capacity {
             guard let scope = pages[old].scope else { continue }
-            let salt = Unmanaged<ObjectIDScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.registrySalt }
-            var index = Self.home(pages[old].number, salt: salt, shift: shift)
+            var index = Self.home(pages[old].number, salt: Self.salt(scope), shift: shift)
             while grown[index].scope != nil { index = (index + 1) & mask }
             grown[index] = pages[old]
         }
