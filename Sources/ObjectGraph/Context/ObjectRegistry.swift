@@ -21,47 +21,85 @@
 /// of key and pointer entries, at most three quarters full, kept 32. Keys far apart cost a
 /// page each (~300 bytes): a context of scattered keys pays for that.
 ///
+/// The directory and the pages are plain memory, not arrays: reading or writing an entry
+/// checks no uniqueness and retains nothing. The last page found is remembered (consecutive
+/// keys find it without a probe), and emptied pages are kept for reuse up to
+/// ``sparePageLimit`` (a fetch's objects, freed together, give their pages to the next fetch).
+///
 /// This relies on an object's ID not changing while it is registered: the context unregisters
 /// it before giving it a new ID (see `replaceObjectIDs`).
-struct ObjectRegistry {
+struct ObjectRegistry: ~Copyable {
     /// Keys per page, a power of two: small enough that a page of scattered keys wastes
     /// little, large enough that the directory stays a few pages' size.
     static let pageSize = 32
     private static let pageBits = UInt64(pageSize.trailingZeroBitCount)
+    /// Emptied pages kept for reuse at most (8 KiB): enough that a page emptied and filled
+    /// again, or a fetch's pages freed before the next fetch, cost no allocation.
+    static let sparePageLimit = 32
+
+    private typealias Slots = UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
     /// A directory bucket: the page of keys `number * pageSize ..< (number + 1) * pageSize` of
     /// `scope`, or an empty bucket (`scope` `nil`).
-    // @unchecked Sendable only so that the empty bucket can be a static constant: pages are
-    // used on their context's queue only.
-    private struct Page: @unchecked Sendable {
+    private struct Page {
         /// The scope's address, compared by identity (scopes are interned and never freed).
         var scope: UnsafeMutableRawPointer?
         /// The key's bits above the page's.
         var number: UInt64
-        /// The registered objects in this page, unretained, by the key's low bits.
-        var objects: ContiguousArray<UnsafeMutableRawPointer?>
+        /// The registered objects in this page, unretained, by the key's low bits
+        /// (``pageSize`` of them; unset in an empty bucket).
+        var objects: Slots?
         /// How many of `objects` are set: the page goes when none is.
         var count: Int
     }
 
-    private static let empty = Page(scope: nil, number: 0, objects: [], count: 0)
-
-    private var pages: ContiguousArray<Page>
-    /// `64 - log2(pages.count)`: a hash's top bits index the directory.
+    private var pages: UnsafeMutablePointer<Page>
+    private var capacity: Int
+    /// `64 - log2(capacity)`: a hash's top bits index the directory.
     private var shift: Int
     private var pageCount = 0
     private var count = 0
+    /// The bucket of the page found last; checked before probing (its page may have moved or
+    /// gone since, which the check sees).
+    private var lastIndex = 0
+    /// Emptied pages kept for reuse, chained through their first slot.
+    private var spare: Slots?
+    private var spareCount = 0
 
     init() {
-        pages = ContiguousArray(repeating: Self.empty, count: 16)
+        capacity = 16
         shift = 64 - 4
+        pages = .allocate(capacity: capacity)
+        pages.initialize(repeating: Page(scope: nil, number: 0, objects: nil, count: 0), count: capacity)
     }
 
-    /// `id`'s page number (the key's high bits) and place in its page (the low bits).
+    deinit {
+        for index in 0..<capacity {
+            if pages[index].scope != nil { pages[index].objects.unsafelyUnwrapped.deallocate() }
+        }
+        pages.deallocate()
+        var next = spare
+        while let page = next {
+            next = page[0].map { $0.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) }
+            page.deallocate()
+        }
+    }
+
+    /// `id`'s scope's address, its page number (the key's high bits) and place in its page (the
+    /// low bits). The scope is read as the ID's bits: loading the `unowned(unsafe)` reference
+    /// as a strong one would cost a retain and a release on every call.
     @inline(__always)
-    private static func place(_ id: ManagedObjectID) -> (number: UInt64, index: Int) {
-        let key = UInt64(bitPattern: id.primaryKey)
-        return (key >> pageBits, Int(truncatingIfNeeded: key) & (pageSize - 1))
+    private static func place(_ id: ManagedObjectID) -> (scope: UnsafeMutableRawPointer, number: UInt64, index: Int) {
+        let bits = unsafeBitCast(id, to: (scope: UnsafeMutableRawPointer, primaryKey: Int64).self)
+        assert(bits.scope == Unmanaged.passUnretained(id.scope).toOpaque() && bits.primaryKey == id.primaryKey)
+        let key = UInt64(bitPattern: bits.primaryKey)
+        return (bits.scope, key >> pageBits, Int(truncatingIfNeeded: key) & (pageSize - 1))
+    }
+
+    /// The registry salt of the scope at `address`.
+    @inline(__always)
+    private static func salt(_ address: UnsafeMutableRawPointer) -> UInt64 {
+        Unmanaged<ObjectIDScope>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.registrySalt }
     }
 
     /// The bucket where the probe for page `number` of `scope` starts: one multiplication of
@@ -71,27 +109,33 @@ struct ObjectRegistry {
         Int(truncatingIfNeeded: ((number &+ salt) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
     }
 
-    /// The bucket holding page `number` of `scope`, or the empty bucket where it would go.
+    /// The bucket holding page `number` of the scope at `address`, or the empty bucket where it
+    /// would go; the page found is remembered.
     @inline(__always)
-    private func findPage(_ number: UInt64, of scope: ObjectIDScope) -> (index: Int, found: Bool) {
-        let address = Unmanaged.passUnretained(scope).toOpaque()
-        let mask = pages.count - 1
-        var index = Self.home(number, salt: scope.registrySalt, shift: shift)
-        return pages.withUnsafeBufferPointer { buffer in
-            while true {
-                guard let occupant = buffer[index].scope else { return (index, false) }
-                if occupant == address && buffer[index].number == number { return (index, true) }
-                index = (index + 1) & mask
+    private mutating func findPage(_ number: UInt64, of address: UnsafeMutableRawPointer) -> (index: Int, found: Bool) {
+        if pages[lastIndex].scope == address && pages[lastIndex].number == number { return (lastIndex, true) }
+        return probe(number, of: address)
+    }
+
+    private mutating func probe(_ number: UInt64, of address: UnsafeMutableRawPointer) -> (index: Int, found: Bool) {
+        let mask = capacity - 1
+        var index = Self.home(number, salt: Self.salt(address), shift: shift)
+        while true {
+            guard let occupant = pages[index].scope else { return (index, false) }
+            if occupant == address && pages[index].number == number {
+                lastIndex = index
+                return (index, true)
             }
+            index = (index + 1) & mask
         }
     }
 
     /// The object registered under `id`; setting `nil` unregisters it.
     subscript(id: ManagedObjectID) -> ManagedObject? {
-        get {
-            let (number, slot) = Self.place(id)
-            let (index, found) = findPage(number, of: id.scope)
-            guard found, let pointer = pages[index].objects[slot] else { return nil }
+        mutating get {
+            let (scope, number, slot) = Self.place(id)
+            let (index, found) = findPage(number, of: scope)
+            guard found, let pointer = pages[index].objects.unsafelyUnwrapped[slot] else { return nil }
             return Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()
         }
         set {
@@ -101,26 +145,28 @@ struct ObjectRegistry {
             }
             assert(newValue.objectID == id, "ObjectGraph: an object is registered under its own ID only")
             let pointer = Unmanaged.passUnretained(newValue).toOpaque()
-            let (number, slot) = Self.place(id)
-            var (index, found) = findPage(number, of: id.scope)
+            let (scope, number, slot) = Self.place(id)
+            var (index, found) = findPage(number, of: scope)
             if !found {
-                if (pageCount + 1) * 4 > pages.count * 3 {
-                    grow(to: pages.count * 2)
-                    index = findPage(number, of: id.scope).index
+                if (pageCount + 1) * 4 > capacity * 3 {
+                    grow(to: capacity * 2)
+                    index = findPage(number, of: scope).index
                 }
                 pages[index] = Page(
-                    scope: Unmanaged.passUnretained(id.scope).toOpaque(),
+                    scope: scope,
                     number: number,
-                    objects: ContiguousArray(repeating: nil, count: Self.pageSize),
+                    objects: newPage(),
                     count: 0
                 )
                 pageCount += 1
+                lastIndex = index
             }
-            if pages[index].objects[slot] == nil {
+            let objects = pages[index].objects.unsafelyUnwrapped
+            if objects[slot] == nil {
                 pages[index].count += 1
                 count += 1
             }
-            pages[index].objects[slot] = pointer
+            objects[slot] = pointer
         }
     }
 
@@ -128,8 +174,11 @@ struct ObjectRegistry {
     var values: [ManagedObject] {
         var result: [ManagedObject] = []
         result.reserveCapacity(count)
-        for page in pages where page.scope != nil {
-            for case let pointer? in page.objects { result.append(Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()) }
+        for index in 0..<capacity {
+            guard pages[index].scope != nil, let objects = pages[index].objects else { continue }
+            for slot in 0..<Self.pageSize {
+                if let pointer = objects[slot] { result.append(Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()) }
+            }
         }
         return result
     }
@@ -137,9 +186,9 @@ struct ObjectRegistry {
     /// Unregisters `id`, returning its object if it was registered.
     @discardableResult
     mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
-        let (number, slot) = Self.place(id)
-        let (index, found) = findPage(number, of: id.scope)
-        guard found, let pointer = pages[index].objects[slot] else { return nil }
+        let (scope, number, slot) = Self.place(id)
+        let (index, found) = findPage(number, of: scope)
+        guard found, let pointer = pages[index].objects.unsafelyUnwrapped[slot] else { return nil }
         clear(slot, ofPageAt: index)
         return Unmanaged<ManagedObject>.fromOpaque(pointer).takeUnretainedValue()
     }
@@ -147,9 +196,9 @@ struct ObjectRegistry {
     /// Unregisters `id` if `object` — being deinitialized — is what it holds (another object
     /// may have been registered under the ID since). No object is read on the way.
     mutating func forget(_ id: ManagedObjectID, deinitializing object: UnsafeMutableRawPointer) {
-        let (number, slot) = Self.place(id)
-        let (index, found) = findPage(number, of: id.scope)
-        guard found, pages[index].objects[slot] == object else { return }
+        let (scope, number, slot) = Self.place(id)
+        let (index, found) = findPage(number, of: scope)
+        guard found, pages[index].objects.unsafelyUnwrapped[slot] == object else { return }
         clear(slot, ofPageAt: index)
     }
 
@@ -161,10 +210,10 @@ struct ObjectRegistry {
     /// growing the directory on the way.
     mutating func reserveCapacity(forAdditional additional: Int) {
         let needed = pageCount + additional / Self.pageSize + 1
-        guard needed * 4 > pages.count * 3 else { return }
-        var capacity = pages.count
-        while needed * 4 > capacity * 3 { capacity *= 2 }
-        grow(to: capacity)
+        guard needed * 4 > capacity * 3 else { return }
+        var grown = capacity
+        while needed * 4 > grown * 3 { grown *= 2 }
+        grow(to: grown)
     }
 
     /// How many entries the table holds, for tests.
@@ -173,10 +222,35 @@ struct ObjectRegistry {
     /// How many pages the directory holds, for tests.
     var pagesInUse: Int { pageCount }
 
+    /// An empty page: a spare one if any, else a new one.
+    private mutating func newPage() -> Slots {
+        let page: Slots
+        if let reused = spare {
+            spare = reused[0].map { $0.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) }
+            spareCount -= 1
+            page = reused
+        } else {
+            page = .allocate(capacity: Self.pageSize)
+        }
+        page.initialize(repeating: nil, count: Self.pageSize)
+        return page
+    }
+
+    /// Keeps an emptied page for reuse, or frees it when enough are kept.
+    private mutating func release(_ page: Slots) {
+        guard spareCount < Self.sparePageLimit else {
+            page.deallocate()
+            return
+        }
+        page[0] = spare.map { UnsafeMutableRawPointer($0) }
+        spare = page
+        spareCount += 1
+    }
+
     /// Empties `slot` of the page in bucket `index`, and the bucket when the page holds
     /// nothing more.
     private mutating func clear(_ slot: Int, ofPageAt index: Int) {
-        pages[index].objects[slot] = nil
+        pages[index].objects.unsafelyUnwrapped[slot] = nil
         pages[index].count -= 1
         count -= 1
         if pages[index].count == 0 { removePage(at: index) }
@@ -185,43 +259,41 @@ struct ObjectRegistry {
     /// Empties directory bucket `index`, moving later buckets of its probe run back (no
     /// tombstones).
     private mutating func removePage(at index: Int) {
-        let shift = shift
-        pages.withUnsafeMutableBufferPointer { buffer in
-            let mask = buffer.count - 1
-            var hole = index
-            var next = index
-            while true {
-                next = (next + 1) & mask
-                guard let scope = buffer[next].scope else { break }
-                let salt = Unmanaged<ObjectIDScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.registrySalt }
-                let wanted = Self.home(buffer[next].number, salt: salt, shift: shift)
-                // The page at `next` may move to `hole` unless its home lies cyclically in (hole, next].
-                let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
-                if !stays {
-                    buffer.swapAt(hole, next)
-                    hole = next
-                }
+        release(pages[index].objects.unsafelyUnwrapped)
+        let mask = capacity - 1
+        var hole = index
+        var next = index
+        while true {
+            next = (next + 1) & mask
+            guard let scope = pages[next].scope else { break }
+            let wanted = Self.home(pages[next].number, salt: Self.salt(scope), shift: shift)
+            // The page at `next` may move to `hole` unless its home lies cyclically in (hole, next].
+            let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
+            if !stays {
+                pages[hole] = pages[next]
+                hole = next
             }
-            buffer[hole] = Self.empty
         }
+        pages[hole] = Page(scope: nil, number: 0, objects: nil, count: 0)
         pageCount -= 1
     }
 
-    /// Moves every page into a directory of `capacity` buckets.
-    private mutating func grow(to capacity: Int) {
-        var grown = ContiguousArray(repeating: Self.empty, count: capacity)
-        let shift = 64 - capacity.trailingZeroBitCount
-        let mask = capacity - 1
-        grown.withUnsafeMutableBufferPointer { buffer in
-            for page in pages {
-                guard let scope = page.scope else { continue }
-                let salt = Unmanaged<ObjectIDScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.registrySalt }
-                var index = Self.home(page.number, salt: salt, shift: shift)
-                while buffer[index].scope != nil { index = (index + 1) & mask }
-                buffer[index] = page
-            }
+    /// Moves every page into a directory of `newCapacity` buckets.
+    private mutating func grow(to newCapacity: Int) {
+        let grown = UnsafeMutablePointer<Page>.allocate(capacity: newCapacity)
+        grown.initialize(repeating: Page(scope: nil, number: 0, objects: nil, count: 0), count: newCapacity)
+        let shift = 64 - newCapacity.trailingZeroBitCount
+        let mask = newCapacity - 1
+        for old in 0..<capacity {
+            guard let scope = pages[old].scope else { continue }
+            var index = Self.home(pages[old].number, salt: Self.salt(scope), shift: shift)
+            while grown[index].scope != nil { index = (index + 1) & mask }
+            grown[index] = pages[old]
         }
+        pages.deallocate()
         pages = grown
+        capacity = newCapacity
         self.shift = shift
+        lastIndex = 0
     }
 }

@@ -11,8 +11,8 @@ extension AttributeDescription {
         guard let value = flattenOptional(input), !(value is NSNull) else { return .null }
         switch attributeType {
         case .string:
-            if let string = value as? String { return .string(string.precomposedStringWithCanonicalMapping) }
-            if let string = value as? Substring { return .string(String(string).precomposedStringWithCanonicalMapping) }
+            if let string = value as? String { return .string(string.precomposed) }
+            if let string = value as? Substring { return .string(String(string).precomposed) }
             return nil
         case .boolean:
             if let bool = value as? Bool { return .bool(bool) }
@@ -75,7 +75,7 @@ extension AttributeDescription {
         case .double:
             if type == Double.self { return .double(value as! Double) }
         case .string:
-            if type == String.self { return .string((value as! String).precomposedStringWithCanonicalMapping) }
+            if type == String.self { return .string((value as! String).precomposed) }
         case .boolean:
             if type == Bool.self { return .bool(value as! Bool) }
         case .date:

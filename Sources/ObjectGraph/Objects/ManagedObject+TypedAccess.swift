@@ -108,9 +108,9 @@ enum TypedValue {
             if Input.self == Double.self { return .double(unsafeBitCast(value, to: Double.self)) }
             if Input.self == Double?.self { return unsafeBitCast(value, to: Double?.self).map { .double($0) } ?? .null }
         case .string:
-            if Input.self == String.self { return .string(unsafeBitCast(value, to: String.self).precomposedStringWithCanonicalMapping) }
+            if Input.self == String.self { return .string(unsafeBitCast(value, to: String.self).precomposed) }
             if Input.self == String?.self {
-                return unsafeBitCast(value, to: String?.self).map { .string($0.precomposedStringWithCanonicalMapping) } ?? .null
+                return unsafeBitCast(value, to: String?.self).map { .string($0.precomposed) } ?? .null
             }
         case .boolean:
             if Input.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }

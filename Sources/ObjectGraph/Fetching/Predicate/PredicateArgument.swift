@@ -28,9 +28,9 @@ package enum PredicateArgument {
         }
         switch any {
         case is NSNull: return .null
-        case let s as String: return .string(s.precomposedStringWithCanonicalMapping)
-        case let s as Substring: return .string(String(s).precomposedStringWithCanonicalMapping)
-        case let c as Character: return .string(String(c).precomposedStringWithCanonicalMapping)
+        case let s as String: return .string(s.precomposed)
+        case let s as Substring: return .string(String(s).precomposed)
+        case let c as Character: return .string(String(c).precomposed)
         case let b as Bool: return .bool(b)
         case let i as any BinaryInteger: return integerValue(i)
         case let f as any BinaryFloatingPoint: return .double(double(f))
@@ -39,7 +39,7 @@ package enum PredicateArgument {
         case let d as Data: return .data(d)
         case let u as UUID: return .uuid(u)
         case let u as URL: return .url(u)
-        case let s as NSString: return .string(s.substring(from: 0).precomposedStringWithCanonicalMapping)
+        case let s as NSString: return .string(s.substring(from: 0).precomposed)
         case let d as NSDate: return .date(Date(timeIntervalSinceReferenceDate: d.timeIntervalSinceReferenceDate))
         case let d as NSData: return .data(Data(bytes: d.bytes, count: d.length))
         case let u as NSUUID: return UUID(uuidString: u.uuidString).map(Value.uuid)
@@ -130,7 +130,7 @@ package enum PredicateArgument {
 
     private static func normalized(_ value: Value) -> Value {
         switch value {
-        case .string(let s): return .string(s.precomposedStringWithCanonicalMapping)
+        case .string(let s): return .string(s.precomposed)
         case .array(let values): return .array(values.map(normalized))
         default: return value
         }

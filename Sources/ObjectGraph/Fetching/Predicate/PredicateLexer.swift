@@ -68,7 +68,7 @@ struct PredicateLexer {
     private mutating func identifierText() -> String {
         let start = offset
         while let s = peek(), Self.isIdentifierContinue(s) { offset += 1 }
-        return text(start, offset).precomposedStringWithCanonicalMapping
+        return text(start, offset).precomposed
     }
 
     /// The next token.
@@ -151,7 +151,7 @@ struct PredicateLexer {
         while let c = peek() {
             if c == quote {
                 offset += 1
-                return token(.string(String(value).precomposedStringWithCanonicalMapping), from: start)
+                return token(.string(String(value).precomposed), from: start)
             }
             if c != "\\" {
                 value.append(c)

@@ -81,7 +81,7 @@ extension PredicateParser {
         switch token.kind {
         case .identifier(let name): return name
         case .keyword(let keyword) where !keyword.rawValue.contains("-"):
-            return token.text.precomposedStringWithCanonicalMapping
+            return token.text.precomposed
         default: return nil
         }
     }
@@ -181,7 +181,7 @@ extension PredicateParser {
             return .constant(.bool(false))
         case .first, .last, .size:
             advance()
-            return .keyPath(.evaluatedObject, token.text.precomposedStringWithCanonicalMapping)
+            return .keyPath(.evaluatedObject, token.text.precomposed)
         case .anyKey:
             advance()
             return .unsupported("ANYKEY")

@@ -64,7 +64,7 @@ extension PredicateParser {
     /// The expression for a `%K` argument such as `tags.@count` or `author.name`; `nil` if a
     /// component is not a key.
     static func keyPath(_ path: String) -> ExpressionNode? {
-        let components = path.precomposedStringWithCanonicalMapping.split(
+        let components = path.precomposed.split(
             separator: ".",
             omittingEmptySubsequences: false
         ).map(String.init)

@@ -18,7 +18,7 @@ package enum StringComparison {
     package static func fold(_ s: String, _ options: ComparisonOptions) -> String {
         let foldCase = options.contains(.caseInsensitive)
         let foldDiacritics = options.contains(.diacriticInsensitive)
-        guard foldCase || foldDiacritics else { return s.precomposedStringWithCanonicalMapping }
+        guard foldCase || foldDiacritics else { return s.precomposed }
         if s.utf8.allSatisfy({ $0 < 0x80 }) {
             guard foldCase else { return s }
             return String(decoding: s.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
@@ -26,7 +26,7 @@ package enum StringComparison {
         var compareOptions: String.CompareOptions = []
         if foldCase { compareOptions.insert(.caseInsensitive) }
         if foldDiacritics { compareOptions.insert(.diacriticInsensitive) }
-        return s.folding(options: compareOptions, locale: nil).precomposedStringWithCanonicalMapping
+        return s.folding(options: compareOptions, locale: nil).precomposed
     }
 
     /// Whether `options` fold anything (`[n]` alone does not).

@@ -306,21 +306,13 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             throw ObjectGraphError(.entityNotFound, "the store at \(path ?? ":memory:") has no entity with code \(entityCode)", file: path)
         }
         let key = entity.rootCode
-        let reserved: Int64? = keys.withLock { keys in
-            guard let range = keys.ranges[key], range.next < range.end else { return nil }
-            keys.ranges[key] = (range.next + 1, range.end)
-            return range.next
-        }
+        let reserved: Int64? = keys.withLock { $0.take(key) }
         if let reserved { return ManagedObjectID(scope: ids.scope(code: entity.code), primaryKey: reserved) }
         // Reserve keys in growing ranges, so an import reserves rarely; unused keys are gaps.
         // The write runs with the lock released: it waits for SQLite's writer, up to the busy
         // timeout, and no lock is held across that (ARCHITECTURE.md, the lock rule). Two
         // threads may both reserve: each uses its own range, as the PostgreSQL store's do.
-        let size = keys.withLock { keys in
-            let size = min((keys.reservationSize[key] ?? 8) * 2, 65_536)
-            keys.reservationSize[key] = size
-            return size
-        }
+        let size = keys.withLock { $0.nextReservationSize(key) }
         let end: Int64 = try storeOperation(.write, "reserve keys for new \(entity.rootName) objects") {
             try writer.write { db in
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, entity.rootCode])
@@ -328,7 +320,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             }
         }
         let start = end - size + 1
-        keys.withLock { $0.ranges[key] = (start + 1, end + 1) }
+        keys.withLock { $0.reserved(key, next: start + 1, end: end + 1) }
         return ManagedObjectID(scope: ids.scope(code: entity.code), primaryKey: start)
     }
 
@@ -340,10 +332,42 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     }
 }
 
-/// Primary keys reserved from `Z_PRIMARYKEY`, per root entity.
+/// Primary keys reserved from `Z_PRIMARYKEY`, per root entity, by its code (`Z_ENT`, a small
+/// number): every new object takes one, so no hashing on the way.
 private struct KeyReservations {
-    /// The next key to hand out and the end of the reserved range.
-    var ranges: [Int: (next: Int64, end: Int64)] = [:]
-    /// The size of the last range reserved (ranges grow, so an import reserves rarely).
-    var reservationSize: [Int: Int64] = [:]
+    /// A root entity's reserved keys: the next to hand out, the end of the range, and the
+    /// size of the last range reserved (ranges grow, so an import reserves rarely).
+    private struct Range {
+        var next: Int64 = 0
+        var end: Int64 = 0
+        var size: Int64 = 8
+    }
+
+    private var ranges: [Range] = []
+
+    /// The next reserved key of root entity `code`, taken; `nil` when none is left.
+    mutating func take(_ code: Int) -> Int64? {
+        guard code < ranges.count, ranges[code].next < ranges[code].end else { return nil }
+        defer { ranges[code].next += 1 }
+        return ranges[code].next
+    }
+
+    /// How many keys the next reservation for root entity `code` takes (twice the last, up
+    /// to 65,536).
+    mutating func nextReservationSize(_ code: Int) -> Int64 {
+        grow(toHold: code)
+        ranges[code].size = min(ranges[code].size * 2, 65_536)
+        return ranges[code].size
+    }
+
+    /// Records the keys `next..<end` as reserved for root entity `code`.
+    mutating func reserved(_ code: Int, next: Int64, end: Int64) {
+        grow(toHold: code)
+        ranges[code].next = next
+        ranges[code].end = end
+    }
+
+    private mutating func grow(toHold code: Int) {
+        if code >= ranges.count { ranges.append(contentsOf: repeatElement(Range(), count: code + 1 - ranges.count)) }
+    }
 }
