@@ -100,6 +100,11 @@ import Testing
             let request = Self.request(["shelf", count], groupBy: ["shelf"])
             request.havingPredicate = FetchPredicate(format: "$count > 1")
             #expect(try context.fetch(request).map { Self.shelfName($0, in: context) } == ["A"])
+            // A variable whose value is nil (no book of the group has a published date) is nil,
+            // not a missing variable.
+            let published = Self.request(["shelf", count, Self.expression("first", "min:", "published")], groupBy: ["shelf"])
+            published.havingPredicate = FetchPredicate(format: "$first == nil AND $count >= 1")
+            #expect(try context.fetch(published).count == 3)
             request.havingPredicate = FetchPredicate(format: "count == 1")
             request.sortDescriptors = [FetchSortDescriptor(key: "shelf", ascending: true)]
             #expect(try context.fetch(request).count == 2)

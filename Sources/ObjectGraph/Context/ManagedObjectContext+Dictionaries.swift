@@ -15,7 +15,10 @@ extension ManagedObjectContext {
                 if let error = having.error { throw error }
                 rows = try rows.filter { row in
                     let values = try publicValues(row, plan: plan, entity: entity)
-                    return try having.evaluate(with: values, substitutionVariables: values.mapValues { $0 as Any? })
+                    // Every column is a variable, `nil` ones too (a group's `min:` of no values).
+                    var variables: [String: Any?] = [:]
+                    for column in plan.columns { variables[column.key] = values[column.key] }
+                    return try having.evaluate(with: values, substitutionVariables: variables)
                 }
             }
             rows = try sortedGroups(rows, by: request.sortDescriptors ?? [], plan: plan)
