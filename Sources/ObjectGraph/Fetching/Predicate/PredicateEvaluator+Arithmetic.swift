@@ -26,7 +26,9 @@ extension PredicateEvaluator {
             guard let seconds = Self.double(left) else { break }
             return .date(date.addingTimeInterval(seconds))
         case (.decimal, _), (_, .decimal):
-            if let a = Self.decimal(left), let b = Self.decimal(right), let result = Self.decimalArithmetic(op, a, b) {
+            if let a = left.numericDecimal, let b = right.numericDecimal, a.isFinite, b.isFinite,
+                let result = Self.decimalArithmetic(op, a, b)
+            {
                 return result
             }
         case (.int(let a), .int(let b)):
@@ -86,23 +88,10 @@ extension PredicateEvaluator {
         }
     }
 
+    /// A number, or a date as its seconds since the reference date (as Core Data stores it).
     private static func double(_ value: Value) -> Double? {
-        switch value {
-        case .int(let i): return Double(i)
-        case .double(let d): return d
-        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
-        case .date(let date): return date.timeIntervalSinceReferenceDate
-        default: return nil
-        }
-    }
-
-    private static func decimal(_ value: Value) -> Decimal? {
-        switch value {
-        case .int(let i): return Decimal(i)
-        case .double(let d) where d.isFinite: return Decimal(d)
-        case .decimal(let d): return d
-        default: return nil
-        }
+        if case .date(let date) = value { return date.timeIntervalSinceReferenceDate }
+        return PredicateArgument.double(value)
     }
 }
 
