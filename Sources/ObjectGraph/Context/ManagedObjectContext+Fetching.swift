@@ -181,6 +181,7 @@ extension ManagedObjectContext {
             case .constant, .evaluatedObject, .unsupported: return true
             case .array(let items): return items.allSatisfy(local)
             case .arithmetic(_, let lhs, let rhs): return local(lhs) && local(rhs)
+            case .function(_, let arguments): return arguments.allSatisfy(local)
             case .keyPath(.evaluatedObject, let key):
                 guard let slot = entity.slotByName[key] else { return true }
                 return (entity.allProperties[slot] as? RelationshipDescription)?.isToMany != true

@@ -173,6 +173,9 @@ struct FetchedDependencies {
             _ = place(of: lhs, root: root, variables: variables)
             _ = place(of: rhs, root: root, variables: variables)
             return nil
+        case .function(_, let arguments):
+            for argument in arguments { _ = place(of: argument, root: root, variables: variables) }
+            return nil
         case .subquery(let collection, let variable, let predicate):
             guard let source = place(of: collection, root: root, variables: variables) else {
                 needsRefetchOnAnyChange = true

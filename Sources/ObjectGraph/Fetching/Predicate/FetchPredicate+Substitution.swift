@@ -67,6 +67,8 @@ extension FetchPredicate {
             return .index(substitute(base, values, shadowed: shadowed), .at(substitute(position, values, shadowed: shadowed)))
         case .arithmetic(let op, let lhs, let rhs):
             return .arithmetic(op, substitute(lhs, values, shadowed: shadowed), substitute(rhs, values, shadowed: shadowed))
+        case .function(let function, let arguments):
+            return .function(function, arguments.map { substitute($0, values, shadowed: shadowed) })
         case .array(let items):
             return PredicateParser.foldedArray(items.map { substitute($0, values, shadowed: shadowed) })
         case .subquery(let collection, let variable, let predicate):

@@ -101,6 +101,9 @@ package indirect enum ExpressionNode: Sendable, Hashable {
     case arithmetic(ArithmeticOperator, ExpressionNode, ExpressionNode)
     /// `array[index]`, `array[FIRST]`, `array[LAST]`, `array[SIZE]`; `dictionary["key"]`.
     case index(ExpressionNode, IndexSelector)
+    /// `now()`, `abs:(x)`, `sum:({1, 2})`, `modulus:by:(a, b)`: one of NSExpression's built-in
+    /// functions, with as many arguments as its name says.
+    case function(PredicateFunction, [ExpressionNode])
     /// `FUNCTION(…)`, `ANYKEY`, `x.method()` and the like: parsed,
     /// kept as printed text (which re-parses to the same node), then refused as unsupported
     /// when evaluated or compiled.

@@ -213,7 +213,7 @@ extension PredicateEvaluator {
 
 extension Value {
     /// Whether this is an `.int` or a `.bool` (what `@sum` keeps as an integer).
-    fileprivate var isExactInteger: Bool {
+    var isExactInteger: Bool {
         switch self {
         case .int, .bool: return true
         default: return false

@@ -111,6 +111,8 @@ package struct PredicateEvaluator {
             return .value(try arithmetic(op, try value(of: lhs, on: object), try value(of: rhs, on: object)))
         case .index(let base, let selector):
             return try index(selector, of: try value(of: base, on: object), on: object)
+        case .function(let function, let arguments):
+            return try call(function, try arguments.map { try value(of: $0, on: object) })
         case .unsupported(let text):
             throw FetchPredicateError.unsupported(text)
         }
@@ -173,6 +175,7 @@ package struct PredicateEvaluator {
             try checkPatterns(lhs)
             try checkPatterns(rhs)
         case .index(let base, _): try checkPatterns(base)
+        case .function(_, let arguments): for argument in arguments { try checkPatterns(argument) }
         case .array(let items): for item in items { try checkPatterns(item) }
         case .subquery(let collection, _, let predicate):
             try checkPatterns(collection)

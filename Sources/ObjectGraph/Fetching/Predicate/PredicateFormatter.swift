@@ -78,6 +78,8 @@ package enum PredicateFormatter {
             return "-" + arithmeticOperand(operand, below: nil)
         case .arithmetic(let op, let lhs, let rhs):
             return "\(arithmeticOperand(lhs, below: op)) \(op.rawValue) \(arithmeticOperand(rhs, below: op, onTheRight: true))"
+        case .function(let function, let arguments):
+            return function.rawValue + "(" + arguments.map(format).joined(separator: ", ") + ")"
         case .unsupported(let text): return text
         }
     }

@@ -115,7 +115,27 @@ struct PredicateLexer {
             }
         }
         if let keyword = PredicateKeyword.named(name) { return token(.keyword(keyword), from: start) }
+        if peek() == ":", peek(1) != "=" { return token(.identifier(name + selectorTail()), from: start) }
         return token(.identifier(name), from: start)
+    }
+
+    /// The rest of a function's selector after its first part, `:` or `:by:` of `modulus:by:`
+    /// (NSExpression's function names): each further part a name that ends in a colon.
+    private mutating func selectorTail() -> String {
+        var tail = ""
+        while peek() == ":" {
+            offset += 1
+            tail += ":"
+            let partStart = offset
+            guard let s = peek(), Self.isIdentifierStart(s) else { break }
+            let part = identifierText()
+            guard peek() == ":", peek(1) != "=" else {
+                offset = partStart
+                break
+            }
+            tail += part
+        }
+        return tail
     }
 
     private mutating func number(from start: Int) -> PredicateToken {

@@ -106,6 +106,41 @@ extension PredicateParser {
         return .aggregate(keys.reduce(base) { .keyPath($0, $1) }, function)
     }
 
+    /// `name(arguments…)`: a built-in function of NSExpression (arithmetic ones as arithmetic);
+    /// another name is kept as an unsupported call, refused when evaluated.
+    ///
+    /// - Throws: a syntax error naming the function when the count of arguments is not the
+    ///   one its name says.
+    private mutating func parseFunctionCall(_ name: String, at token: PredicateToken) throws -> ExpressionNode {
+        let function = PredicateFunction.named(name)
+        let op = PredicateFunction.arithmetic(named: name)
+        guard function != nil || op != nil else {
+            let callee = name.hasSuffix(":") ? name : PredicateFormatter.formatKey(name)
+            return .unsupported("\(callee)(\(try parseCallArguments()))")
+        }
+        try expectSymbol("(", "to open the arguments")
+        var arguments: [ExpressionNode] = []
+        if !current.isSymbol(")") {
+            arguments.append(try parseExpression())
+            while current.isSymbol(",") {
+                advance()
+                arguments.append(try parseExpression())
+            }
+        }
+        let expected = function?.arity ?? 2
+        guard arguments.count == expected else {
+            throw error(
+                .syntax,
+                "Wrong number of arguments to '\(function?.rawValue ?? name)'",
+                at: token,
+                detail: "it takes \(expected), not \(arguments.count)"
+            )
+        }
+        try expectSymbol(")", "to close the arguments of '\(name)'")
+        if let op { return .arithmetic(op, arguments[0], arguments[1]) }
+        return .function(function!, arguments)
+    }
+
     /// `( expression, … )` as printed text, for unsupported calls.
     mutating func parseCallArguments() throws -> String {
         try expectSymbol("(", "to open the arguments")
@@ -140,8 +175,13 @@ extension PredicateParser {
             return try argument(for: specifier, at: token)
         case .identifier(let name):
             advance()
-            guard current.isSymbol("(") else { return .keyPath(.evaluatedObject, name) }
-            return .unsupported("\(PredicateFormatter.formatKey(name))(\(try parseCallArguments()))")
+            guard current.isSymbol("(") else {
+                if name.hasSuffix(":") {
+                    throw unexpected(current, expected: "expected '(' and the arguments of the function '\(name)'")
+                }
+                return .keyPath(.evaluatedObject, name)
+            }
+            return try parseFunctionCall(name, at: token)
         case .atKeyword(let name):
             advance()
             return try parseAggregate(name, base: .evaluatedObject)

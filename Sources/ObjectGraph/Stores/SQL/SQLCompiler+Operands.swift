@@ -48,6 +48,8 @@ extension SQLCompiler {
             return try operand(.aggregate(base, .count), in: scope, variables: variables)
         case .index:
             throw NeedsInMemoryEvaluation(reason: "an index expression")
+        case .function(let function, _):
+            throw NeedsInMemoryEvaluation(reason: "the function \(function.rawValue)")
         case .unsupported(let what):
             throw FetchPredicateError.unsupported(what)
         }
