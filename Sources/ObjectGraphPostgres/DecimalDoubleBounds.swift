@@ -30,7 +30,8 @@ struct DecimalDoubleBounds {
     func comparison(_ column: String, _ op: ComparisonOperator, bind: (Double) -> String) -> String? {
         switch op {
         case .equal: lower == upper ? nil : "(\(column) >= \(bind(lower)) AND \(column) < \(bind(upper)))"
-        case .notEqual: lower == upper ? "\(column) IS NOT NULL" : "(\(column) < \(bind(lower)) OR \(column) >= \(bind(upper)))"
+        // `!=` holds for NULL, as NSPredicate's does.
+        case .notEqual: lower == upper ? "TRUE" : "(\(column) < \(bind(lower)) OR \(column) >= \(bind(upper)) OR \(column) IS NULL)"
         case .lessThan: "\(column) < \(bind(lower))"
         case .lessThanOrEqual: "\(column) < \(bind(upper))"
         case .greaterThan: "\(column) >= \(bind(upper))"

@@ -134,6 +134,19 @@ package struct PostgreSQLDialect: SQLDialect {
 
     package func average(_ value: String) -> String { "AVG(\(value))" }
 
+    /// Integers in `numeric`, where PostgreSQL's `bigint` would raise an error on overflow.
+    package func arithmetic(_ left: String, _ op: ArithmeticOperator, _ right: String, integers: Bool) -> String {
+        if op == .divide {
+            return "(CAST(\(left) AS DOUBLE PRECISION) / NULLIF(CAST(\(right) AS DOUBLE PRECISION), 0))"
+        }
+        return integers
+            ? "(CAST(\(left) AS NUMERIC) \(op.rawValue) CAST(\(right) AS NUMERIC))"
+            : "(CAST(\(left) AS DOUBLE PRECISION) \(op.rawValue) CAST(\(right) AS DOUBLE PRECISION))"
+    }
+
+    /// The statement's start, in seconds since 2001-01-01 UTC (978307200 after 1970's).
+    package var now: String { "(date_part('epoch', statement_timestamp()) - 978307200)" }
+
     /// PostgreSQL refuses to compare text with a number (SQLite answers).
     package var comparesTypedValuesOnly: Bool { true }
 

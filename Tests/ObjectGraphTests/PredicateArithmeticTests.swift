@@ -3,7 +3,7 @@ import ObjectGraph
 import Testing
 
 /// Arithmetic and `length` in predicates, as NSExpression computes them: evaluated on values,
-/// and fetched from every store kind (where the fetch evaluates them in memory).
+/// and fetched from every store kind (in SQL, or in memory where SQL would compute otherwise).
 @Suite struct PredicateArithmeticTests {
     @Test func arithmeticOnNumbers() {
         let values: [String: Any] = ["x": 3, "y": 4.5, "n": -2, "big": Int64.max, "flag": true]

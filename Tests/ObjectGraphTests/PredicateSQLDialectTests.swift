@@ -58,6 +58,35 @@ struct PredicateSQLDialectTests {
         Row(format: "title != nil", sqlite: .sql("t0.ZTITLE IS NOT NULL"), postgreSQL: .sql(#"t0."ZTITLE" IS NOT NULL"#)),
         Row(format: "title > nil", sqlite: .sql("0"), postgreSQL: .sql("FALSE")),
         Row(format: "uploaded == 5", sqlite: .sql("0"), postgreSQL: .sql("FALSE")),
+        // Arithmetic: integers exact (PostgreSQL's bigint would raise on overflow, numeric goes
+        // on), a division in floating point with NULL for zero, dates as seconds, constants as
+        // literals (a comparison may write its operand twice).
+        Row(
+            format: "views * 2 > 5",
+            sqlite: .sql("(t0.ZVIEWS * 2) > ?", [.integer(5)]),
+            postgreSQL: .sql(#"(CAST(t0."ZVIEWS" AS NUMERIC) * CAST(2 AS NUMERIC)) > $1"#, [.integer(5)])
+        ),
+        Row(
+            format: "views / 4 < rating",
+            sqlite: .sql("(CAST(t0.ZVIEWS AS REAL) / NULLIF(4, 0)) < t0.ZRATING"),
+            postgreSQL: .sql(#"(CAST(t0."ZVIEWS" AS DOUBLE PRECISION) / NULLIF(CAST(4 AS DOUBLE PRECISION), 0)) < t0."ZRATING""#)
+        ),
+        Row(
+            format: "-rating + 0.5 >= 1",
+            sqlite: .sql("((0 - t0.ZRATING) + 0.5) >= ?", [.integer(1)]),
+            postgreSQL: .sql(
+                #"(CAST((CAST(0 AS DOUBLE PRECISION) - CAST(t0."ZRATING" AS DOUBLE PRECISION)) AS DOUBLE PRECISION) + CAST(0.5 AS DOUBLE PRECISION)) >= $1"#,
+                [.integer(1)]
+            )
+        ),
+        Row(
+            format: "uploaded < now()",
+            sqlite: .sql("t0.ZUPLOADED < ((julianday('now') - 2451910.5) * 86400.0)"),
+            postgreSQL: .sql(#"t0."ZUPLOADED" < (date_part('epoch', statement_timestamp()) - 978307200)"#)
+        ),
+        Row(format: "views ** 2 > 5", sqlite: .inMemory, postgreSQL: .inMemory),
+        Row(format: "abs:(views) > 5", sqlite: .inMemory, postgreSQL: .inMemory),
+        Row(format: "title + 1 > 5", sqlite: .inMemory, postgreSQL: .inMemory),
         Row(
             format: "title IN {'a', nil}",
             sqlite: .sql("(t0.ZTITLE IN (?) OR t0.ZTITLE IS NULL)", [.text("a")]),

@@ -42,12 +42,15 @@ extension SQLCompiler {
             // object the whole predicate is evaluated for; members are reached through the variable.
             collection.filters.append(try compile(predicate, in: scope, variables: inner))
             return .collection(collection)
-        case .arithmetic:
-            throw NeedsInMemoryEvaluation(reason: "arithmetic")
+        case .arithmetic(let op, let lhs, let rhs):
+            let left = try operand(lhs, in: scope, variables: variables)
+            return try arithmetic(op, left, try operand(rhs, in: scope, variables: variables))
         case .index(let base, .size):
             return try operand(.aggregate(base, .count), in: scope, variables: variables)
         case .index:
             throw NeedsInMemoryEvaluation(reason: "an index expression")
+        case .function(.now, _):
+            return .scalar(dialect.now, .date)
         case .function(let function, _):
             throw NeedsInMemoryEvaluation(reason: "the function \(function.rawValue)")
         case .unsupported(let what):

@@ -80,6 +80,13 @@ package protocol SQLDialect: Sendable {
     func sum(_ value: String, decimal: Bool) -> String
     /// `@avg` of `value` (NULL for nothing, as in memory).
     func average(_ value: String) -> String
+    /// `left op right` for `+`, `-`, `*` and `/`, as the evaluator computes it: `integers`
+    /// exact, going on in floating point where the result overflows; a division in floating
+    /// point, NULL for a divisor of zero.
+    func arithmetic(_ left: String, _ op: ArithmeticOperator, _ right: String, integers: Bool) -> String
+    /// The current time as the stores keep dates (seconds since 2001-01-01 UTC), read by the
+    /// database when the statement runs (a cached plan stays current).
+    var now: String { get }
 
     /// Whether the database compares values of the same kind only: then a constant gets its
     /// value's type, and a comparison between expressions of different storage classes is

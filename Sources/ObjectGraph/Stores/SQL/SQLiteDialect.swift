@@ -100,6 +100,15 @@ package struct SQLiteDialect: SQLDialect {
 
     package func average(_ value: String) -> String { "\(SQLiteFunctions.average)(\(value))" }
 
+    /// SQLite's integer arithmetic goes on in floating point where it overflows, as the
+    /// evaluator's does.
+    package func arithmetic(_ left: String, _ op: ArithmeticOperator, _ right: String, integers: Bool) -> String {
+        op == .divide ? "(CAST(\(left) AS REAL) / NULLIF(\(right), 0))" : "(\(left) \(op.rawValue) \(right))"
+    }
+
+    /// The Julian day of the reference date is 2451910.5.
+    package var now: String { "((julianday('now') - 2451910.5) * 86400.0)" }
+
     /// SQLite compares any storage classes, as the evaluator's answers expect.
     package var comparesTypedValuesOnly: Bool { false }
 
