@@ -32,7 +32,7 @@ enum PhotoFixtures {
 
 /// Random `Predicate<Photo>`s built from the expressions `#Predicate` makes: comparisons of
 /// every attribute kind, optionals, strings, relationships and collections, combined with
-/// `&&`, `||` and `!`; some with arithmetic, which stays in memory.
+/// `&&`, `||` and `!`; some with arithmetic (`%` stays in memory, `+`, `-`, `*` compile).
 struct PredicateGenerator {
     typealias Expression = any StandardPredicateExpression<Bool>
     typealias Root = PredicateExpressions.Variable<Photo>
@@ -126,7 +126,21 @@ struct PredicateGenerator {
                 )
             }
         case 11:
-            return { E.build_Equal(lhs: E.build_Remainder(lhs: Self.key($0, \.views), rhs: E.build_Arg(3)), rhs: E.build_Arg(count)) }
+            if Bool.random(using: &random) {
+                return { E.build_Equal(lhs: E.build_Remainder(lhs: Self.key($0, \.views), rhs: E.build_Arg(3)), rhs: E.build_Arg(count)) }
+            }
+            // Arithmetic that compiles to SQL.
+            return {
+                E.build_Comparison(
+                    lhs: E.build_Arithmetic(
+                        lhs: E.build_Arithmetic(lhs: Self.key($0, \.views), rhs: E.build_Arg(count), op: .multiply),
+                        rhs: E.build_Arg(views),
+                        op: flag ? .add : .subtract
+                    ),
+                    rhs: E.build_Arg(views),
+                    op: .greaterThan
+                )
+            }
         case 12:
             return {
                 E.build_NilCoalesce(

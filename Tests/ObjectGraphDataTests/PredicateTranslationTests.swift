@@ -71,6 +71,18 @@ struct PredicateTranslationTests {
         try checkAgainstMemory(ternary)
     }
 
+    @Test("+, - and * compile to SQL; / and % stay in memory")
+    func arithmetic() throws {
+        let sums = #Predicate<Photo> { $0.views * 2 + 1 > 9 && $0.views - 3 < 5 }
+        let result = translation(sums)
+        #expect(result.isFullyTranslated)
+        #expect(result.storePredicate?.predicateFormat == "views * 2 + 1 > 9 AND views - 3 < 5")
+        try checkAgainstMemory(sums)
+        let halves = #Predicate<Photo> { $0.views / 2 == 3 }
+        #expect(!translation(halves).isFullyTranslated)
+        try checkAgainstMemory(halves)
+    }
+
     @Test("What has no SQL form is evaluated in memory, and says so")
     func inMemory() throws {
         let arithmetic = #Predicate<Photo> { $0.views % 2 == 0 && $0.views > 4 }

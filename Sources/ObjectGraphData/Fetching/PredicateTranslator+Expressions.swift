@@ -122,6 +122,23 @@ extension PredicateExpressions.Negation: TranslatableExpression {
     }
 }
 
+extension PredicateExpressions.Arithmetic: TranslatableExpression {
+    // `+`, `-` and `*` mean in SQL what they mean in Swift, but where Swift traps on an
+    // integer's overflow. Divisions stay in memory: Swift's `/` on integers truncates, and on
+    // doubles divides by zero into infinity, where SQL (and NSExpression) give NULL.
+    func translate(_ translator: inout PredicateTranslator) throws -> Translation {
+        let symbol: String
+        switch op {
+        case .add: symbol = "+"
+        case .subtract: symbol = "-"
+        case .multiply: symbol = "*"
+        @unknown default: throw Untranslatable(description: "an arithmetic operator ObjectGraph does not know")
+        }
+        let (l, r) = (try translator.translate(lhs), try translator.translate(rhs))
+        return .expression(Fragment.binary(try translator.operand(l), symbol, try translator.operand(r)))
+    }
+}
+
 extension PredicateExpressions.Conditional: TranslatableExpression {
     func translate(_ translator: inout PredicateTranslator) throws -> Translation {
         .conditional(try translator.condition(test), try translator.translate(trueBranch), try translator.translate(falseBranch))
