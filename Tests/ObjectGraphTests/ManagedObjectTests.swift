@@ -245,6 +245,14 @@ struct ManagedObjectTests {
             #expect(ansel.value(forKeyPath: "photos.@avg.views") as? Double == 6)
             #expect(ansel.value(forKeyPath: "photos.@max.views") as? Int64 == 10)
             #expect(ansel.value(forKeyPath: "photos.@min.title") as? String == "t10")
+            // Key-value coding's unions: every value, or each distinct one once.
+            for photo in ansel.photos where photo.views != 3 { photo.title = "same" }
+            let titles = ansel.value(forKeyPath: "photos.@unionOfObjects.title") as? [Any]
+            #expect((titles as? [String])?.sorted() == ["same", "same", "t3"])
+            let distinct = ansel.value(forKeyPath: "photos.@distinctUnionOfObjects.title") as? [Any]
+            #expect((distinct as? [String])?.sorted() == ["same", "t3"])
+            let photographers = ansel.value(forKeyPath: "photos.@distinctUnionOfObjects.photographer") as? [Any]
+            #expect((photographers as? [ManagedObject])?.map(ObjectIdentifier.init) == [ObjectIdentifier(ansel)])
             let photo = ansel.photos.first!
             #expect(photo.value(forKeyPath: "photographer.name") as? String == "Ansel")
             #expect(photo.value(forKeyPath: "recent.lastViewed") == nil)

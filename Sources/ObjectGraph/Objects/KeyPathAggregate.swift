@@ -1,15 +1,26 @@
 import Foundation
 
-/// The collection operators of ``ManagedObject/value(forKeyPath:)``: `@count`, `@sum`, `@avg`,
-/// `@min`, `@max`.
+/// The collection operators of ``ManagedObject/value(forKeyPath:)``, as key-value coding has
+/// them: `@count`, `@sum`, `@avg`, `@min`, `@max`, and the unions (`@unionOfObjects`,
+/// `@distinctUnionOfObjects`, and the `…Arrays` and `…Sets` ones, which flatten collections).
 enum KeyPathAggregate: String {
     case count = "@count"
     case sum = "@sum"
     case avg = "@avg"
     case min = "@min"
     case max = "@max"
+    case unionOfObjects = "@unionOfObjects"
+    case distinctUnionOfObjects = "@distinctUnionOfObjects"
+    case unionOfArrays = "@unionOfArrays"
+    case distinctUnionOfArrays = "@distinctUnionOfArrays"
+    case unionOfSets = "@unionOfSets"
+    case distinctUnionOfSets = "@distinctUnionOfSets"
 
     /// Applies the operator to `elements`, reading `key` (a key path) from each when given.
+    ///
+    /// The unions return arrays, as key-value coding's do: every non-nil value read, or each
+    /// distinct one once (the `…Sets` unions are distinct, as sets are); the `…Arrays` and
+    /// `…Sets` ones read a collection from each element and join them.
     func apply(to elements: [Any], key: String?) -> Any? {
         if self == .count { return elements.count }
         let values: [Any] = elements.compactMap { element in
@@ -19,6 +30,10 @@ enum KeyPathAggregate: String {
         switch self {
         case .count:
             return values.count
+        case .unionOfObjects: return values
+        case .distinctUnionOfObjects: return Self.distinct(values)
+        case .unionOfArrays: return values.flatMap(Self.members)
+        case .distinctUnionOfArrays, .unionOfSets, .distinctUnionOfSets: return Self.distinct(values.flatMap(Self.members))
         case .sum, .avg:
             let numbers = values.compactMap(Self.decimal)
             let sum = numbers.reduce(Decimal(0), +)
@@ -27,6 +42,27 @@ enum KeyPathAggregate: String {
         case .min, .max:
             let ordered = values.sorted { Self.less($0, $1) }
             return self == .min ? ordered.first : ordered.last
+        }
+    }
+
+    /// The members of a collection value (a to-many relationship's set or array, or an array
+    /// attribute); another value is a collection of itself.
+    private static func members(_ value: Any) -> [Any] {
+        switch value {
+        case let set as Set<ManagedObject>: set.map { $0 as Any }
+        case let array as [ManagedObject]: array.map { $0 as Any }
+        case let array as [Any]: array
+        case let set as Set<AnyHashable>: set.map { $0.base }
+        default: [value]
+        }
+    }
+
+    /// Each value once, in the order first seen; values that are not hashable are all kept.
+    private static func distinct(_ values: [Any]) -> [Any] {
+        var seen = Set<AnyHashable>()
+        return values.filter { value in
+            guard let hashable = value as? AnyHashable else { return true }
+            return seen.insert(hashable).inserted
         }
     }
 

@@ -72,7 +72,8 @@ extension ManagedObject {
     }
 
     /// The value at the end of a key path: through to-one relationships, and with `@count`,
-    /// `@sum`, `@avg`, `@min`, `@max` on to-many ones (`"tags.@count"`, `"photos.@sum.views"`).
+    /// `@sum`, `@avg`, `@min`, `@max` on to-many ones (`"tags.@count"`, `"photos.@sum.views"`),
+    /// and key-value coding's unions, which give arrays (`"photos.@distinctUnionOfObjects.title"`).
     ///
     /// A key through a to-many relationship gives the set of the members' values.
     public func value(forKeyPath keyPath: String) -> Any? {
