@@ -38,6 +38,20 @@ import Testing
         let otherBefore = try Self.pagesCount(of: second, in: container)
         #expect(before.stored == Int64(before.pages), "Core Data's own count, as the fixture holds it")
 
+        // Another context holding the book, merging the first one's saves.
+        let watcher = container.newBackgroundContext()
+        let watched: ManagedObject = try watcher.performAndWait {
+            let request = FetchRequest<ManagedObject>(entityName: "Book")
+            request.predicate = FetchPredicate(format: "title == %@", first)
+            let book = try #require(try watcher.fetch(request).first)
+            _ = book.value(forKey: "pagesCount")
+            return book
+        }
+        let merging = NotificationCenter.default.addObserver(forName: .managedObjectContextDidSave, object: context, queue: nil) { note in
+            watcher.performAndWait { watcher.mergeChanges(fromContextDidSave: note) }
+        }
+        defer { NotificationCenter.default.removeObserver(merging) }
+
         // Two new pages for the first book.
         try context.performAndWait {
             let request = FetchRequest<ManagedObject>(entityName: "Book")
@@ -52,6 +66,14 @@ import Testing
                 page.setValue(book, forKey: "book")
             }
             try context.save()
+            // The triggers' values show in the saving context's object at once, as Core
+            // Data's do (its triggers report them), not as a change.
+            #expect(book.value(forKey: "pagesCount") as? Int64 == before.stored.map { $0 + 2 })
+            #expect(!book.hasChanges)
+        }
+        // A context merging the save sees them too: the book is among the updated objects.
+        watcher.performAndWait {
+            #expect(watched.value(forKey: "pagesCount") as? Int64 == before.stored.map { $0 + 2 })
         }
         #expect(try Self.pagesCount(of: first, in: container) == (before.stored.map { $0 + 2 }, before.pages + 2))
 

@@ -80,8 +80,8 @@ final class LazyObjectSet {
 public struct ContextDidSave: Sendable, Hashable {
     /// Objects the save inserted.
     public let insertedObjectIDs: Set<ManagedObjectID>
-    /// Objects the save updated.
-    public let updatedObjectIDs: Set<ManagedObjectID>
+    /// Objects the save updated (and those whose derived attributes the store updated).
+    public internal(set) var updatedObjectIDs: Set<ManagedObjectID>
     /// Objects the save deleted.
     public let deletedObjectIDs: Set<ManagedObjectID>
     /// For updated objects, the slots of the properties the save changed (a context's save

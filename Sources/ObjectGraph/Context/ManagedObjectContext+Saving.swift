@@ -73,6 +73,7 @@ extension ManagedObjectContext {
         try obtainPermanentIDsForInsertedObjects()
         var save = ContextSave(objects: objects, inserts: inserts, transactionAuthor: transactionAuthor, contextName: name)
         var saved: ContextDidSave?
+        var derived: [DerivedAttributeUpdate] = []
         while true {
             let forCustomPolicy: OptimisticLockingFailure? = try store.serializingSaves {
                 while !save.changes.isEmpty {
@@ -80,6 +81,7 @@ extension ManagedObjectContext {
                         // The did-save payload is made while the store writes.
                         let changes = save.changes
                         try store.save(changes) { saved = ContextDidSave(changes) }
+                        derived = store.takeDerivedAttributeUpdates()
                         break
                     } catch let failure as OptimisticLockingFailure {
                         // Objects changed in the store since they were read: the merge policy
@@ -116,6 +118,7 @@ extension ManagedObjectContext {
             if deleted || wroteValues { object.didSave() }
         }
         registry.untrackAll()
+        if !derived.isEmpty { takeDerivedValues(derived, into: &saved) }
         if let saved, !saved.isEmpty {
             postDidSave(saved)
             coordinator?.contextDidSave(self, saved)
@@ -137,5 +140,22 @@ extension ContextDidSave {
         for write in changes.updates {
             if let slots = write.changedSlots { updatedSlots[write.id] = slots }
         }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Shows the values a store's triggers gave derived attributes in the objects this context
+    /// holds (as committed values: they are not changes), and reports those objects as updated
+    /// by the save, so that merging contexts refresh theirs.
+    fileprivate func takeDerivedValues(_ updates: [DerivedAttributeUpdate], into saved: inout ContextDidSave?) {
+        var updated: [ManagedObjectID] = []
+        for update in updates {
+            if saved?.insertedObjectIDs.contains(update.id) != true { updated.append(update.id) }
+            guard let object = registeredObject(for: update.id), !object.isFault, let slot = object.entity.slotByName[update.key] else {
+                continue
+            }
+            object.storage.takeStoredValue(update.value, at: slot)
+        }
+        saved?.updatedObjectIDs.formUnion(updated)
     }
 }

@@ -195,6 +195,14 @@ extension ObjectStorage {
         for slot in Array(toMany.keys) { toMany[slot]!.members = nil }
     }
 
+    /// A value the store gave the row's attribute in `slot` while saving it (a derived
+    /// attribute): committed, not a change; an unsaved change of the slot stays on top.
+    mutating func takeStoredValue(_ value: Value, at slot: Int) {
+        guard slot < values.count else { return }
+        if !changed.contains(slot) { values[slot] = value }
+        if committed != nil, slot < committed!.count { committed![slot] = value }
+    }
+
     /// A deleted object whose row changed in the store since it was read: the delete goes on,
     /// against the row's new version.
     mutating func rebaseDeleted(on row: StoredRow) {

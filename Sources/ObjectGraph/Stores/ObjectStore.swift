@@ -64,9 +64,21 @@ package protocol ObjectStore: AnyObject, Sendable {
     /// `meanwhile` makes is for a write that succeeds: it may run before a write that fails,
     /// or not at all.
     func save(_ changes: SaveChanges, meanwhile: () -> Void) throws
+    /// The values the store itself gave rows while writing the last save (Core Data's
+    /// derived attributes, kept by triggers), for the saving context's objects; each once.
+    func takeDerivedAttributeUpdates() -> [DerivedAttributeUpdate]
+}
+
+/// A value the store gave a row's attribute while writing a save (a derived attribute).
+package struct DerivedAttributeUpdate: Sendable {
+    package let id: ManagedObjectID
+    package let key: String
+    package let value: Value
 }
 
 extension ObjectStore {
+    package func takeDerivedAttributeUpdates() -> [DerivedAttributeUpdate] { [] }
+
     package func save(_ changes: SaveChanges, meanwhile: () -> Void) throws {
         try save(changes)
         meanwhile()

@@ -38,8 +38,9 @@ enum SQLiteFunctions {
         }
     }
 
-    /// Registers everything on `db`.
-    static func register(on db: Database) {
+    /// Registers everything on `db`; Core Data's derived-attribute triggers report to
+    /// `derivedAttributes`.
+    static func register(on db: Database, derivedAttributes: DerivedAttributeLog? = nil) {
         db.add(
             collation: DatabaseCollation(decimalCollation) { lhs, rhs in
                 let a = Decimal(string: lhs, locale: Locale(identifier: "en_US_POSIX"))
@@ -80,9 +81,15 @@ enum SQLiteFunctions {
         // Core Data keeps a derived attribute (`count:(pages)`) with triggers that, after
         // updating the column, call these to tell its context which object changed. A store
         // Core Data wrote keeps its triggers, so a write here runs them too: the columns are
-        // kept up to date by the triggers themselves; the calls report nothing.
+        // kept up to date by the triggers themselves, and the calls go to `derivedAttributes`,
+        // from which the saving context updates its objects.
         for trigger in derivedAttributeTriggerFunctions {
-            db.add(function: DatabaseFunction(trigger, argumentCount: 5, pure: false) { _ in nil })
+            db.add(
+                function: DatabaseFunction(trigger, argumentCount: 5, pure: false) { arguments in
+                    derivedAttributes?.record(arguments)
+                    return nil
+                }
+            )
         }
         db.add(function: DatabaseFunction(sum, argumentCount: 1, pure: true, aggregate: SumAggregate.self))
         db.add(function: DatabaseFunction(average, argumentCount: 1, pure: true, aggregate: AverageAggregate.self))

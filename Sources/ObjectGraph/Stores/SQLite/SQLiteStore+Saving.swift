@@ -8,6 +8,8 @@ extension SQLiteStore {
         var files = ExternalFileChanges()
         var committed = false
         defer { committed ? files.committed() : files.rolledBack() }
+        derivedAttributes.startRecording()
+        defer { if !committed { _ = derivedAttributes.stopRecording() } }
         do {
             try failureInjection.check(.write)
             // The engine plans the writes; this runs them on GRDB's connection (see
@@ -71,6 +73,17 @@ extension SQLiteStore {
                     underlying: error,
                     file: path
                 )
+        }
+    }
+
+    /// The values Core Data's derived-attribute triggers gave rows during the last save (for
+    /// the saving context's objects), once.
+    func takeDerivedAttributeUpdates() -> [DerivedAttributeUpdate] {
+        derivedAttributes.stopRecording().compactMap { entry in
+            guard let entity = plan.entity(code: entry.entityCode), let id = objectID(code: entry.entityCode, primaryKey: entry.primaryKey),
+                let attribute = managedObjectModel.entity(named: entity.name)?.attributesByName[entry.property]
+            else { return nil }
+            return DerivedAttributeUpdate(id: id, key: entry.property, value: Value(entry.value, type: attribute.attributeType))
         }
     }
 

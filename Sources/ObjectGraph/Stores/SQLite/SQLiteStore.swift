@@ -51,6 +51,8 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     private let keys = Mutex(KeyReservations())
     /// Rows read by ID, shared by the store's contexts (Core Data's row cache).
     let rowCache = RowCache()
+    /// What Core Data's derived-attribute triggers reported during the last save.
+    let derivedAttributes: DerivedAttributeLog
     var snapshotGeneration: UInt64? { saves.generation }
 
     /// Counts a context's save as written (see ``snapshotGeneration``).
@@ -78,8 +80,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         // not fail at once.
         configuration.busyMode = busyTimeout > 0 ? .timeout(busyTimeout) : .immediateError
         configuration.label = "ObjectGraph"
+        let derivedAttributes = DerivedAttributeLog()
+        self.derivedAttributes = derivedAttributes
         configuration.prepareDatabase { db in
-            SQLiteFunctions.register(on: db)
+            SQLiteFunctions.register(on: db, derivedAttributes: derivedAttributes)
             if let statementObserver {
                 db.trace(options: .statement) { event in
                     if case .statement(let statement) = event { statementObserver(statement.sql) }
