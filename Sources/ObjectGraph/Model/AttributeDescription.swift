@@ -38,9 +38,12 @@ public final class AttributeDescription: PropertyDescription {
     public var attributeValueClassName: String? { willSet { checkMutable("attributeValueClassName") } }
     /// For a derived attribute read from an Xcode model or a compiled one: its derivation
     /// expression, as Core Data's `NSDerivedAttributeDescription` (`count:(pages)`, or
-    /// `pages.@count` as Xcode may write it). ObjectGraph keeps it for tools and migrations
-    /// but does not evaluate it: the attribute stores the values it is given. It is what the
-    /// attribute's ``PropertyDescription/versionHash`` is made of, as in Core Data.
+    /// `pages.@count` as Xcode may write it). A count of a to-many relationship is kept by an
+    /// SQLite store's triggers, as Core Data keeps it (a store created with the model gets
+    /// Core Data's), and shows in the saving context's objects after a save; other
+    /// derivations are kept for tools and migrations, not evaluated: the attribute stores the
+    /// values it is given. It is what the attribute's ``PropertyDescription/versionHash`` is
+    /// made of, as in Core Data.
     public var derivationExpression: String? { willSet { checkMutable("derivationExpression") } }
     /// Whether a deleted object's value of this attribute is kept in persistent history, in
     /// the delete's ``PersistentHistoryChange/tombstone`` — as Core Data's

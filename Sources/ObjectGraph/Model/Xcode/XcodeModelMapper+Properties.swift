@@ -70,7 +70,9 @@ extension XcodeModelMapper {
                 entity,
                 name,
                 "derived attribute",
-                "the derivation expression '\(attribute.derivationExpression ?? "")' is kept but not evaluated: the attribute stores the values it is given",
+                StoreSchema.countedKey(attribute.derivationExpression ?? "") != nil
+                    ? "the derivation expression '\(attribute.derivationExpression ?? "")' counts a to-many relationship: an SQLite store keeps it with Core Data's triggers (a PostgreSQL store stores the values it is given)"
+                    : "the derivation expression '\(attribute.derivationExpression ?? "")' is kept but not evaluated: the attribute stores the values it is given",
                 element.line
             )
         }

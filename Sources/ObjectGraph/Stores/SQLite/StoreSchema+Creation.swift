@@ -62,7 +62,7 @@ extension StoreSchema {
                 }
             }
         }
-        return sql
+        return sql + derivedAttributeTriggers(model: model)
     }
 
     /// The statements that create the schema in ObjectGraph's former layout.
