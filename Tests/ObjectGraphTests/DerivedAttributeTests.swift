@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 /// A derived attribute that counts a to-many relationship (`books.@count`, `count:(chapters)`),
@@ -118,7 +119,48 @@ import Testing
             chapters.predicate = FetchPredicate(format: "title BEGINSWITH 'dune'")
             _ = try context.execute(BatchDeleteRequest(fetchRequest: chapters))
         }
-        #expect(try Self.counts(in: stack) == ["fiction": 2, "dune": 0, "emma": 1])
+        let counted = try Self.counts(in: stack)
+        #expect(counted == ["fiction": 2, "dune": 0, "emma": 1], "\(counted)")
+    }
+
+    @Test("a migration that adds the derived attribute counts the rows there, and keeps counting")
+    func migrationAddsTheCount() throws {
+        let url = TestDirectory.make("derived-migration").appendingPathComponent("Library.sqlite")
+        // Version 1: no counts.
+        let plain = Self.model()
+        Self.attribute("bookCount", of: "Shelf", in: plain).derivationExpression = nil
+        Self.attribute("chapterCount", of: "Book", in: plain).derivationExpression = nil
+        do {
+            let stack = try TestStack(model: plain, file: url)
+            let context = stack.container.newBackgroundContext()
+            try context.performAndWait {
+                let shelf = try context.insertObject(entityName: "Shelf")
+                shelf.setValue("fiction", forKey: "name")
+                for title in ["dune", "emma"] {
+                    let book = try context.insertObject(entityName: "Book")
+                    book.setValue(title, forKey: "title")
+                    book.setValue(shelf, forKey: "shelf")
+                }
+                try context.save()
+            }
+            #expect(try Self.counts(in: stack) == ["fiction": 0, "dune": 0, "emma": 0])
+        }
+        // Version 2 derives them: the migration counts, and the triggers go on counting.
+        let stack = try TestStack(model: Self.model(), file: url)
+        let migrated = try Self.counts(in: stack)
+        #expect(migrated == ["fiction": 2, "dune": 0, "emma": 0], "\(migrated)")
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let request = FetchRequest<ManagedObject>(entityName: "Book")
+            request.predicate = FetchPredicate(format: "title == 'emma'")
+            let emma = try #require(try context.fetch(request).first)
+            let chapter = try context.insertObject(entityName: "Chapter")
+            chapter.setValue("emma 1", forKey: "title")
+            chapter.setValue(emma, forKey: "book")
+            try context.save()
+        }
+        let counted = try Self.counts(in: stack)
+        #expect(counted == ["fiction": 2, "dune": 0, "emma": 1], "\(counted)")
     }
 
     @Test("a derivation the store does not keep stays a plain attribute")

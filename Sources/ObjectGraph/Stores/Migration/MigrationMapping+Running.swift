@@ -42,7 +42,10 @@ extension MigrationMapping {
         for table in oldTables where try db.tableExists(table) {
             try db.execute("ALTER TABLE \(q(table)) RENAME TO \(q(oldTable(table)))")
         }
-        for statement in creation where !statement.contains(" INDEX ") { try db.execute(statement) }
+        // Indexes, derived attributes' triggers and their recounts come last, once the rows are
+        // in and the old tables (whose triggers go with them) are gone.
+        let late = { (statement: String) in statement.contains(" INDEX ") || StoreSchema.isDerivedAttributeStatement(statement) }
+        for statement in creation where !late(statement) { try db.execute(statement) }
         let offsets = try keyOffsets(in: db)
         var problems: [String] = []
         for entity in newModel.entities.sorted(by: { $0.name < $1.name }) {
@@ -58,7 +61,7 @@ extension MigrationMapping {
         for table in oldTables where try db.tableExists(oldTable(table)) {
             try db.execute("DROP TABLE \(q(oldTable(table)))")
         }
-        for statement in creation where statement.contains(" INDEX ") { try db.execute(statement) }
+        for statement in creation where late(statement) { try db.execute(statement) }
         try rewritePrimaryKeys(offsets: offsets, in: db)
         return []
     }

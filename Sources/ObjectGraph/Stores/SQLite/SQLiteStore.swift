@@ -219,14 +219,23 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             // Indexes do not change the version hash; create any the model gained. Only then
             // write: opening an up-to-date store must not need the write lock, so it opens
             // (and reads) while another connection holds a write transaction.
-            let indexStatements = schema.creationSQL(model: managedObjectModel).filter { $0.contains("INDEX") }
-            let existingIndexes = try writer.read { db in
-                Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
+            // So do derived attributes' triggers (a store created before the model derived the
+            // attribute, or before ObjectGraph kept derivations): created with a recount.
+            let creation = schema.creationSQL(model: managedObjectModel)
+            let derived = creation.filter(StoreSchema.isDerivedAttributeStatement)
+            let indexStatements = creation.filter { $0.contains("INDEX") && !StoreSchema.isDerivedAttributeStatement($0) }
+            let (existingIndexes, existingTriggers) = try writer.read { db in
+                (
+                    Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")),
+                    Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'"))
+                )
             }
-            let missing = indexStatements.filter { statement in
+            var missing = indexStatements.filter { statement in
                 guard let name = Self.indexName(in: statement) else { return true }
                 return !existingIndexes.contains(name)
             }
+            let triggerNames = derived.filter { $0.hasPrefix("CREATE TRIGGER") }.compactMap(Self.indexName(in:))
+            if triggerNames.contains(where: { !existingTriggers.contains($0) }) { missing += derived }
             if !readOnly && !missing.isEmpty {
                 try writer.write { db in
                     for statement in missing { try db.execute(sql: statement) }
@@ -270,6 +279,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     }
 
     /// The index a `CREATE [UNIQUE] INDEX IF NOT EXISTS name ON …` statement creates.
+    /// The name a `CREATE INDEX IF NOT EXISTS` or `CREATE TRIGGER IF NOT EXISTS` statement creates.
     static func indexName(in statement: String) -> String? {
         guard let range = statement.range(of: "IF NOT EXISTS ") else { return nil }
         return statement[range.upperBound...].split(separator: " ", maxSplits: 1).first.map(String.init)

@@ -23,6 +23,11 @@ extension StoreSchema {
                     case .foreignKey(let memberTable, let foreignKey, _)? = storage(of: relationship),
                     let slot = entity.slotByName[attribute.name], let column = mapping.columns[slot]
                 else { continue }
+                // The count as the members say, for rows that are there already (a migration
+                // adding the attribute, or copying rows before the triggers exist).
+                sql.append(
+                    "UPDATE \(mapping.table) SET \(column) = (SELECT COUNT(\(foreignKey)) FROM \(memberTable) WHERE \(foreignKey) = \(mapping.table).Z_PK)\(Self.entityFilter(entity))"
+                )
                 sql += Self.countTriggers(
                     table: mapping.table,
                     entity: entity.name,
@@ -34,6 +39,18 @@ extension StoreSchema {
             }
         }
         return sql
+    }
+
+    /// Whether `statement` is one of ``derivedAttributeTriggers(model:)``: a migration runs
+    /// them once the rows are copied and the old tables (with their triggers) dropped.
+    static func isDerivedAttributeStatement(_ statement: String) -> Bool {
+        statement.hasPrefix("CREATE TRIGGER IF NOT EXISTS Z_DA_") || statement.hasPrefix("UPDATE ")
+    }
+
+    /// ` WHERE Z_ENT IN (…)` for an entity sharing its table with others; empty otherwise.
+    private static func entityFilter(_ entity: EntityDescription) -> String {
+        entity.superentity == nil && entity.subentities.isEmpty
+            ? "" : " WHERE Z_ENT IN (\(entity.fetchableEntityCodes.map(String.init).joined(separator: ", ")))"
     }
 
     /// The key a derivation counts (`pages` of `count:(pages)` or `pages.@count`), if that is
