@@ -11,9 +11,9 @@ public import Observation
 /// `Sendable`), and a property read, which reads several of them, cost less than the runtime's
 /// access checks around it.
 public final class _ModelBacking {
-    /// The values of a model not yet inserted, in the order first set (a property set again
-    /// keeps its place). An array, not a dictionary: a new model has a handful, and hashing
-    /// each key cost more than comparing it.
+    /// The values of a model not yet inserted, in the order set (a property set again is
+    /// kept again, after the others; see ``setPending(_:)``). An array, not a dictionary: a
+    /// new model has a handful, and hashing each key cost more than comparing it.
     @exclusivity(unchecked) var values: [PendingValue] = []
     /// The managed object, once inserted or fetched.
     @usableFromInline @exclusivity(unchecked) private(set) var object: ManagedObject?
@@ -82,32 +82,58 @@ public final class _ModelBacking {
 
     /// Sets the value a new model starts with, for the property in `slot` whose Swift type is
     /// an attribute's own: kept typed, and stored typed when the model is inserted.
+    ///
+    /// Inlinable, so that the model's module makes the kept value of the property's own type
+    /// in place (unspecialized, the call went through the type's witnesses).
+    @inlinable
     public func setInitialValue<Value: _ModelAttributeValue>(_ value: Value, forKey key: String, slot: _PropertySlot) {
-        if object == nil { setPending(PendingValue(key: key, typed: value, slot: slot)) } else { setValue(value, forKey: key) }
+        if object == nil { keepInitialValue(value._pending, forKey: key, slot: slot) } else { setValue(value, forKey: key) }
     }
 
-    /// Records a new model's value, replacing an earlier one of the same property (found by
-    /// its slot's identity, or by name when it was set by name).
+    /// Keeps `value`, of the property `key` in `slot`, for a model not yet inserted.
+    @usableFromInline func keepInitialValue(_ value: _PendingAttributeValue, forKey key: String, slot: _PropertySlot) {
+        setPending(PendingValue(key: key, pending: value, slot: slot))
+    }
+
+    /// Records a new model's value. It is appended, not looked for among the earlier ones: a
+    /// new model's initializer sets each property once or twice (its default, then its
+    /// initializer's value), and the search cost more than the rest of keeping the value.
+    /// The last value of a property wins (in ``pendingValue(forKey:slot:)``, ``getValue(forKey:)``
+    /// and ``ModelContext``'s insert); the values superseded are dropped when the array is full.
     private func setPending(_ value: consuming PendingValue) {
-        // Through the buffer: indexing the array copied each value compared.
-        let (key, slotID) = (value.key, value.slotID)
-        let found = values.withUnsafeBufferPointer { buffer -> Int? in
-            guard let base = buffer.baseAddress else { return nil }
-            for index in 0..<buffer.count where (base + index).pointee.isOf(key: key, slotID: slotID) { return index }
-            return nil
+        if values.count == values.capacity {
+            // Room for a typical model's properties at once, instead of growing 1, 2, 4, 8, 16.
+            if values.isEmpty {
+                values.reserveCapacity(16)
+            } else {
+                dropSupersededPending()
+            }
         }
-        if let found {
-            values[found] = value
-            return
-        }
-        // Room for a typical model's properties at once, instead of growing 1, 2, 4, 8, 16.
-        if values.isEmpty { values.reserveCapacity(16) }
         values.append(value)
+    }
+
+    /// Removes the kept values that a later value of the same property replaces, so that a
+    /// property set again and again keeps one value.
+    private func dropSupersededPending() {
+        var kept: [PendingValue] = []
+        kept.reserveCapacity(values.capacity)
+        for (index, value) in values.enumerated() where !Self.isSuperseded(index, in: values) {
+            kept.append(value)
+        }
+        values = kept
+    }
+
+    /// Whether a value after `index` in `values` is of the same property as the one at `index`.
+    static func isSuperseded(_ index: Int, in values: [PendingValue]) -> Bool {
+        let value = values[index]
+        for later in values[(index + 1)...] where later.isOf(key: value.key, slotID: value.slotID) { return true }
+        return false
     }
 
     /// The value kept for the property in `slot` of a model not yet inserted.
     @usableFromInline func pendingValue(forKey key: String, slot: _PropertySlot) -> _PendingAttributeValue? {
-        for value in values where value.isOf(key: key, slotID: ObjectIdentifier(slot)) {
+        // The last kept value of the property is its value (see ``setPending(_:)``).
+        for value in values.reversed() where value.isOf(key: key, slotID: ObjectIdentifier(slot)) {
             if case .typed(let pending) = value.storage { return pending }
             return nil
         }
@@ -224,7 +250,7 @@ public final class _ModelBacking {
             return placeholder
         }
         guard let object else {
-            guard let value = values.first(where: { $0.key == key })?.value as? Value else {
+            guard let value = values.last(where: { $0.key == key })?.value as? Value else {
                 preconditionFailure("ObjectGraphData: '\(key)' was read before it was set")
             }
             return value
