@@ -191,8 +191,7 @@ public final class ModelContext {
     }
 
     private func insert(_ model: any PersistentModel) {
-        let backing = model._$backingData
-        if let context = backing.context {
+        if let context = model._$backingData.context {
             precondition(context === self, "ObjectGraphData: \(type(of: model)) is already in another context")
             return
         }
@@ -213,7 +212,7 @@ public final class ModelContext {
             // later); the rest in the order of their keys, since storing a related model
             // inserts it, and so decides its place among the new objects — each property's
             // last value only (see ``_ModelBacking``'s `setPending`).
-            let pending = backing.attach(to: object, in: self)
+            let pending = model._$backingData.attach(to: object, in: self)
             var general: [(key: String, value: Any)] = []
             for index in pending.indices {
                 switch pending[index].storage {
