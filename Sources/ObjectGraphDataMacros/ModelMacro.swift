@@ -8,7 +8,8 @@ public import SwiftSyntaxMacros
 ///
 /// - each stored `var` not marked `@Transient` gets `@_PersistedProperty`, which turns it into
 ///   accessors over the model's backing data (see ``PersistedPropertyMacro``);
-/// - the class gains `_$backingData` (over `_$backingStorage`, made on first use),
+/// - the class gains `_$backingData` (the model's backing data, stored in it),
+///   `_$observationRegistrar`,
 ///   `init(backingData:)` and `schemaMetadata` (one entry per
 ///   persisted property, with its `@Attribute`/`@Relationship` options);
 /// - an extension makes the class conform to `PersistentModel`.
@@ -40,26 +41,17 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             "ObjectGraphData.Schema.PropertyMetadata(name: \(literal(property.name)), keypath: \\\(typeName).\(property.name), metadata: \(property.metadata))"
         }.joined(separator: ",\n")
         return [
-            // The backing data is made on first use, not as a stored property's initial value:
-            // that would make one for every fetched model, only for `init(backingData:)` to
-            // replace it.
-            // Unchecked: every property read loads it, and a model is used by one thread at a
-            // time (it is not Sendable).
-            "@exclusivity(unchecked) private var _$backingStorage: ObjectGraphData._ModelBacking? = nil",
-            """
-            \(raw: access)var _$backingData: ObjectGraphData._ModelBacking {
-                get {
-                    if let backing = _$backingStorage { return backing }
-                    let backing = ObjectGraphData._ModelBacking()
-                    _$backingStorage = backing
-                    return backing
-                }
-                set { _$backingStorage = newValue }
-            }
-            """,
+            // Stored in the model (a value: no allocation of its own); its initial value is
+            // empty, and allocates nothing, so `init(backingData:)` replacing it costs little.
+            // Unchecked: every property read accesses it, and a model is used by one thread at
+            // a time (it is not Sendable).
+            "@exclusivity(unchecked) \(raw: access)var _$backingData = ObjectGraphData._ModelBacking()",
+            // The model's observers, as `@Observable` keeps them: a `let` of the class, which a
+            // read passes to Observation without copying it.
+            "\(raw: access)let _$observationRegistrar = ObjectGraphData._ModelBacking.makeObservationRegistrar()",
             """
             \(raw: access)required init(backingData: ObjectGraphData._ModelBacking) {
-                self._$backingStorage = backingData
+                self._$backingData = backingData
                 \(raw: initialisations)
             }
             """,

@@ -29,29 +29,17 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         let key = ModelMacro.literal(name)
         return [
             """
-            @storageRestrictions(initializes: _$\(raw: name), accesses: _$backingStorage)
+            @storageRestrictions(initializes: _$\(raw: name), accesses: _$backingData)
             init(initialValue) {
-                if _$backingStorage == nil { _$backingStorage = ObjectGraphData._ModelBacking() }
-                _$backingStorage!.setInitialValue(initialValue, forKey: \(raw: key), slot: Self._$slot_\(raw: name))
+                _$backingData.setInitialValue(initialValue, forKey: \(raw: key), slot: Self._$slot_\(raw: name))
                 _$\(raw: name) = ObjectGraphData._PersistedPropertyPlaceholder()
             }
             """,
-            // The backing unretained: the model holds it, and nothing in a read can release it.
-            // (Read from the stored optional, in a statement of its own: through
-            // `_$backingData`, which may make one, or bound by `if let`, whose lifetime spans
-            // the read, the retain stayed.)
-            """
-            get {
-                let _$backing = _$backingStorage.map { Swift.Unmanaged.passUnretained($0) }
-                if let _$backing {
-                    return _$backing._withUnsafeGuaranteedRef {
-                        $0.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name))
-                    }
-                }
-                return _$backingData.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name))
-            }
-            """,
-            "set { _$backingData.setValue(newValue, forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name)) }",
+            // A read works on the stored backing in place (its getValue is mutating: a read
+            // marks the model as observable); a change goes through the static setValue, which
+            // tells the observers outside any access to the backing.
+            "get { _$backingData.getValue(forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name)) }",
+            "set { ObjectGraphData._ModelBacking.setValue(newValue, forKey: \(raw: key), slot: Self._$slot_\(raw: name), of: self, Self._$keyPath_\(raw: name)) }",
         ]
     }
 

@@ -24,6 +24,28 @@ struct ModelInitializerTests {
         #expect(stored.caption == nil && stored.taken == nil && stored.isFavorite == false && stored.kind == .photo)
     }
 
+    @Test("A new model's property set again and again before insertion holds its last value, read before and after a save")
+    func valuesSetAgainBeforeInsertion() throws {
+        let container = try makeContainer()
+        let photo = Photo(title: "first", views: 1)
+        // More sets than a new model keeps room for at first, of typed and general properties.
+        for round in 1...40 {
+            photo.title = "title \(round)"
+            photo.views = round
+            photo.kind = round.isMultiple(of: 2) ? .panorama : .video
+        }
+        photo.caption = "kept"
+        photo.caption = nil
+        #expect(photo.title == "title 40" && photo.views == 40 && photo.kind == .panorama && photo.caption == nil)
+        let context = ModelContext(container)
+        context.insert(photo)
+        #expect(photo.title == "title 40" && photo.views == 40 && photo.kind == .panorama && photo.caption == nil)
+        try context.save()
+        let reader = ModelContext(container)
+        let stored = try #require(try reader.fetch(FetchDescriptor<Photo>()).first)
+        #expect(stored.title == "title 40" && stored.views == 40 && stored.kind == .panorama && stored.caption == nil)
+    }
+
     @Test("An initializer that leaves a persisted property unset does not compile; one that sets it does")
     func definiteInitialization() throws {
         let model = """

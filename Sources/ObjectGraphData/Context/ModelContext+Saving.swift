@@ -42,7 +42,6 @@ extension ModelContext {
             try managedObjectContext.save()
             // Deleted objects leave the context: forget their models.
             for object in deleted { registry[ObjectIdentifier(object)] = nil }
-            insertionOrder = []
             // The identifiers (permanent now) of the saved objects that have models. Each
             // object is in its set once, so the identifiers need no set of their own.
             let ids = { (objects: Set<ManagedObject>) -> [PersistentIdentifier] in
@@ -70,7 +69,6 @@ extension ModelContext {
         read {
             for object in managedObjectContext.insertedObjects { registry[ObjectIdentifier(object)] = nil }
             managedObjectContext.rollback()
-            insertionOrder = []
         }
     }
 

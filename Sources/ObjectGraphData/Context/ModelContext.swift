@@ -53,8 +53,6 @@ public final class ModelContext {
     @exclusivity(unchecked) var registry: [ObjectIdentifier: any PersistentModel] = [:]
     /// The context as its models reach it: without a weak reference (see ``ModelContextLink``).
     let link: ModelContextLink
-    /// The models inserted since the last save, in insertion order.
-    @exclusivity(unchecked) var insertionOrder: [ObjectIdentifier] = []
     /// The entity of the last model made for a managed object, and its model class: a fetch
     /// makes many models of one entity, and looking the class up by name cost a string hash each.
     @exclusivity(unchecked) private var lastModelType: (entity: EntityDescription, type: any PersistentModel.Type)?
@@ -193,8 +191,7 @@ public final class ModelContext {
     }
 
     private func insert(_ model: any PersistentModel) {
-        let backing = model._$backingData
-        if let context = backing.context {
+        if let context = model._$backingData.context {
             precondition(context === self, "ObjectGraphData: \(type(of: model)) is already in another context")
             return
         }
@@ -210,19 +207,24 @@ public final class ModelContext {
                 preconditionFailure("ObjectGraphData: \(entityName) is not in the container's schema (\(error))")
             }
             registry[ObjectIdentifier(object)] = model
-            insertionOrder.append(ObjectIdentifier(object))
             // Values of attributes' own Swift types are stored typed, in any order (each sets
-            // its own attribute only); the rest in the order of their keys, since storing a
-            // related model inserts it, and so decides its place among the new objects.
+            // its own attribute only; of a property kept twice, the later value is stored
+            // later); the rest in the order of their keys, since storing a related model
+            // inserts it, and so decides its place among the new objects — each property's
+            // last value only (see ``_ModelBacking``'s `setPending`).
+            let pending = model._$backingData.attach(to: object, in: self)
             var general: [(key: String, value: Any)] = []
-            for pending in backing.attach(to: object, in: self) {
-                switch pending.storage {
-                case .typed(let value): value.write(to: object, pending.slot!.managed)
-                case .general(let box): general.append((pending.key, box.value))
+            for index in pending.indices {
+                switch pending[index].storage {
+                case .typed(let value): value.write(to: object, pending[index].slot!.managed)
+                case .general(let box):
+                    if !_ModelBacking.isSuperseded(index, in: pending) { general.append((pending[index].key, box.value)) }
                 }
             }
-            for (key, value) in general.sorted(by: { $0.key < $1.key }) {
-                ModelValue.store(value, forKey: key, in: object, context: self)
+            if !general.isEmpty {
+                for (key, value) in general.sorted(by: { $0.key < $1.key }) {
+                    ModelValue.store(value, forKey: key, in: object, context: self)
+                }
             }
         }
     }

@@ -21,7 +21,7 @@
 /// one is `nil` unless set), and the values they set go straight into the new model. A model
 /// is a plain object until it is inserted into a ``ModelContext``; from then on its
 /// properties read and write the context's managed object.
-@attached(member, names: named(_$backingData), named(_$backingStorage), named(init(backingData:)), named(schemaMetadata))
+@attached(member, names: named(_$backingData), named(_$observationRegistrar), named(init(backingData:)), named(schemaMetadata))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel)
 public macro Model() = #externalMacro(module: "ObjectGraphDataMacros", type: "ModelMacro")

@@ -48,8 +48,10 @@ extension Optional: _ModelAttributeValue where Wrapped: _ModelAttributeValue {
         Wrapped._writeOptional(value ?? nil, to: object, slot)
     }
     /// The value as a new model keeps it: `nil` as `nil` of the wrapped type.
+    @inlinable
     public var _pending: _PendingAttributeValue { map(\._pending) ?? Wrapped._pendingNil }
     /// `nil` of the wrapped type (ObjectGraph stores one level of `nil`).
+    @inlinable
     public static var _pendingNil: _PendingAttributeValue { Wrapped._pendingNil }
     /// `nil` for a kept `nil`, the wrapped value for a kept value of its type.
     public static func _fromPending(_ pending: _PendingAttributeValue) -> Self? {
@@ -82,8 +84,10 @@ extension Int: _ModelAttributeValue {
         object._setManagedValue(value.map { Int64($0) }, slot)
     }
     /// The value as a new model keeps it.
+    @inlinable
     public var _pending: _PendingAttributeValue { .int(self) }
     /// `nil` of this type, as a new model keeps it.
+    @inlinable
     public static var _pendingNil: _PendingAttributeValue { .int(nil) }
     /// The kept value, if it is one of this type.
     public static func _fromPending(_ pending: _PendingAttributeValue) -> Int? {
@@ -108,8 +112,10 @@ extension Int64: _ModelAttributeValue {
         object._setManagedValue(value, slot)
     }
     /// The value as a new model keeps it.
+    @inlinable
     public var _pending: _PendingAttributeValue { .int64(self) }
     /// `nil` of this type, as a new model keeps it.
+    @inlinable
     public static var _pendingNil: _PendingAttributeValue { .int64(nil) }
     /// The kept value, if it is one of this type.
     public static func _fromPending(_ pending: _PendingAttributeValue) -> Int64? {
@@ -134,8 +140,10 @@ extension Int32: _ModelAttributeValue {
         object._setManagedValue(value, slot)
     }
     /// The value as a new model keeps it.
+    @inlinable
     public var _pending: _PendingAttributeValue { .int32(self) }
     /// `nil` of this type, as a new model keeps it.
+    @inlinable
     public static var _pendingNil: _PendingAttributeValue { .int32(nil) }
     /// The kept value, if it is one of this type.
     public static func _fromPending(_ pending: _PendingAttributeValue) -> Int32? {
@@ -160,8 +168,10 @@ extension Int16: _ModelAttributeValue {
         object._setManagedValue(value, slot)
     }
     /// The value as a new model keeps it.
+    @inlinable
     public var _pending: _PendingAttributeValue { .int16(self) }
     /// `nil` of this type, as a new model keeps it.
+    @inlinable
     public static var _pendingNil: _PendingAttributeValue { .int16(nil) }
     /// The kept value, if it is one of this type.
     public static func _fromPending(_ pending: _PendingAttributeValue) -> Int16? {
@@ -186,8 +196,10 @@ extension Double: _ModelAttributeValue {
         object._setManagedValue(value, slot)
     }
     /// The value as a new model keeps it.
+    @inlinable
     public var _pending: _PendingAttributeValue { .double(self) }
     /// `nil` of this type, as a new model keeps it.
+    @inlinable
     public static var _pendingNil: _PendingAttributeValue { .double(nil) }
     /// The kept value, if it is one of this type.
     public static func _fromPending(_ pending: _PendingAttributeValue) -> Double? {
@@ -212,8 +224,10 @@ extension Float: _ModelAttributeValue {
         object._setManagedValue(value, slot)
     }
     /// The value as a new model keeps it.
+    @inlinable
     public var _pending: _PendingAttributeValue { .float(self) }
     /// `nil` of this type, as a new model keeps it.
+    @inlinable
     public static var _pendingNil: _PendingAttributeValue { .float(nil) }
     /// The kept value, if it is one of this type.
     public static func _fromPending(_ pending: _PendingAttributeValue) -> Float? {
@@ -238,8 +252,10 @@ extension String: _ModelAttributeValue {
         object._setManagedValue(value, slot)
     }
     /// The value as a new model keeps it.
+    @inlinable
     public var _pending: _PendingAttributeValue { .string(self) }
     /// `nil` of this type, as a new model keeps it.
+    @inlinable
     public static var _pendingNil: _PendingAttributeValue { .string(nil) }
     /// The kept value, if it is one of this type.
     public static func _fromPending(_ pending: _PendingAttributeValue) -> String? {
@@ -264,8 +280,10 @@ extension Bool: _ModelAttributeValue {
         object._setManagedValue(value, slot)
     }
     /// The value as a new model keeps it.
+    @inlinable
     public var _pending: _PendingAttributeValue { .bool(self) }
     /// `nil` of this type, as a new model keeps it.
+    @inlinable
     public static var _pendingNil: _PendingAttributeValue { .bool(nil) }
     /// The kept value, if it is one of this type.
     public static func _fromPending(_ pending: _PendingAttributeValue) -> Bool? {
@@ -290,8 +308,10 @@ extension Date: _ModelAttributeValue {
         object._setManagedValue(value, slot)
     }
     /// The value as a new model keeps it.
+    @inlinable
     public var _pending: _PendingAttributeValue { .date(self) }
     /// `nil` of this type, as a new model keeps it.
+    @inlinable
     public static var _pendingNil: _PendingAttributeValue { .date(nil) }
     /// The kept value, if it is one of this type.
     public static func _fromPending(_ pending: _PendingAttributeValue) -> Date? {
@@ -383,8 +403,10 @@ public enum _PendingAttributeValue {
 struct PendingValue {
     /// The property's name.
     let key: String
-    /// The property's slot, when set through `@Model`'s accessors.
-    let slot: _PropertySlot?
+    /// The property's slot, when set through `@Model`'s accessors. Unowned: a slot is a
+    /// static of its model class (see ``_PropertySlot``) and lives as long as the program, and
+    /// retaining and releasing it was a tenth of keeping a value.
+    unowned(unsafe) let slot: _PropertySlot?
     /// The slot's identity, compared before the name (a plain word: finding a property among
     /// a new model's values then copies no value).
     let slotID: ObjectIdentifier?
@@ -404,10 +426,14 @@ struct PendingValue {
     }
 
     init(key: String, typed value: some _ModelAttributeValue, slot: _PropertySlot) {
+        self.init(key: key, pending: value._pending, slot: slot)
+    }
+
+    init(key: String, pending value: _PendingAttributeValue, slot: _PropertySlot) {
         self.key = key
         self.slot = slot
         slotID = ObjectIdentifier(slot)
-        storage = .typed(value._pending)
+        storage = .typed(value)
     }
 
     init(key: String, general value: Any, slot: _PropertySlot? = nil) {

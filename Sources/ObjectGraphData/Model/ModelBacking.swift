@@ -5,38 +5,39 @@ public import Observation
 /// Where a model's values live, as SwiftData's `BackingData`: in the model itself until it is
 /// inserted into a context, then in the context's managed object.
 ///
-/// Written into every `@Model` class by the macro; not used directly.
+/// Stored in every `@Model` class by the macro (`_$backingData`), not used directly. A value
+/// in the model, not an object of its own: a fetched model was two allocations and two
+/// deinits, and a property read loaded the backing before its fields.
 ///
-/// Its fields are `@exclusivity(unchecked)`: a model is used by one thread at a time (it is not
-/// `Sendable`), and a property read, which reads several of them, cost less than the runtime's
-/// access checks around it.
-public final class _ModelBacking {
-    /// The values of a model not yet inserted, in the order first set (a property set again
-    /// keeps its place). An array, not a dictionary: a new model has a handful, and hashing
-    /// each key cost more than comparing it.
-    @exclusivity(unchecked) var values: [PendingValue] = []
+/// A property read calls its mutating ``getValue(forKey:slot:of:_:)`` on the model's stored
+/// backing, in place: nothing in a read calls out to code that could use the model. A change
+/// runs through the static ``setValue(_:forKey:slot:of:_:)``, which tells the model's
+/// observers — code that may read the model — outside any access to the backing.
+public struct _ModelBacking {
+    /// The values of a model not yet inserted, in the order set (a property set again is
+    /// kept again, after the others; see ``setPending(_:)``). An array, not a dictionary: a
+    /// new model has a handful, and hashing each key cost more than comparing it.
+    var values: [PendingValue] = []
     /// The managed object, once inserted or fetched.
-    @usableFromInline @exclusivity(unchecked) private(set) var object: ManagedObject?
+    @usableFromInline private(set) var object: ManagedObject?
     /// The link to the context the model belongs to.
-    @usableFromInline @exclusivity(unchecked) private(set) var link: ModelContextLink?
+    @usableFromInline private(set) var link: ModelContextLink?
     /// ``object`` and ``link`` again, for property reads, which use them without retaining
     /// them: the backing holds them (they are set once, with the model's context) and nothing
     /// in a read can release them, and their retains and releases cost more than the read.
-    @usableFromInline @exclusivity(unchecked) private(set) var unretainedObject: Unmanaged<ManagedObject>?
-    @usableFromInline @exclusivity(unchecked) private(set) var unretainedLink: Unmanaged<ModelContextLink>?
+    @usableFromInline private(set) var unretainedObject: Unmanaged<ManagedObject>?
+    @usableFromInline private(set) var unretainedLink: Unmanaged<ModelContextLink>?
     /// The context the model belongs to; `nil` before insertion and once the context is gone.
     var context: ModelContext? { link?.context }
     /// Set on key-path probes: reads record their key instead of returning values.
-    @usableFromInline @exclusivity(unchecked) var recorder: _ModelKeyPathRecorder?
-    /// The model's observers (it is `Observable`).
-    @usableFromInline let registrar = ObservationRegistrar()
-    /// Whether a read has told the registrar of an access: before that no one can observe the
-    /// model (observers register by reading), so a change need not tell the registrar — which
-    /// takes its lock twice per change (a new model's initializer sets every property through
-    /// its setter).
-    @usableFromInline @exclusivity(unchecked) var accessed = false
-    /// The identity of a model not yet inserted.
-    private lazy var detachedID = UUID()
+    @usableFromInline var recorder: _ModelKeyPathRecorder?
+    /// Whether a read has told the model's registrar of an access: before that no one can
+    /// observe the model (observers register by reading), so a change need not tell the
+    /// registrar — which takes its lock twice per change (a new model's initializer sets every
+    /// property through its setter).
+    @usableFromInline var accessed = false
+    /// The identity of a model not yet inserted, made when first asked.
+    private var detachedID: UUID?
 
     /// Empty backing data, for a new model.
     public init() {}
@@ -49,19 +50,8 @@ public final class _ModelBacking {
         unretainedLink = Unmanaged.passUnretained(context.link)
     }
 
-    /// Runs `change`, a change of `keyPath` of `model`, telling the registrar if anyone may
-    /// observe it.
-    @inline(__always)
-    private func withMutation<Model: PersistentModel, Value>(of model: Model, _ keyPath: KeyPath<Model, Value>, _ change: () -> Void) {
-        if accessed {
-            registrar.withMutation(of: model, keyPath: keyPath, change)
-        } else {
-            change()
-        }
-    }
-
     /// Moves a new model's values into `object`, now that it is inserted into `context`.
-    func attach(to object: ManagedObject, in context: ModelContext) -> [PendingValue] {
+    mutating func attach(to object: ManagedObject, in context: ModelContext) -> [PendingValue] {
         self.object = object
         self.link = context.link
         unretainedObject = Unmanaged.passUnretained(object)
@@ -70,69 +60,101 @@ public final class _ModelBacking {
         return values
     }
 
-    /// Sets the value a new model starts with (its initializer's or its default).
-    public func setInitialValue<Value>(_ value: Value, forKey key: String) {
-        if object == nil { setPending(PendingValue(key: key, general: value)) } else { setValue(value, forKey: key) }
-    }
+    // MARK: A new model's values
 
-    /// Sets the value a new model starts with, for the property in `slot`.
-    public func setInitialValue<Value>(_ value: Value, forKey key: String, slot: _PropertySlot) {
-        if object == nil { setPending(PendingValue(key: key, general: value, slot: slot)) } else { setValue(value, forKey: key) }
+    /// Sets the value a new model starts with (its initializer's or its default), for the
+    /// property in `slot`.
+    public mutating func setInitialValue<Value>(_ value: Value, forKey key: String, slot: _PropertySlot) {
+        if object == nil || !store(value, forKey: key) { setPending(PendingValue(key: key, general: value, slot: slot)) }
     }
 
     /// Sets the value a new model starts with, for the property in `slot` whose Swift type is
     /// an attribute's own: kept typed, and stored typed when the model is inserted.
-    public func setInitialValue<Value: _ModelAttributeValue>(_ value: Value, forKey key: String, slot: _PropertySlot) {
-        if object == nil { setPending(PendingValue(key: key, typed: value, slot: slot)) } else { setValue(value, forKey: key) }
+    ///
+    /// Inlinable, so that the model's module makes the kept value of the property's own type
+    /// in place (unspecialized, the call went through the type's witnesses).
+    @inlinable
+    public mutating func setInitialValue<Value: _ModelAttributeValue>(_ value: Value, forKey key: String, slot: _PropertySlot) {
+        if object == nil { keepInitialValue(value._pending, forKey: key, slot: slot) } else { setInitialValue(value as Any, forKey: key, slot: slot) }
     }
 
-    /// Records a new model's value, replacing an earlier one of the same property (found by
-    /// its slot's identity, or by name when it was set by name).
-    private func setPending(_ value: consuming PendingValue) {
-        // Through the buffer: indexing the array copied each value compared.
-        let (key, slotID) = (value.key, value.slotID)
-        let found = values.withUnsafeBufferPointer { buffer -> Int? in
-            guard let base = buffer.baseAddress else { return nil }
-            for index in 0..<buffer.count where (base + index).pointee.isOf(key: key, slotID: slotID) { return index }
-            return nil
+    /// Keeps `value`, of the property `key` in `slot`, for a model not yet inserted.
+    @usableFromInline mutating func keepInitialValue(_ value: _PendingAttributeValue, forKey key: String, slot: _PropertySlot) {
+        setPending(PendingValue(key: key, pending: value, slot: slot))
+    }
+
+    /// Records a new model's value. It is appended, not looked for among the earlier ones: a
+    /// new model's initializer sets each property once or twice (its default, then its
+    /// initializer's value), and the search cost more than the rest of keeping the value.
+    /// The last value of a property wins (in ``pendingValue(forKey:slot:)``, ``getValue(forKey:)``
+    /// and ``ModelContext``'s insert); the values superseded are dropped when the array is full.
+    mutating func setPending(_ value: consuming PendingValue) {
+        if values.count == values.capacity {
+            // Room for a typical model's properties at once, instead of growing 1, 2, 4, 8, 16.
+            if values.isEmpty {
+                values.reserveCapacity(16)
+            } else {
+                dropSupersededPending()
+            }
         }
-        if let found {
-            values[found] = value
-            return
-        }
-        // Room for a typical model's properties at once, instead of growing 1, 2, 4, 8, 16.
-        if values.isEmpty { values.reserveCapacity(16) }
         values.append(value)
+    }
+
+    /// Removes the kept values that a later value of the same property replaces, so that a
+    /// property set again and again keeps one value.
+    private mutating func dropSupersededPending() {
+        var kept: [PendingValue] = []
+        kept.reserveCapacity(values.capacity)
+        for (index, value) in values.enumerated() where !Self.isSuperseded(index, in: values) {
+            kept.append(value)
+        }
+        values = kept
+    }
+
+    /// Whether a value after `index` in `values` is of the same property as the one at `index`.
+    static func isSuperseded(_ index: Int, in values: [PendingValue]) -> Bool {
+        let value = values[index]
+        for later in values[(index + 1)...] where later.isOf(key: value.key, slotID: value.slotID) { return true }
+        return false
     }
 
     /// The value kept for the property in `slot` of a model not yet inserted.
     @usableFromInline func pendingValue(forKey key: String, slot: _PropertySlot) -> _PendingAttributeValue? {
-        for value in values where value.isOf(key: key, slotID: ObjectIdentifier(slot)) {
+        // The last kept value of the property is its value (see ``setPending(_:)``).
+        for value in values.reversed() where value.isOf(key: key, slotID: ObjectIdentifier(slot)) {
             if case .typed(let pending) = value.storage { return pending }
             return nil
         }
         return nil
     }
 
-    /// The value of the property `key` of `model`, registered with the observation tracking
-    /// in progress under `keyPath`.
-    public func getValue<Model: PersistentModel, Value>(forKey key: String, of model: Model, _ keyPath: KeyPath<Model, Value>) -> Value {
-        if recorder == nil {
-            accessed = true
-            registrar.access(model, keyPath: keyPath)
-        }
-        return getValue(forKey: key)
+    // MARK: Reading
+
+    /// A new model's observers, for its `_$observationRegistrar` (made here: the model's file
+    /// need not import Observation).
+    @inlinable
+    public static func makeObservationRegistrar() -> ObservationRegistrar { ObservationRegistrar() }
+
+    /// Tells the model's observers that `keyPath` of `model` was read. The registrar is the
+    /// model's own stored `let` (`_$observationRegistrar`): Observation's types are resilient,
+    /// and one kept here, as an optional made on first use, was copied through its value
+    /// witnesses several times a read.
+    @inlinable
+    mutating func access<Model: PersistentModel, Value>(_ model: Model, _ keyPath: KeyPath<Model, Value>) {
+        accessed = true
+        model._$observationRegistrar.access(model, keyPath: keyPath)
     }
 
     /// The value of the property `key` of `model`, registered with the observation tracking
     /// in progress under `keyPath` (read by name: `slot` is for the overload below).
-    public func getValue<Model: PersistentModel, Value>(
+    public mutating func getValue<Model: PersistentModel, Value>(
         forKey key: String,
         slot: _PropertySlot,
         of model: Model,
         _ keyPath: KeyPath<Model, Value>
     ) -> Value {
-        getValue(forKey: key, of: model, keyPath)
+        if recorder == nil { access(model, keyPath) }
+        return getValue(forKey: key)
     }
 
     /// The value of the property `key` of `model` whose Swift type is an attribute's own, read
@@ -143,15 +165,14 @@ public final class _ModelBacking {
     /// Inlinable, so that the model's module specializes it for the property's type: the read
     /// is then a direct call of ObjectGraph's typed accessor, with no generic dispatch.
     @inlinable
-    public func getValue<Model: PersistentModel, Value: _ModelAttributeValue>(
+    public mutating func getValue<Model: PersistentModel, Value: _ModelAttributeValue>(
         forKey key: String,
         slot: _PropertySlot,
         of model: Model,
         _ keyPath: KeyPath<Model, Value>
     ) -> Value {
         if recorder == nil {
-            accessed = true
-            registrar.access(model, keyPath: keyPath)
+            access(model, keyPath)
             if let unretainedObject, let unretainedLink {
                 // On the context's queue (the main context on the main actor, a model actor's
                 // context in the actor) the read runs in place.
@@ -173,47 +194,6 @@ public final class _ModelBacking {
         return link.readOnQueue { Value._read(object, slot.managed) }
     }
 
-    /// Sets the property `key` of `model`, reporting the change to its observers under `keyPath`.
-    public func setValue<Model: PersistentModel, Value>(_ value: Value, forKey key: String, of model: Model, _ keyPath: KeyPath<Model, Value>) {
-        withMutation(of: model, keyPath) { setValue(value, forKey: key) }
-    }
-
-    /// Sets the property `key` of `model` (`slot` is for the overload below), reporting the
-    /// change to its observers under `keyPath`.
-    public func setValue<Model: PersistentModel, Value>(
-        _ value: Value,
-        forKey key: String,
-        slot: _PropertySlot,
-        of model: Model,
-        _ keyPath: KeyPath<Model, Value>
-    ) {
-        withMutation(of: model, keyPath) {
-            guard object != nil else {
-                setPending(PendingValue(key: key, general: value, slot: slot))
-                return
-            }
-            setValue(value, forKey: key)
-        }
-    }
-
-    /// Sets the property `key` of `model` whose Swift type is an attribute's own, typed
-    /// through `slot`, reporting the change to its observers under `keyPath`.
-    public func setValue<Model: PersistentModel, Value: _ModelAttributeValue>(
-        _ value: Value,
-        forKey key: String,
-        slot: _PropertySlot,
-        of model: Model,
-        _ keyPath: KeyPath<Model, Value>
-    ) {
-        withMutation(of: model, keyPath) {
-            guard let object, let context else {
-                setPending(PendingValue(key: key, typed: value, slot: slot))
-                return
-            }
-            context.write { value._write(to: object, slot.managed) }
-        }
-    }
-
     /// The value of the property `key`.
     public func getValue<Value>(forKey key: String) -> Value {
         if let recorder {
@@ -224,7 +204,7 @@ public final class _ModelBacking {
             return placeholder
         }
         guard let object else {
-            guard let value = values.first(where: { $0.key == key })?.value as? Value else {
+            guard let value = values.last(where: { $0.key == key })?.value as? Value else {
                 preconditionFailure("ObjectGraphData: '\(key)' was read before it was set")
             }
             return value
@@ -246,23 +226,76 @@ public final class _ModelBacking {
         }
     }
 
-    /// Sets the property `key`.
-    public func setValue<Value>(_ value: Value, forKey key: String) {
-        guard let object, let context else {
-            setPending(PendingValue(key: key, general: value))
-            return
-        }
-        context.write {
-            ModelValue.store(value, forKey: key, in: object, context: context)
+    // MARK: Changing
+
+    /// Runs `change`, a change of `keyPath` of `model`, telling its registrar if anyone may
+    /// observe it (outside any access to the model's backing: observers may read the model).
+    @inline(__always)
+    private static func withMutation<Model: PersistentModel, Value>(of model: Model, _ keyPath: KeyPath<Model, Value>, _ change: () -> Void) {
+        if model._$backingData.accessed {
+            model._$observationRegistrar.withMutation(of: model, keyPath: keyPath, change)
+        } else {
+            change()
         }
     }
 
+    /// Sets the property `key` of `model` (`slot` is for the overload below), reporting the
+    /// change to its observers under `keyPath`.
+    public static func setValue<Model: PersistentModel, Value>(
+        _ value: Value,
+        forKey key: String,
+        slot: _PropertySlot,
+        of model: Model,
+        _ keyPath: KeyPath<Model, Value>
+    ) {
+        withMutation(of: model, keyPath) {
+            let backing = model._$backingData
+            if backing.object == nil || !backing.store(value, forKey: key) {
+                model._$backingData.setPending(PendingValue(key: key, general: value, slot: slot))
+            }
+        }
+    }
+
+    /// Sets the property `key` of `model` whose Swift type is an attribute's own, typed
+    /// through `slot`, reporting the change to its observers under `keyPath`.
+    public static func setValue<Model: PersistentModel, Value: _ModelAttributeValue>(
+        _ value: Value,
+        forKey key: String,
+        slot: _PropertySlot,
+        of model: Model,
+        _ keyPath: KeyPath<Model, Value>
+    ) {
+        withMutation(of: model, keyPath) {
+            let backing = model._$backingData
+            guard let object = backing.object, let context = backing.context else {
+                model._$backingData.setPending(PendingValue(key: key, typed: value, slot: slot))
+                return
+            }
+            context.write { value._write(to: object, slot.managed) }
+        }
+    }
+
+    /// Stores `value` as the property `key` of the inserted model; `false` when the model is
+    /// not in a context (not inserted, or its context is gone). Called on a copy of the
+    /// model's backing: the write posts the context's change notifications, whose observers
+    /// may use the model.
+    func store<Value>(_ value: Value, forKey key: String) -> Bool {
+        guard let object, let context else { return false }
+        context.write {
+            ModelValue.store(value, forKey: key, in: object, context: context)
+        }
+        return true
+    }
+
+    // MARK: State
+
     /// The model's identifier.
-    func persistentIdentifier(of type: any PersistentModel.Type) -> PersistentIdentifier {
+    mutating func persistentIdentifier(of type: any PersistentModel.Type) -> PersistentIdentifier {
         if let object, let context {
             return context.read { PersistentIdentifier(object.objectID) }
         }
-        return PersistentIdentifier(entityName: type.entityName, detachedID: detachedID)
+        if detachedID == nil { detachedID = UUID() }
+        return PersistentIdentifier(entityName: type.entityName, detachedID: detachedID!)
     }
 
     /// The managed object, read through a context's queue.
@@ -291,7 +324,7 @@ public final class _ModelKeyPathRecorder {
 
     /// A probe model of `type`.
     func probe(of type: any PersistentModel.Type) -> any PersistentModel {
-        let backing = _ModelBacking()
+        var backing = _ModelBacking()
         backing.recorder = self
         let model = type.init(backingData: backing)
         probes.append(model)

@@ -12,8 +12,10 @@ public import Observation
 /// Models are not `Sendable`: pass ``persistentModelID`` between contexts and actors, and ask
 /// the other context for its own instance with ``ModelContext/model(for:)``.
 public protocol PersistentModel: AnyObject, Hashable, Identifiable, Observable {
-    /// Where the model's values live (written by `@Model`).
+    /// Where the model's values live: a stored property of the model (written by `@Model`).
     var _$backingData: _ModelBacking { get set }
+    /// The model's observers (written by `@Model`, as `@Observable` writes its registrar).
+    var _$observationRegistrar: _ModelObservationRegistrar { get }
     /// A model over existing backing data, for fetched objects (written by `@Model`).
     init(backingData: _ModelBacking)
     /// The persisted properties, their key paths and options (written by `@Model`).
@@ -23,6 +25,10 @@ public protocol PersistentModel: AnyObject, Hashable, Identifiable, Observable {
     /// Groups of properties indexed together (written by `#Index`).
     static var _$indexes: [[AnyKeyPath]] { get }
 }
+
+/// Observation's `ObservationRegistrar`, as `@Model` names it in the classes it expands (whose
+/// files need not import Observation).
+public typealias _ModelObservationRegistrar = ObservationRegistrar
 
 extension PersistentModel {
     /// No `#Unique` groups.

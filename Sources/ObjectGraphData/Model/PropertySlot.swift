@@ -3,7 +3,8 @@ public import ObjectGraph
 
 /// A persisted property's place in its model's managed objects, looked up once per entity:
 /// `@Model`'s accessors read and write through it (one per property, a static of the class).
-/// Not used directly.
+/// Not used directly; a slot must live as long as the program (a new model's kept values
+/// refer to it unowned), as a static does.
 ///
 /// A property whose Swift type is an attribute's own (`Int64`, `String`, `Double`, `Date`, …,
 /// an optional of one, or `Int`) is read and written with ObjectGraph's typed access, as
