@@ -36,6 +36,23 @@ import Testing
         model.entitiesByName[entity]!.properties.first { $0.name == name } as! AttributeDescription
     }
 
+    /// Inserts a shelf named `name` with a book per key of `books`, holding that many chapters
+    /// (titled "<book> 1", "<book> 2", …).
+    static func insertShelf(_ name: String, books: [String: Int], in context: ManagedObjectContext) throws {
+        let shelf = try context.insertObject(entityName: "Shelf")
+        shelf.setValue(name, forKey: "name")
+        for (title, chapters) in books {
+            let book = try context.insertObject(entityName: "Book")
+            book.setValue(title, forKey: "title")
+            book.setValue(shelf, forKey: "shelf")
+            for number in stride(from: 1, through: chapters, by: 1) {
+                let chapter = try context.insertObject(entityName: "Chapter")
+                chapter.setValue("\(title) \(number)", forKey: "title")
+                chapter.setValue(book, forKey: "book")
+            }
+        }
+    }
+
     /// Every shelf's and book's count, read in a fresh context.
     static func counts(in stack: TestStack) throws -> [String: Int64] {
         let context = stack.container.newBackgroundContext()
@@ -104,16 +121,7 @@ import Testing
         let stack = try TestStack(model: Self.model())
         let context = stack.container.newBackgroundContext()
         try context.performAndWait {
-            let shelf = try context.insertObject(entityName: "Shelf")
-            shelf.setValue("fiction", forKey: "name")
-            for title in ["dune", "emma"] {
-                let book = try context.insertObject(entityName: "Book")
-                book.setValue(title, forKey: "title")
-                book.setValue(shelf, forKey: "shelf")
-                let chapter = try context.insertObject(entityName: "Chapter")
-                chapter.setValue("\(title) 1", forKey: "title")
-                chapter.setValue(book, forKey: "book")
-            }
+            try Self.insertShelf("fiction", books: ["dune": 1, "emma": 1], in: context)
             try context.save()
             let chapters = FetchRequest<any FetchRequestResult>(entityName: "Chapter")
             chapters.predicate = FetchPredicate(format: "title BEGINSWITH 'dune'")
@@ -134,13 +142,7 @@ import Testing
             let stack = try TestStack(model: plain, file: url)
             let context = stack.container.newBackgroundContext()
             try context.performAndWait {
-                let shelf = try context.insertObject(entityName: "Shelf")
-                shelf.setValue("fiction", forKey: "name")
-                for title in ["dune", "emma"] {
-                    let book = try context.insertObject(entityName: "Book")
-                    book.setValue(title, forKey: "title")
-                    book.setValue(shelf, forKey: "shelf")
-                }
+                try Self.insertShelf("fiction", books: ["dune": 0, "emma": 0], in: context)
                 try context.save()
             }
             #expect(try Self.counts(in: stack) == ["fiction": 0, "dune": 0, "emma": 0])
