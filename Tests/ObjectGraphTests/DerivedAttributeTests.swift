@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Synchronization
 import TestSupport
 import Testing
 
@@ -109,9 +110,21 @@ import Testing
             #expect(poetry.value(forKey: "bookCount") as? Int64 == 2)
             #expect(books["dune"]!.value(forKey: "chapterCount") as? Int32 == 2)
             #expect(books["odes"]!.value(forKey: "chapterCount") as? Int32 == 1)
+            // The book the cascade's triggers counted down is reported deleted, not updated.
+            let saves = Mutex<ContextDidSave?>(nil)
+            let observer = NotificationCenter.default.addObserver(forName: .managedObjectContextDidSave, object: context, queue: nil) { note in
+                let payload = note.contextDidSave
+                saves.withLock { $0 = payload }
+            }
+            defer { NotificationCenter.default.removeObserver(observer) }
+            let dune = books["dune"]!.objectID
             context.delete(books["dune"]!)
             try context.save()
             #expect(fiction.value(forKey: "bookCount") as? Int64 == 0)
+            let reported = saves.withLock { $0 }
+            #expect(reported?.deletedObjectIDs.contains(dune) == true)
+            #expect(reported?.updatedObjectIDs.contains(dune) == false)
+            #expect(reported?.updatedObjectIDs.contains(fiction.objectID) == true)
         }
         #expect(try Self.counts(in: stack) == ["fiction": 0, "poetry": 2, "emma": 2, "odes": 1])
     }

@@ -150,7 +150,11 @@ extension ManagedObjectContext {
     fileprivate func takeDerivedValues(_ updates: [DerivedAttributeUpdate], into saved: inout ContextDidSave?) {
         var updated: [ManagedObjectID] = []
         for update in updates {
-            if saved?.insertedObjectIDs.contains(update.id) != true { updated.append(update.id) }
+            // A row the save inserted is reported as inserted; one it deleted afterwards (a
+            // book whose chapters a cascade deleted first) as deleted.
+            if saved.map({ !$0.insertedObjectIDs.contains(update.id) && !$0.deletedObjectIDs.contains(update.id) }) ?? false {
+                updated.append(update.id)
+            }
             guard let object = registeredObject(for: update.id), !object.isFault, let slot = object.entity.slotByName[update.key] else {
                 continue
             }
