@@ -119,14 +119,7 @@ extension PredicateParser {
             return .unsupported("\(callee)(\(try parseCallArguments()))")
         }
         try expectSymbol("(", "to open the arguments")
-        var arguments: [ExpressionNode] = []
-        if !current.isSymbol(")") {
-            arguments.append(try parseExpression())
-            while current.isSymbol(",") {
-                advance()
-                arguments.append(try parseExpression())
-            }
-        }
+        let arguments = try parseExpressions(before: ")")
         let expected = function?.arity ?? 2
         guard arguments.count == expected else {
             throw error(
@@ -144,15 +137,21 @@ extension PredicateParser {
     /// `( expression, … )` as printed text, for unsupported calls.
     mutating func parseCallArguments() throws -> String {
         try expectSymbol("(", "to open the arguments")
-        var arguments: [String] = []
-        if !current.isSymbol(")") {
-            repeat {
-                if current.isSymbol(",") { advance() }
-                arguments.append(PredicateFormatter.format(try parseExpression()))
-            } while current.isSymbol(",")
-        }
+        let arguments = try parseExpressions(before: ")")
         try expectSymbol(")", "to close the arguments")
-        return arguments.joined(separator: ", ")
+        return arguments.map(PredicateFormatter.format).joined(separator: ", ")
+    }
+
+    /// `expression, …` up to (not including) `closing`; none when `closing` comes first.
+    private mutating func parseExpressions(before closing: String) throws -> [ExpressionNode] {
+        var expressions: [ExpressionNode] = []
+        guard !current.isSymbol(closing) else { return expressions }
+        expressions.append(try parseExpression())
+        while current.isSymbol(",") {
+            advance()
+            expressions.append(try parseExpression())
+        }
+        return expressions
     }
 
     mutating func parsePrimary() throws -> ExpressionNode {
@@ -240,14 +239,7 @@ extension PredicateParser {
     }
 
     private mutating func parseArrayLiteral() throws -> ExpressionNode {
-        var items: [ExpressionNode] = []
-        if !current.isSymbol("}") {
-            items.append(try parseExpression())
-            while current.isSymbol(",") {
-                advance()
-                items.append(try parseExpression())
-            }
-        }
+        let items = try parseExpressions(before: "}")
         try expectSymbol("}", "to close the collection")
         return Self.foldedArray(items)
     }

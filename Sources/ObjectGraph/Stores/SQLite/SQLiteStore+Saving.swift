@@ -81,7 +81,8 @@ extension SQLiteStore {
     func takeDerivedAttributeUpdates() -> [DerivedAttributeUpdate] {
         derivedAttributes.stopRecording().compactMap { entry in
             guard let entity = plan.entity(code: entry.entityCode), let id = objectID(code: entry.entityCode, primaryKey: entry.primaryKey),
-                let attribute = managedObjectModel.entity(named: entity.name)?.attributesByName[entry.property]
+                let model = managedObjectModel.entity(named: entity.name), let slot = model.slotByName[entry.property],
+                let attribute = model.allProperties[slot] as? AttributeDescription
             else { return nil }
             return DerivedAttributeUpdate(id: id, key: entry.property, value: Value(entry.value, type: attribute.attributeType))
         }
