@@ -178,18 +178,18 @@ import Testing
         #expect(counted == ["fiction": 2, "dune": 0, "emma": 1], "\(counted)")
     }
 
-    @Test("a derivation the store does not keep stays a plain attribute")
-    func otherDerivationsAreKeptAsText() throws {
-        let model = Self.model()
-        Self.attribute("chapterCount", of: "Book", in: model).derivationExpression = "chapters.@sum.title"
-        let stack = try TestStack(model: model)
-        let context = stack.container.newBackgroundContext()
-        try context.performAndWait {
-            let book = try context.insertObject(entityName: "Book")
-            book.setValue("dune", forKey: "title")
-            book.setValue(Int32(7), forKey: "chapterCount")
-            try context.save()
-            #expect(book.value(forKey: "chapterCount") as? Int32 == 7)
+    @Test("a derivation the store cannot keep refuses the store, naming the attribute, as Core Data refuses it")
+    func unkeptDerivationsRefuseTheStore() throws {
+        for (expression, why) in [
+            ("chapters.@sum.title", "sums 'title'"), ("chapters.@avg.title", "only @count and @sum"), ("shelf.books.@count", "not a stored to-many"),
+            ("abs:(chapterCount)", "calls abs:"), ("shelf.name.length", "one to-one step"), ("FUNCTION(title, 'x')", "not one of the forms"),
+        ] {
+            let model = Self.model()
+            Self.attribute("chapterCount", of: "Book", in: model).derivationExpression = expression
+            let error = #expect(throws: ObjectGraphError.self) { _ = try TestStack(model: model) }
+            #expect(error?.code == .persistentStoreIncompatibleSchema, "\(expression)")
+            #expect(error?.message.contains("'Book.chapterCount'") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains(expression) == true && error?.message.contains(why) == true, "\(error?.message ?? "")")
         }
     }
 }

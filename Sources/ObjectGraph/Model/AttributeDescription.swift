@@ -36,14 +36,18 @@ public final class AttributeDescription: PropertyDescription {
     /// `attributeValueClassName` (Xcode's "Custom Class", e.g. `[String]`). Informative:
     /// ``transformableType`` or the transformer decides how values are stored.
     public var attributeValueClassName: String? { willSet { checkMutable("attributeValueClassName") } }
-    /// For a derived attribute read from an Xcode model or a compiled one: its derivation
-    /// expression, as Core Data's `NSDerivedAttributeDescription` (`count:(pages)`, or
-    /// `pages.@count` as Xcode may write it). A count of a to-many relationship is kept by an
-    /// SQLite store's triggers, as Core Data keeps it (a store created with the model gets
-    /// Core Data's), and shows in the saving context's objects after a save; other
-    /// derivations are kept for tools and migrations, not evaluated: the attribute stores the
-    /// values it is given. It is what the attribute's ``PropertyDescription/versionHash`` is
-    /// made of, as in Core Data.
+    /// For a derived attribute: its derivation expression, as Core Data's
+    /// `NSDerivedAttributeDescription` (`count:(pages)`, or `pages.@count` as Xcode may write it).
+    ///
+    /// An SQLite store keeps the forms Core Data's SQL store keeps, with triggers, whoever
+    /// writes: a to-one key path (`name`, `author.name`), `canonical:`, `lowercase:` or
+    /// `uppercase:` of one, `@count` or `@sum` of a to-many relationship (`sum:(pages.words)`),
+    /// and `now()` (the time of the save that inserted or last changed the object). The saving
+    /// context's objects show the new values after a save, as committed values. Adding an
+    /// SQLite store for a model with any other derivation fails with
+    /// ``ObjectGraphError/Code/persistentStoreIncompatibleSchema``, as in Core Data. A
+    /// PostgreSQL or in-memory store stores the values it is given. The expression is what the
+    /// attribute's ``PropertyDescription/versionHash`` is made of, as in Core Data.
     public var derivationExpression: String? { willSet { checkMutable("derivationExpression") } }
     /// Whether a deleted object's value of this attribute is kept in persistent history, in
     /// the delete's ``PersistentHistoryChange/tombstone`` — as Core Data's

@@ -37,6 +37,10 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         /// `NSMigrationError`); ``ObjectGraphError/differences`` lists every change that could not
         /// be migrated, with entity and property. The store was left as it was.
         public static let migrationFailed = Code("migrationError", 134110)
+        /// The model asks of the store what it cannot keep (Core Data's
+        /// `NSPersistentStoreIncompatibleSchemaError`): a derived attribute whose derivation
+        /// is not one the store evaluates. The message names the attribute and the expression.
+        public static let persistentStoreIncompatibleSchema = Code("persistentStoreIncompatibleSchema", 134020)
         /// The file is not a store, or is damaged.
         public static let persistentStoreInvalidType = Code("persistentStoreInvalidType", 134000)
         /// The store could not be opened or written.

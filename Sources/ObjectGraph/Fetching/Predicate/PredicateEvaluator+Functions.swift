@@ -23,10 +23,10 @@ extension PredicateEvaluator {
         case .randomElement:
             return try elements(of: Self.collection(arguments[0]), for: function.rawValue).randomElement() ?? .value(.null)
         case .now: return .value(.date(Date()))
-        case .lowercase, .uppercase:
+        case .lowercase, .uppercase, .canonical:
             switch Self.argument(arguments[0]) {
             case .null: return .value(.null)
-            case .string(let text): return .value(.string(function == .lowercase ? text.lowercased() : text.uppercased()))
+            case .string(let text): return .value(.string(Self.stringFunction(function, text)))
             case let other: throw Self.mismatch(function, other, needs: "a string")
             }
         case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift:
@@ -39,6 +39,16 @@ extension PredicateEvaluator {
                 return .value(.int(~i))
             }
         case .noIndex: return arguments[0]
+        }
+    }
+
+    /// `lowercase:`, `uppercase:` or `canonical:` of `text`: the one definition the evaluator and
+    /// the SQLite store's functions (derived attributes' triggers) share.
+    package static func stringFunction(_ function: PredicateFunction, _ text: String) -> String {
+        switch function {
+        case .lowercase: text.lowercased()
+        case .uppercase: text.uppercased()
+        default: StringComparison.fold(text, [.caseInsensitive, .diacriticInsensitive])
         }
     }
 

@@ -30,6 +30,9 @@ package enum PredicateFunction: String, Sendable, Hashable, CaseIterable {
     case randomElement = "random:"
     case now = "now"
     case lowercase = "lowercase:"
+    /// Core Data's `canonical:` (a derived attribute's function): the string with case and
+    /// diacritics folded away, as NSPredicate's `[cd]` compares.
+    case canonical = "canonical:"
     case uppercase = "uppercase:"
     case bitwiseAnd = "bitwiseAnd:with:"
     case bitwiseOr = "bitwiseOr:with:"

@@ -70,9 +70,7 @@ extension XcodeModelMapper {
                 entity,
                 name,
                 "derived attribute",
-                StoreSchema.countedKey(attribute.derivationExpression ?? "") != nil
-                    ? "the derivation expression '\(attribute.derivationExpression ?? "")' counts a to-many relationship: an SQLite store keeps it with Core Data's triggers (a PostgreSQL store stores the values it is given)"
-                    : "the derivation expression '\(attribute.derivationExpression ?? "")' is kept but not evaluated: the attribute stores the values it is given",
+                "the derivation expression '\(attribute.derivationExpression ?? "")' is kept by an SQLite store's triggers, as Core Data keeps it (a PostgreSQL or in-memory store stores the values it is given)",
                 element.line
             )
         }

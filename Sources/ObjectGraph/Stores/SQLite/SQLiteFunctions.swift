@@ -11,6 +11,10 @@ enum SQLiteFunctions {
     static let fold = "og_fold"
     /// `og_string(operator, lhs, rhs, options)`: 1, 0, or NULL when either side is NULL.
     static let stringOperator = "og_string"
+    /// `og_lowercase(text)`, `og_uppercase(text)`: NSExpression's `lowercase:` and `uppercase:`
+    /// (Unicode, not SQLite's ASCII `lower`), for derived attributes' triggers.
+    static let lowercase = "og_lowercase"
+    static let uppercase = "og_uppercase"
     /// `og_sum(value)`: `@sum` as the evaluator computes it (exact integers, a double when
     /// the sum overflows or a double is present — never SQLite's "integer overflow" error).
     static let sum = "og_sum"
@@ -66,6 +70,14 @@ enum SQLiteFunctions {
                 return StringComparison.fold(text, ComparisonOptions(rawValue: UInt8(truncatingIfNeeded: options)))
             }
         )
+        for (name, function) in [(lowercase, PredicateFunction.lowercase), (uppercase, .uppercase)] {
+            db.add(
+                function: DatabaseFunction(name, argumentCount: 1, pure: true) { arguments in
+                    guard case .string(let text) = arguments[0].storage else { return arguments[0] }
+                    return PredicateEvaluator.stringFunction(function, text)
+                }
+            )
+        }
         db.add(
             function: DatabaseFunction(numericCompare, argumentCount: 2, pure: true) { arguments in
                 let lhs = aggregateValue(arguments[0])

@@ -178,6 +178,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     // MARK: Metadata
 
     private func openOrCreate(readOnly: Bool, path: String) throws {
+        try StoreSchema.checkDerivations(of: managedObjectModel)
         if let coreDataMetadata {
             // Core Data's schema is Core Data's: nothing is created or rewritten on opening.
             identifier = coreDataMetadata.storeUUID.isEmpty ? UUID().uuidString : coreDataMetadata.storeUUID
