@@ -113,13 +113,15 @@ struct CoreDataStoreReadingTests {
         }
     }
 
-    @Test("a Core Data store is refused, untouched, by a model whose version hashes differ")
+    @Test("with migration off, a Core Data store is refused, untouched, by a model whose version hashes differ")
     func incompatibleModelRefused() throws {
         let store = try CoreDataStoreFixtures.copy("objcio-Moody/Moody.moody")
         let before = try Data(contentsOf: store)
         let model = try ManagedObjectModel(contentsOf: CoreDataStoreFixtures.url("objcio-Moody/Moody.xcdatamodeld/Moody 4.xcdatamodel"))
         let container = PersistentContainer(name: "Moody", managedObjectModel: model)
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: store)]
+        let description = PersistentStoreDescription(url: store)
+        description.shouldMigrateStoreAutomatically = false
+        container.persistentStoreDescriptions = [description]
         var failure: (any Error)?
         container.loadPersistentStores { _, error in failure = error }
         let error = try #require(failure as? ObjectGraphError)

@@ -69,6 +69,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let inMemory = resolvedType == .inMemory || url?.path == "/dev/null"
         let backend: any StoreBackend
         let readOnly = try Self.flag(PersistentStore.readOnlyOption, in: options)
+        // Core Data's stages move the store version by version before it opens here.
+        if !inMemory, !readOnly, let url, let manager = options?[PersistentStore.stagedMigrationManagerOption] as? StagedMigrationManager {
+            try manager.runCoreDataStages(storeAt: url, type: resolvedType, options: options, models: [managedObjectModel])
+        }
         if resolvedType == .sqlite || inMemory {
             if !inMemory && url == nil {
                 throw ObjectGraphError(.persistentStoreOperation, "an SQLite store needs a file URL")

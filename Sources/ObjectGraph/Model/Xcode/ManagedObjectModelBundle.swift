@@ -71,6 +71,14 @@ public struct ManagedObjectModelBundle: Sendable {
         }
     }
 
+    /// A bundle of `versions` made in code (the last is current); empty for a staged
+    /// migration whose stages name their own versions.
+    init(versions: [Version]) {
+        url = URL(fileURLWithPath: "/dev/null")
+        self.versions = versions
+        currentVersionName = versions.last?.name ?? ""
+    }
+
     /// The current version.
     public var currentVersion: Version {
         versions.first { $0.name == currentVersionName } ?? versions[versions.count - 1]

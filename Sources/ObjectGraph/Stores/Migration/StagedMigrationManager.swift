@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The versions a store migrates through, and the custom stages among them — Core Data's
 /// `NSStagedMigrationManager`.
 ///
@@ -15,11 +17,24 @@
 /// ])
 /// description.setOption(manager, forKey: PersistentStore.stagedMigrationManagerOption)
 /// ```
+///
+/// Core Data's own form, stages of model versions named by checksum, works the same way:
+///
+/// ```swift
+/// let stage = CustomMigrationStage(migratingFrom: v1Reference, to: v2Reference)
+/// stage.didMigrateHandler = { manager, _ in
+///     let context = manager.container!.newBackgroundContext()
+///     try context.performAndWait { /* fetch, change and save with version 2's model */ }
+/// }
+/// let manager = StagedMigrationManager([LightweightMigrationStage([v0Checksum, v1Checksum]), stage])
+/// ```
 public final class StagedMigrationManager: Sendable {
-    /// Every version of the model, oldest first.
+    /// Every version of the model, oldest first (for a manager made of Core Data's stages,
+    /// none: its stages name the versions).
     public let bundle: ManagedObjectModelBundle
-    /// The custom stages; steps without one are lightweight.
+    /// The stages, in the order given.
     public let stages: [MigrationStage]
+    private let current = Mutex<PersistentContainer?>(nil)
 
     /// A manager for the versions of `bundle`, with custom `stages` where a step is not
     /// lightweight.
@@ -28,43 +43,32 @@ public final class StagedMigrationManager: Sendable {
         self.stages = stages
     }
 
+    /// A manager of Core Data's stages (``LightweightMigrationStage``, ``CustomMigrationStage``),
+    /// as `NSStagedMigrationManager(_:)`: a store written by a version a stage names is moved
+    /// through the stages that follow from it, each custom stage's handlers running with
+    /// ``container`` open on the store.
+    public init(_ stages: [MigrationStage]) {
+        self.bundle = ManagedObjectModelBundle(versions: [])
+        self.stages = stages
+    }
+
+    /// While a ``CustomMigrationStage``'s handler runs: a container with the store open, with
+    /// the model of the version the store is at (the stage's current model before the
+    /// migration, its next model after); `nil` otherwise.
+    public var container: PersistentContainer? {
+        current.withLock { $0 }
+    }
+
+    /// Sets ``container`` for the length of a handler.
+    func withContainer<T>(_ container: PersistentContainer, _ body: () throws -> T) rethrows -> T {
+        current.withLock { $0 = container }
+        defer { current.withLock { $0 = nil } }
+        return try body()
+    }
+
     /// The stage that starts at version `name`, if any.
     func stage(from name: String) -> MigrationStage? {
         stages.first { $0.sourceVersion == name }
-    }
-}
-
-/// One step of a staged migration, between two named versions of a
-/// ``ManagedObjectModelBundle`` — Core Data's `NSCustomMigrationStage`.
-public struct MigrationStage: Sendable {
-    /// The version the stage migrates from (as ``ManagedObjectModelBundle/Version/name``).
-    public let sourceVersion: String
-    /// The version the stage migrates to.
-    public let destinationVersion: String
-    /// The custom work, run after the inferable part is copied and before the old tables go.
-    let handler: (@Sendable (MigrationContext) throws -> Void)?
-
-    /// A stage for a change that is not lightweight: what can be inferred is copied first
-    /// (changes that cannot be inferred are left empty instead of failing), then `handler`
-    /// runs with both versions' tables, in the migration's transaction. A thrown error rolls
-    /// the whole migration back.
-    ///
-    /// - Parameters:
-    ///   - source: The version migrated from.
-    ///   - destination: The version migrated to, usually the next one.
-    ///   - handler: Reads the old tables and writes the new ones (see ``MigrationContext``).
-    public static func custom(
-        from source: String,
-        to destination: String,
-        handler: @escaping @Sendable (MigrationContext) throws -> Void
-    ) -> MigrationStage {
-        MigrationStage(sourceVersion: source, destinationVersion: destination, handler: handler)
-    }
-
-    /// A lightweight stage (what a step without a stage does anyway); use it to skip the
-    /// versions between `source` and `destination`.
-    public static func lightweight(from source: String, to destination: String) -> MigrationStage {
-        MigrationStage(sourceVersion: source, destinationVersion: destination, handler: nil)
     }
 }
 

@@ -32,6 +32,11 @@ struct StoreMigration {
     let newLayout: StoreLayout
     /// What every refusal and failure says of the store ("the file was not changed").
     let unchanged: String
+    /// For a store Core Data wrote: its metadata, which the migration rewrites in Core Data's
+    /// form (so Core Data opens the file after it as before), instead of ObjectGraph's.
+    var coreDataMetadata: CoreDataStoreMetadata?
+    /// The target model's version identifiers, for Core Data's metadata.
+    var targetVersionIdentifiers: [String] = []
 
     /// Plans the migration of a store whose metadata is `metadata` to `model`.
     ///

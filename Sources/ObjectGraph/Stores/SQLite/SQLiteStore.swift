@@ -121,6 +121,13 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 case .store(let metadata):
                     // Read-only: read in the layout it has.
                     layout = metadata.storeLayout
+                case .coreDataStore(let metadata)
+                where metadata.versionHashes != model.entityVersionHashesByName && options.migratesAutomatically && !readOnly:
+                    // Another version of the app's model wrote it: migrated as Core Data migrates
+                    // it, rehearsed on a private copy first; it stays Core Data's.
+                    let planned = try StoreMigration(coreDataStore: metadata, model: model, options: options, path: url.path)
+                    try planned.rehearse(url: url, configuration: configuration)
+                    migration = planned
                 case .coreDataStore(let metadata):
                     // Core Data's own decision: equal entity version hashes, or no opening.
                     try metadata.checkCompatible(with: model, path: url.path)
@@ -134,6 +141,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 writer = try DatabasePool(path: url.path, configuration: configuration)
                 if let migration {
                     try writer.write { db in try migration.run(in: db) }
+                    if migration.coreDataMetadata != nil, case .coreDataStore(let metadata) = try StoreFileProbe.inspect(url) {
+                        try metadata.checkEntityNumbers(of: model, path: url.path)
+                        coreDataMetadata = metadata
+                    }
                 }
                 // The file's own join tables win where Core Data named one from the other side.
                 let (tables, joinColumns) = try writer.read { db in

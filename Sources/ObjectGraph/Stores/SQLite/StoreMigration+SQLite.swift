@@ -16,6 +16,10 @@ extension StoreMigration {
             try renumbering.run(in: db)
         }
         try runSteps { step in try step.mapping.run(on: GRDBMigrationExecutor(db: db), handler: step.handler) }
+        if let coreDataMetadata {
+            try writeCoreDataMetadata(coreDataMetadata, in: db)
+            return
+        }
         let plist = try JSONEncoder.sortedKeys.encode(migratedMetadata)
         try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", arguments: [plist, SQLiteStore.formatVersion])
     }
