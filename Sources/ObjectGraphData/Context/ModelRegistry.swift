@@ -4,13 +4,14 @@ import ObjectGraph
 /// object, as SwiftData keeps one model per persistent identifier in a context.
 ///
 /// An open-addressing table keyed by the object's address, with linear probing. A
-/// `[ObjectIdentifier: any PersistentModel]` hashed each key with SipHash and cost ~400
-/// instructions a fetched model (find, insert, and freeing the dictionary); an address needs
-/// no such hash: a multiplication spreads it. The table holds its models strongly, and an
-/// object is alive while its model is (the model holds it), so an address names one object
-/// while it is a key here.
+/// `[ObjectIdentifier: any PersistentModel]` hashed each key with SipHash (~100 instructions
+/// a fetched model, besides its find and insert); an address needs no such hash: a
+/// multiplication spreads it. The table holds its models strongly, and an object is alive
+/// while its model is (the model holds it), so an address names one object while it is a key
+/// here.
 ///
-/// Used on the context's queue only, as the context's other bookkeeping is.
+/// Used on the context's queue only, as the context's other bookkeeping is (so its fields are
+/// not checked for exclusivity at run time either).
 final class ModelRegistry {
     /// The keys: an object's address, or 0 for an empty slot.
     @exclusivity(unchecked) private var keys: UnsafeMutablePointer<UInt>
