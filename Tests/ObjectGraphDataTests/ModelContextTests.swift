@@ -215,6 +215,29 @@ struct ModelContextTests {
         #expect(try context.fetchCount(FetchDescriptor<Photo>()) == 5)
     }
 
+    @Test("One model per object: refetching returns the same models, also after others were deleted")
+    func identityAcrossDeletions() throws {
+        let context = ModelContext(try makeContainer())
+        for index in 0..<600 { context.insert(Photo(title: "p\(index)", views: index)) }
+        try context.save()
+        let first = try context.fetch(FetchDescriptor<Photo>(sortBy: [SortDescriptor(\.views)]))
+        #expect(first.count == 600)
+        // Delete a scattered third, so that the models left were registered beside deleted ones.
+        let deleted = first.filter { $0.views % 3 == 1 }
+        let kept = first.filter { $0.views % 3 != 1 }
+        for photo in deleted { context.delete(photo) }
+        try context.save()
+        for photo in deleted { #expect(context.registeredModel(for: photo.persistentModelID) as Photo? == nil) }
+        let again = try context.fetch(FetchDescriptor<Photo>(sortBy: [SortDescriptor(\.views)]))
+        #expect(again.count == kept.count)
+        #expect(zip(again, kept).allSatisfy { $0 === $1 })
+        for photo in kept { #expect(context.registeredModel(for: photo.persistentModelID) as Photo? === photo) }
+        let added = Photo(title: "new", views: 1000)
+        context.insert(added)
+        try context.save()
+        #expect(try context.fetch(FetchDescriptor<Photo>(predicate: #Predicate { $0.views == 1000 })).first === added)
+    }
+
     @Test("includePendingChanges: unsaved inserts are fetched, or not")
     func pendingChanges() throws {
         let context = ModelContext(try makeContainer())

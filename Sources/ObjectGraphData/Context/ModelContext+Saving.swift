@@ -41,13 +41,13 @@ extension ModelContext {
             let deleted = managedObjectContext.deletedObjects
             try managedObjectContext.save()
             // Deleted objects leave the context: forget their models.
-            for object in deleted { registry[ObjectIdentifier(object)] = nil }
+            for object in deleted { registry.remove(object) }
             // The identifiers (permanent now) of the saved objects that have models. Each
             // object is in its set once, so the identifiers need no set of their own.
             let ids = { (objects: Set<ManagedObject>) -> [PersistentIdentifier] in
                 var ids: [PersistentIdentifier] = []
                 ids.reserveCapacity(objects.count)
-                for object in objects where self.registry[ObjectIdentifier(object)] != nil { ids.append(PersistentIdentifier(object.objectID)) }
+                for object in objects where self.registry.contains(object) { ids.append(PersistentIdentifier(object.objectID)) }
                 return ids
             }
             return (ids(inserted), ids(updated), deleted.map { PersistentIdentifier($0.objectID) })
@@ -67,7 +67,7 @@ extension ModelContext {
     /// ones return to their saved values.
     public func rollback() {
         read {
-            for object in managedObjectContext.insertedObjects { registry[ObjectIdentifier(object)] = nil }
+            for object in managedObjectContext.insertedObjects { registry.remove(object) }
             managedObjectContext.rollback()
         }
     }

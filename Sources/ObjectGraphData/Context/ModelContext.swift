@@ -45,16 +45,16 @@ public final class ModelContext {
     /// The ObjectGraph context underneath, for what this API does not cover (use it inside
     /// its `performAndWait`).
     public let managedObjectContext: ManagedObjectContext
-    /// The models the context has handed out, by the identity of their managed objects.
-    ///
-    /// This and the other bookkeeping below are `@exclusivity(unchecked)`: a context is used by
-    /// one thread at a time (it is not `Sendable`), and the runtime's access checks cost
-    /// several per insert and fetched model.
-    @exclusivity(unchecked) var registry: [ObjectIdentifier: any PersistentModel] = [:]
+    /// The models the context has handed out, by their managed objects.
+    let registry = ModelRegistry()
     /// The context as its models reach it: without a weak reference (see ``ModelContextLink``).
     let link: ModelContextLink
     /// The entity of the last model made for a managed object, and its model class: a fetch
     /// makes many models of one entity, and looking the class up by name cost a string hash each.
+    ///
+    /// This and the other bookkeeping below are `@exclusivity(unchecked)`: a context is used by
+    /// one thread at a time (it is not `Sendable`), and the runtime's access checks cost
+    /// several per insert and fetched model.
     @exclusivity(unchecked) private var lastModelType: (entity: EntityDescription, type: any PersistentModel.Type)?
     /// The model class last inserted, and its entity name.
     @exclusivity(unchecked) private var lastInsertedType: (type: ObjectIdentifier, entityName: String)?
@@ -132,10 +132,11 @@ public final class ModelContext {
 
     /// The model over `object`, registering a new one of the entity's class if needed.
     func model(for object: ManagedObject) -> any PersistentModel {
-        if let model = registry[ObjectIdentifier(object)] { return model }
-        let model = modelType(of: object.entity).init(backingData: _ModelBacking(object: object, context: self))
-        registry[ObjectIdentifier(object)] = model
-        return model
+        registry.model(for: object) {
+            let model = modelType(of: object.entity).init(backingData: _ModelBacking())
+            model._$backingData.adopt(object, in: self)
+            return model
+        }
     }
 
     /// The model over `object`, of type `T` (a fetch of `T`'s entity returns its objects or
@@ -145,18 +146,14 @@ public final class ModelContext {
         let type = modelType(of: object.entity)
         guard ObjectIdentifier(type) == ObjectIdentifier(T.self) else { return model(for: object) as! T }
         var made: T?
-        let model = Self.registered(
-            &registry[ObjectIdentifier(object), default: {
-                let model = T(backingData: _ModelBacking(object: object, context: self))
-                made = model
-                return model
-            }()]
-        )
+        let model = registry.model(for: object) {
+            let model = T(backingData: _ModelBacking())
+            model._$backingData.adopt(object, in: self)
+            made = model
+            return model
+        }
         return made ?? (model as! T)
     }
-
-    /// The model a registry entry holds (after a lookup that inserted it when missing).
-    private static func registered(_ entry: inout any PersistentModel) -> any PersistentModel { entry }
 
     /// The model class of `entity`.
     private func modelType(of entity: EntityDescription) -> any PersistentModel.Type {
@@ -206,7 +203,7 @@ public final class ModelContext {
             } catch {
                 preconditionFailure("ObjectGraphData: \(entityName) is not in the container's schema (\(error))")
             }
-            registry[ObjectIdentifier(object)] = model
+            registry.register(model, for: object)
             // Values of attributes' own Swift types are stored typed, in any order (each sets
             // its own attribute only; of a property kept twice, the later value is stored
             // later); the rest in the order of their keys, since storing a related model
@@ -271,7 +268,7 @@ public final class ModelContext {
         guard let objectID = persistentModelID.objectID,
             let object = read({ managedObjectContext.registeredObject(for: objectID) })
         else { return nil }
-        return registry[ObjectIdentifier(object)] as? T
+        return registry[object] as? T
     }
 
     // MARK: Changes
