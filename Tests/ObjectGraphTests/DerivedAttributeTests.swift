@@ -183,6 +183,7 @@ import Testing
         for (expression, why) in [
             ("chapters.@sum.title", "sums 'title'"), ("chapters.@avg.title", "only @count and @sum"), ("shelf.books.@count", "not a stored to-many"),
             ("abs:(chapterCount)", "calls abs:"), ("shelf.name.length", "one to-one step"), ("FUNCTION(title, 'x')", "not one of the forms"),
+            ("now()", "is a time, kept in an attribute of type integer32"), ("title", "replicates a string value into an attribute of type integer32"),
         ] {
             let model = Self.model()
             Self.attribute("chapterCount", of: "Book", in: model).derivationExpression = expression

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Anything else is refused when a store is added, naming the attribute, as Core Data refuses
 /// to add a store whose model derives what it cannot keep.
-package enum Derivation: Equatable {
+package enum Derivation {
     /// The string function a replicated value goes through.
     package enum StringFunction: String, Sendable {
         /// Case- and diacritic-insensitive: NSPredicate's `[cd]` folding.
@@ -31,16 +31,6 @@ package enum Derivation: Equatable {
     /// The time of the save that inserted or last changed the object.
     case now
 
-    package static func == (lhs: Derivation, rhs: Derivation) -> Bool {
-        switch (lhs, rhs) {
-        case let (.value(a, b, c), .value(x, y, z)): a === x && b === y && c == z
-        case let (.count(a), .count(x)): a === x
-        case let (.sum(a, b), .sum(x, y)): a === x && b === y
-        case (.now, .now): true
-        default: false
-        }
-    }
-
     /// The derivation of `attribute` (of `entity`, which may inherit it), or why a store cannot
     /// keep it.
     package init(of attribute: AttributeDescription, in entity: EntityDescription) throws(ObjectGraphError) {
@@ -54,27 +44,42 @@ package enum Derivation: Equatable {
         guard let node = try? FetchPredicate(parsing: "\(expression) == nil").node, case .comparison(let comparison) = node else {
             throw refuse("is not an expression")
         }
+        let derived: Derivation
         switch comparison.lhs {
         case .function(.now, _):
-            self = .now
+            derived = .now
         case .function(.count, let arguments) where arguments.count == 1:
-            self = try Self.aggregate(arguments[0], .count, of: entity, refuse: refuse)
+            derived = try Self.aggregate(arguments[0], .count, of: entity, refuse: refuse)
         case .function(.sum, let arguments) where arguments.count == 1:
-            self = try Self.aggregate(arguments[0], .sum, of: entity, refuse: refuse)
+            derived = try Self.aggregate(arguments[0], .sum, of: entity, refuse: refuse)
         case .aggregate(let base, let function):
-            self = try Self.aggregate(base, function, of: entity, refuse: refuse)
+            derived = try Self.aggregate(base, function, of: entity, refuse: refuse)
         case .function(let function, let arguments) where arguments.count == 1:
             guard let stringFunction = StringFunction(rawValue: function.rawValue) else { throw refuse("calls \(function.rawValue), which a store does not keep") }
             let (through, source) = try Self.toOne(arguments[0], of: entity, refuse: refuse)
             guard source.attributeType == .string, attribute.attributeType == .string else {
                 throw refuse("applies \(function.rawValue) to a value that is not a string, or derives one into a \(attribute.attributeType) attribute")
             }
-            self = .value(through: through, attribute: source, function: stringFunction)
+            derived = .value(through: through, attribute: source, function: stringFunction)
         case .keyPath:
             let (through, source) = try Self.toOne(comparison.lhs, of: entity, refuse: refuse)
-            self = .value(through: through, attribute: source, function: nil)
+            derived = .value(through: through, attribute: source, function: nil)
         default:
             throw refuse("is not one of the forms a store keeps")
+        }
+        // The value must fit the attribute it is kept in.
+        let type = attribute.attributeType
+        switch derived {
+        case .now where type != .date:
+            throw refuse("is a time, kept in an attribute of type \(type) (it needs a date)")
+        case .count where ![.integer16, .integer32, .integer64].contains(type):
+            throw refuse("is a count, kept in an attribute of type \(type) (it needs an integer)")
+        case .sum where !type.isNumeric:
+            throw refuse("is a sum, kept in an attribute of type \(type) (it needs a number)")
+        case .value(_, let source, nil) where source.attributeType != type:
+            throw refuse("replicates a \(source.attributeType) value into an attribute of type \(type)")
+        default:
+            self = derived
         }
     }
 
