@@ -12,7 +12,7 @@ struct RelationshipWalkBenchmark: Benchmark {
     var name: String { "relationship walk: \(photos.formatted) photos × \(tagsPerPhoto) tags" }
     var notes: [String] {
         [
-            "walk: ObjectGraph without prefetching runs one query per photo's tags and one per tag fault; with relationshipKeyPathsForPrefetching = [\"tags\"] three (photos, memberships, tags; per 500 sources); GRDB uses including(all:) (2 queries), raw C one JOIN"
+            "walk: ObjectGraph without prefetching runs one query per photo's tags and one per tag fault; with relationshipKeyPathsForPrefetching = [\"tags\"] three (photos; memberships, one ordered query over the photos' range of keys; tags); GRDB uses including(all:) (2 queries), raw C one JOIN"
         ]
     }
 

@@ -153,30 +153,39 @@ extension PostgreSQLStore {
     }
 
     package func members(of id: ManagedObjectID, relationship: RelationshipKey) throws -> [ManagedObjectID] {
-        try members(ofAll: [id], relationship: relationship)[id] ?? []
+        try members(ofAll: [id], relationship: relationship)[0]
     }
 
-    package func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [ManagedObjectID: [ManagedObjectID]] {
-        // `SELECT source, member Z_PK, member Z_ENT`, each source's members in order: the
-        // engine's query, the keys bound as one array.
+    package func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [[ManagedObjectID]] {
+        // `SELECT source, member Z_PK, member Z_ENT … ORDER BY source, …`, the keys bound as
+        // one range when dense (a fetch's), else as one array: each row goes to its source in
+        // key order (`SourceMembers`).
         guard let query = layout.membersQuery(relationship) else {
             throw ObjectGraphError(
                 .persistentStoreOperation,
                 "the store at \(serverDescription) stores no members for \(layout.relationshipName(relationship, model: managedObjectModel))"
             )
         }
-        let sql = query.sql(keys: layout.dialect.keyMembership(count: 0))
-        var sources: [Int64: ManagedObjectID] = [:]
-        for id in ids { sources[id.primaryKey] = id }
-        let keys = Array(sources.keys)
-        let layout = layout
+        var members = SourceMembers(sources: ids)
+        guard !ids.isEmpty else { return [] }
+        let dialect = layout.dialect
+        let ranged = members.readsRange
+        let sql = query.sql(
+            keys: ranged ? "BETWEEN \(dialect.placeholder(1)) AND \(dialect.placeholder(2))" : dialect.keyMembership(count: 0)
+        )
+        let keys = members.keys
         let storeIDs = storeIDs
         let found: [(Int64, ManagedObjectID)] = try run(
             "read \(layout.relationshipName(relationship, model: managedObjectModel)) of \(ids.count) objects"
         ) {
             client in
             var bindings = PostgresBindings()
-            bindings.append(keys)
+            if ranged {
+                bindings.append(keys.first!)
+                bindings.append(keys.last!)
+            } else {
+                bindings.append(keys)
+            }
             var found: [(Int64, ManagedObjectID)] = []
             for try await row in try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings)) {
                 let cells = row.makeRandomAccess()
@@ -187,12 +196,8 @@ extension PostgreSQLStore {
             }
             return found
         }
-        var members: [ManagedObjectID: [ManagedObjectID]] = [:]
-        for id in ids { members[id] = [] }
-        for (source, member) in found {
-            if let id = sources[source] { members[id, default: []].append(member) }
-        }
-        return members
+        for (source, member) in found { members.add(member, ofSource: source) }
+        return members.members
     }
 
     // MARK: Helpers

@@ -71,7 +71,7 @@ extension ManagedObjectContext {
         let key = RelationshipKey(relationship)
         if neighbours.isEmpty { return try store.members(of: object.objectID, relationship: key) }
         let members = try store.members(ofAll: [object.objectID] + neighbours.map(\.objectID), relationship: key)
-        for neighbour in neighbours { neighbour.loadPrefetchedMembers(members[neighbour.objectID] ?? [], at: slot) }
-        return members[object.objectID] ?? []
+        for (index, neighbour) in neighbours.enumerated() { neighbour.loadPrefetchedMembers(members[index + 1], at: slot) }
+        return members[0]
     }
 }

@@ -130,13 +130,9 @@ final class ParentContextStore: ObjectStore, @unchecked Sendable {
         try onParent { try $0.membersForChild(of: id, relationship: relationship) }
     }
 
-    func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [ManagedObjectID: [ManagedObjectID]] {
-        guard !ids.isEmpty else { return [:] }
-        return try onParent { parent in
-            var result: [ManagedObjectID: [ManagedObjectID]] = [:]
-            for id in ids { result[id] = try parent.membersForChild(of: id, relationship: relationship) }
-            return result
-        }
+    func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [[ManagedObjectID]] {
+        guard !ids.isEmpty else { return [] }
+        return try onParent { parent in try ids.map { try parent.membersForChild(of: $0, relationship: relationship) } }
     }
 
     /// A push is atomic on the parent's queue (checked and applied in one block), so sibling

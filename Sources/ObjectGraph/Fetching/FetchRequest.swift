@@ -93,10 +93,11 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// Relationship key paths whose destinations load with the results, as Core Data's
     /// `relationshipKeyPathsForPrefetching`: `["tags", "photographer", "tags.photos"]`.
     ///
-    /// Each step of a key path costs one query for a to-many relationship's members (per 500
-    /// sources) and one per entity for the related rows, however many objects were fetched;
-    /// walking the relationships afterwards reads nothing more. A step that is not a
-    /// relationship makes the fetch throw.
+    /// Each step of a key path costs one ordered query for a to-many relationship's members
+    /// (the sources' keys as one range when they are dense, as a fetch's usually are; else
+    /// listed, per 500 sources) and one per entity for the related rows, however many objects
+    /// were fetched; walking the relationships afterwards reads nothing more. A step that is
+    /// not a relationship makes the fetch throw.
     public var relationshipKeyPathsForPrefetching: [String]?
 
     /// Whether this is a dictionary fetch that groups or computes aggregates: its sort,

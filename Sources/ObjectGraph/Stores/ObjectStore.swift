@@ -43,9 +43,11 @@ package protocol ObjectStore: AnyObject, Sendable {
     func dictionaries(matching request: FetchDescriptor, properties: [String], distinct: Bool) throws -> [[String: Value]]
     /// The members of a to-many relationship of `id`, in order for an ordered relationship.
     func members(of id: ManagedObjectID, relationship: RelationshipKey) throws -> [ManagedObjectID]
-    /// The members of a to-many relationship of each of `ids`, read with one query per few
-    /// hundred sources (for prefetching); every source is in the result, without members as `[]`.
-    func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [ManagedObjectID: [ManagedObjectID]]
+    /// The members of a to-many relationship of each of `ids` (distinct objects of the
+    /// relationship's entity or its subentities), at each one's index in `ids`, in order for
+    /// an ordered relationship (`[]` for a source without members): one ordered query for
+    /// sources of dense keys (a fetch's), else one per few hundred (for prefetching).
+    func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [[ManagedObjectID]]
     /// Runs `body` — a context's save with its conflict resolution and retries — while no
     /// other context of this process saves to this store.
     func serializingSaves<T>(_ body: () throws -> T) rethrows -> T

@@ -167,39 +167,35 @@ extension SQLiteStore {
         }
     }
 
-    func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [ManagedObjectID: [ManagedObjectID]] {
-        // `SELECT source, member Z_PK, member Z_ENT`, sources in an IN list, each source's
-        // members in the order `members(of:relationship:)` gives them.
+    func members(ofAll ids: [ManagedObjectID], relationship: RelationshipKey) throws -> [[ManagedObjectID]] {
+        // `SELECT source, member Z_PK, member Z_ENT … ORDER BY source, …`: each row goes to
+        // its source in key order (`SourceMembers`). Dense keys (a fetch's) are read as one
+        // range; others listed, a few hundred per statement (SQLite's parameter limit).
         let query = try membersQuery(relationship)
-        var members: [ManagedObjectID: [ManagedObjectID]] = [:]
-        members.reserveCapacity(ids.count)
-        var sources: [Int64: ManagedObjectID] = [:]
-        for id in ids {
-            members[id] = []
-            sources[id.primaryKey] = id
-        }
-        let keys = Array(sources.keys)
+        var members = SourceMembers(sources: ids)
+        let keys = members.keys
+        let ranged = members.readsRange
         var start = 0
         while start < keys.count {
-            let chunk = keys[start..<min(start + Self.rowsByIDChunk, keys.count)]
+            let chunk = ranged ? keys[...] : keys[start..<min(start + Self.rowsByIDChunk, keys.count)]
             start += chunk.count
-            let sql = query.sql(keys: SQLiteDialect().keyMembership(count: chunk.count))
+            let sql = query.sql(keys: ranged ? "BETWEEN ? AND ?" : SQLiteDialect().keyMembership(count: chunk.count))
             try storeOperation(.read, "read \(relationshipName(relationship)) of \(chunk.count) objects") {
                 try writer.unsafeRead { db in
                     let statement = try db.cachedStatement(sql: sql)
-                    statement.setUncheckedArguments(StatementArguments(Array(chunk)))
+                    statement.setUncheckedArguments(StatementArguments(ranged ? [chunk.first!, chunk.last!] : Array(chunk)))
                     let sqliteStatement = statement.sqliteStatement
                     let cursor = try Row.fetchCursor(statement)
                     while try cursor.next() != nil {
-                        guard let key = Value.integer(sqliteStatement: sqliteStatement, index: 0), let source = sources[key],
+                        guard let source = Value.integer(sqliteStatement: sqliteStatement, index: 0),
                             let member = objectID(sqliteStatement, at: 1)
                         else { continue }
-                        members[source, default: []].append(member)
+                        members.add(member, ofSource: source)
                     }
                 }
             }
         }
-        return members
+        return members.members
     }
 
     /// `?, ?, …`, `count` times.
