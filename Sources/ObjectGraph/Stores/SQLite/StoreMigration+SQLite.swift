@@ -10,6 +10,9 @@ extension StoreMigration {
     /// - Throws: ``ObjectGraphError`` (``ObjectGraphError/Code/migrationFailed``) listing every
     ///   change of the first failing step that could not be migrated, with entity and property.
     func run(in db: Database) throws {
+        // Another process (or container) that opened the store at the same moment may have
+        // migrated it since this migration was planned: then there is nothing left to do.
+        if try isAlreadyMigrated(in: db) { return }
         if let oldModel = steps.first?.mapping.oldModel,
             let renumbering = try StoreEntityRenumbering(db, model: oldModel, layout: metadata.storeLayout)
         {
@@ -22,6 +25,18 @@ extension StoreMigration {
         }
         let plist = try JSONEncoder.sortedKeys.encode(migratedMetadata)
         try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", arguments: [plist, SQLiteStore.formatVersion])
+    }
+
+    /// Whether the store's metadata, read in `db`'s transaction, already names the target.
+    private func isAlreadyMigrated(in db: Database) throws -> Bool {
+        guard let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = ?", arguments: [SQLiteStore.formatVersion])
+        else { return false }
+        if coreDataMetadata != nil {
+            let dictionary = (try? PropertyListSerialization.propertyList(from: plist, format: nil)) as? [String: Any]
+            return (dictionary?[StoreModelVersionHashesKey] as? [String: Data]) == targetEntityVersionHashes
+        }
+        guard let current = try? JSONDecoder().decode(StoreMetadata.self, from: plist) else { return false }
+        return current.modelVersionHash == target.versionHash && current.storeLayout == newLayout
     }
 
     /// Runs the migration on a private copy of the store file and its `-wal`, and rolls it
