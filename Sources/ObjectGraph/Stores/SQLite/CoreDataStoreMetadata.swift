@@ -65,16 +65,7 @@ struct CoreDataStoreMetadata: Sendable {
     /// Refuses a model whose entity version hashes are not the store's, as Core Data refuses
     /// it (`isConfiguration(withName:compatibleWithStoreMetadata:)`), listing each difference.
     func checkCompatible(with model: ManagedObjectModel, path: String) throws {
-        let mine = model.entityVersionHashesByName
-        var differences: [String] = []
-        for name in Set(mine.keys).union(versionHashes.keys).sorted() {
-            switch (mine[name], versionHashes[name]) {
-            case (nil, _?): differences.append("entity \(name) is in the store, not in the model")
-            case (_?, nil): differences.append("entity \(name) is in the model, not in the store")
-            case (let a?, let b?) where a != b: differences.append("entity \(name) differs (its version hash is not the store's)")
-            default: break
-            }
-        }
+        let differences = differences(from: model)
         guard !differences.isEmpty else { return }
         throw ObjectGraphError(
             .persistentStoreIncompatibleVersionHash,
@@ -82,6 +73,19 @@ struct CoreDataStoreMetadata: Sendable {
             differences: differences,
             file: path
         )
+    }
+
+    /// Each entity whose version hash differs between the store and `model`.
+    func differences(from model: ManagedObjectModel) -> [String] {
+        let mine = model.entityVersionHashesByName
+        return Set(mine.keys).union(versionHashes.keys).sorted().compactMap { name in
+            switch (mine[name], versionHashes[name]) {
+            case (nil, _?): "entity \(name) is in the store, not in the model"
+            case (_?, nil): "entity \(name) is in the model, not in the store"
+            case (let a?, let b?) where a != b: "entity \(name) differs (its version hash is not the store's)"
+            default: nil
+            }
+        }
     }
 
     /// Refuses a store whose `Z_PRIMARYKEY` does not number the model's entities as the model

@@ -23,7 +23,7 @@ extension StoreMigration {
             throw ObjectGraphError(
                 .persistentStoreIncompatibleVersionHash,
                 "the Core Data store at \(path) was written with another model version, and the model that wrote it is not known: no version of the model bundle has its entity version hashes, and the store caches no model (Z_MODELCACHE); the file was not changed",
-                differences: Self.hashDifferences(store.versionHashes, model.entityVersionHashesByName),
+                differences: store.differences(from: model),
                 file: path
             )
         }
@@ -40,18 +40,6 @@ extension StoreMigration {
         try self.init(metadata: metadata, model: model, options: options, path: path)
         coreDataMetadata = store
         targetVersionIdentifiers = model.versionIdentifiers.sorted()
-    }
-
-    /// Each entity whose version hash differs between `stored` and `model`.
-    static func hashDifferences(_ stored: [String: Data], _ model: [String: Data]) -> [String] {
-        Set(stored.keys).union(model.keys).sorted().compactMap { name in
-            switch (stored[name], model[name]) {
-            case (_?, nil): "entity \(name) is in the store, not in the model"
-            case (nil, _?): "entity \(name) is in the model, not in the store"
-            case (let a?, let b?) where a != b: "entity \(name) differs (its version hash is not the store's)"
-            default: nil
-            }
-        }
     }
 
     /// Writes the migrated store's metadata in Core Data's form: the app's keys kept, the
