@@ -5,15 +5,21 @@
 ///
 /// Objects point to their fetch and batch; the fetch holds only IDs, so nothing here keeps an
 /// object alive. IDs of one scope (a fetch of one entity, every fetch without sub-entities)
-/// are kept as their primary keys: 8 bytes an ID, not 16 (8 MB of a million faults' peak).
+/// are kept as their primary keys: 8 bytes an ID, not 16 (8 MB of a million faults' peak) —
+/// and consecutive keys (a fetch in insertion order, the common case) as their first key only.
 final class BatchedFetch {
     /// How many filled batches stay filled.
     static let keptBatches = 2
 
     /// The scope of every ID, when they share one (scopes are interned, never freed).
     private unowned(unsafe) let scope: ObjectIDScope?
-    /// The IDs' primary keys, in order, when they share ``scope``.
+    /// The IDs' primary keys, in order, when they share ``scope`` and are not consecutive.
     private let keys: [Int64]
+    /// The first primary key when the IDs share ``scope`` and their keys are consecutive
+    /// (``keys`` is then empty).
+    private let firstKey: Int64?
+    /// How many IDs the fetch matched.
+    let count: Int
     /// The IDs, when they do not share one scope.
     private let mixedIDs: [ManagedObjectID]
     let batchSize: Int
@@ -22,25 +28,34 @@ final class BatchedFetch {
 
     /// Takes `ids`: when they share a scope, only their keys stay.
     init(ids: consuming [ManagedObjectID], batchSize: Int) {
+        count = ids.count
         if let first = ids.first, ids.allSatisfy({ $0.scope === first.scope }) {
             scope = first.scope
-            keys = ids.map(\.primaryKey)
+            if ids.indices.allSatisfy({ ids[$0].primaryKey == first.primaryKey &+ Int64($0) }) {
+                firstKey = first.primaryKey
+                keys = []
+            } else {
+                firstKey = nil
+                keys = ids.map(\.primaryKey)
+            }
             mixedIDs = []
         } else {
             scope = nil
+            firstKey = nil
             keys = []
             mixedIDs = ids
         }
         self.batchSize = batchSize
     }
 
-    /// How many IDs the fetch matched.
-    var count: Int { scope == nil ? mixedIDs.count : keys.count }
-
     /// The ID at `index` in the fetch's order.
     @inline(__always)
     func id(at index: Int) -> ManagedObjectID {
         guard let scope else { return mixedIDs[index] }
+        if let firstKey {
+            precondition(index >= 0 && index < count, "index \(index) out of a batched fetch of \(count)")
+            return ManagedObjectID(scope: scope, primaryKey: firstKey &+ Int64(index))
+        }
         return ManagedObjectID(scope: scope, primaryKey: keys[index])
     }
 
@@ -91,9 +106,11 @@ extension ManagedObjectContext {
             return objects
         }
         let fetch = BatchedFetch(ids: consume ids, batchSize: batchSize)
+        var batch = FaultBatch(fetch: fetch, number: 0)
         for index in 0..<count {
+            if index / batchSize != batch.number { batch = FaultBatch(fetch: fetch, number: index / batchSize) }
             let object = self.object(with: fetch.id(at: index))
-            if object.isFault { object.storage.joinFaultBatch(fetch, number: index / batchSize) }
+            if object.isFault { object.storage.joinFaultBatch(batch) }
             objects.append(object)
         }
         return objects

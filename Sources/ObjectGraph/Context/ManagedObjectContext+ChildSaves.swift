@@ -108,7 +108,7 @@ extension ManagedObjectContext {
         for slot in write.values.indices {
             if (entity.allProperties[slot] as? RelationshipDescription)?.isToMany == true { continue }
             object.storage.values[slot] = write.values[slot]
-            if write.values[slot].isNull { object.storage.changed.remove(slot) } else { object.storage.changed.insert(slot) }
+            if write.values[slot].isNull { object.storage.markUnchanged(slot) } else { object.storage.markChanged(slot) }
         }
         registry.register(object)
         noteChanged(object)

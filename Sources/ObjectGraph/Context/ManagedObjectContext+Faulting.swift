@@ -19,7 +19,7 @@ extension ManagedObjectContext {
             if !object.isFault { return }
         }
         // Only a fault a fetch left a row with asks the store's generation (a hot path).
-        if case .fetchedRow = object.storage.faultSource, let generation = store.snapshotGeneration,
+        if object.storage.fetchedRowGeneration != nil, let generation = store.snapshotGeneration,
             let row = object.storage.takeFetchedRow(id: object.objectID, current: generation)
         {
             return fill(object, with: row)

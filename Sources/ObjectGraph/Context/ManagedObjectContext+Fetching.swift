@@ -253,10 +253,10 @@ extension ManagedObjectContext {
             }
             // The generation is read before the query: a save committed meanwhile makes the
             // kept rows stale, and the faults read their rows again.
-            let generation = asFaults ? store.snapshotGeneration : nil
+            let stamp = asFaults ? store.snapshotGeneration.map(FetchStamp.init(generation:)) : nil
             let rows = try store.rows(matching: descriptor)
             registry.reserveCapacity(forAdditional: rows.count)
-            return rows.map { registerFetched($0, asFaultAt: generation) }
+            return rows.map { registerFetched($0, asFaultAt: stamp) }
         }
         // An unchanged object can match differently once a related object changed (a renamed
         // tag, a photographer's new photo): then every object is evaluated in memory.

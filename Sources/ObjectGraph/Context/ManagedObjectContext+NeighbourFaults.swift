@@ -35,11 +35,8 @@ extension ManagedObjectContext {
     /// `generation`, and neither deleted nor gone.
     private func isUnreadFault(_ object: ManagedObject, generation: UInt64?) -> Bool {
         guard object.isFault, !object.isDeleted, !object.storage.flags.contains(.gone) else { return false }
-        switch object.storage.faultSource {
-        case nil: return true
-        case .batch: return false
-        case .fetchedRow(_, let fetched): return fetched != generation
-        }
+        if let fetched = object.storage.fetchedRowGeneration { return fetched != generation }
+        return object.storage.faultBatch == nil
     }
 
     /// Reads `object`'s row together with the rows of its registered neighbours that are

@@ -56,13 +56,14 @@ extension ManagedObjectContext {
         registerFetched(row, asFaultAt: nil)
     }
 
-    /// Registers a fetched row as an object; with a `generation` (`returnsObjectsAsFaults`), a
-    /// new or still-faulted object stays a fault that keeps the row, and fills from it on first
-    /// access without a query while the store is still at that generation.
-    func registerFetched(_ row: StoredRow, asFaultAt generation: UInt64?) -> ManagedObject {
+    /// Registers a fetched row as an object; with a `stamp` (`returnsObjectsAsFaults`: the store
+    /// generation the rows were read at), a new or still-faulted object stays a fault that keeps
+    /// the row, and fills from it on first access without a query while the store is still at
+    /// that generation.
+    func registerFetched(_ row: StoredRow, asFaultAt stamp: FetchStamp?) -> ManagedObject {
         if let object = registry[row.id] {
             if object.isFault {
-                fillFetched(object, with: row, asFaultAt: generation)
+                fillFetched(object, with: row, asFaultAt: stamp)
             } else if !object.hasChanges && row.version != object.storage.version {
                 apply(row, to: object, keepingChanges: false)
             }
@@ -72,15 +73,15 @@ extension ManagedObjectContext {
             preconditionFailure("ObjectGraph: the store returned a row of unknown entity \(row.id.entityName)")
         }
         let object = registerNewObject(of: entity, id: row.id)
-        if generation != nil { object.storage.becomeFault() }
-        fillFetched(object, with: row, asFaultAt: generation)
+        if stamp != nil { object.storage.becomeFault() }
+        fillFetched(object, with: row, asFaultAt: stamp)
         return object
     }
 
     /// Loads a fetched row into a fault, or (with a `generation`) leaves it a fault keeping the row.
-    private func fillFetched(_ object: ManagedObject, with row: StoredRow, asFaultAt generation: UInt64?) {
-        if let generation {
-            object.storage.holdFetchedRow(row, generation: generation)
+    private func fillFetched(_ object: ManagedObject, with row: StoredRow, asFaultAt stamp: FetchStamp?) {
+        if let stamp {
+            object.storage.holdFetchedRow(row, stamp: stamp)
         } else {
             apply(row, to: object, keepingChanges: false)
             object.awakeFromFetch()

@@ -112,7 +112,7 @@ extension ManagedObjectContext {
         // before any `didSave()` below can change other objects.
         for (object, wroteRow) in zip(save.objects, save.wroteRows) {
             let deleted = object.isDeleted
-            let wroteValues = wroteRow || !deleted && !object.storage.changed.isEmpty
+            let wroteValues = wroteRow || !deleted && !object.storage.hasNoChangedSlots
             object.storage.saved(deleted: deleted, wroteValues: wroteValues, bumpedVersion: wroteRow)
             if deleted { registry.unregister(object.objectID) }
             if deleted || wroteValues { object.didSave() }

@@ -170,7 +170,7 @@ extension ManagedObjectContext {
             for id in current.subtracting(wanted) { object.primitiveRemoveMember(slot, id) }
             for id in wanted.subtracting(current).sorted(by: { $0.primaryKey < $1.primaryKey }) { object.primitiveAddMember(slot, id) }
             if object.storage.toMany[slot]?.hasChanges == false, !object.storage.flags.contains(.inserted) {
-                object.storage.changed.remove(slot)
+                object.storage.markUnchanged(slot)
             }
         }
     }

@@ -129,7 +129,7 @@ extension ManagedObjectContext {
             let mine = object.value(forKey: property.name)
             let takesMine: Bool
             switch type {
-            case .mergeByPropertyObjectTrumpMergePolicyType, .errorMergePolicyType: takesMine = object.storage.changed.contains(slot)
+            case .mergeByPropertyObjectTrumpMergePolicyType, .errorMergePolicyType: takesMine = object.storage.isChanged(slot)
             case .overwriteMergePolicyType: takesMine = true
             case .mergeByPropertyStoreTrumpMergePolicyType: takesMine = mine != nil && survivor.value(forKey: property.name) == nil
             case .rollbackMergePolicyType:

@@ -83,7 +83,7 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
                         oldValue: Self.snapshotValue(property, committed[slot]),
                         newValue: Self.snapshotValue(property, row.values[slot]),
                         objectValue: Self.snapshotValue(property, object.storage.values[slot]),
-                        isChangedInContext: object.storage.changed.contains(slot)
+                        isChangedInContext: object.storage.isChanged(slot)
                     )
                 )
             }

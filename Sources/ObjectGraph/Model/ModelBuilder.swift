@@ -1,25 +1,39 @@
 import Foundation
 
-/// Builds a model's entities in a block; see ``ManagedObjectModel/init(_:)``.
+/// Builds a model's entities in a block; see ``ManagedObjectModel/init(_:)``. Entities may
+/// come from `for` loops and `if` statements as well as one by one.
 @resultBuilder
 public enum ModelBuilder {
     /// Part of the result builder; not called directly.
-    public static func buildBlock(_ entities: EntityDescription...) -> [EntityDescription] { entities }
+    public static func buildBlock(_ components: [EntityDescription]...) -> [EntityDescription] { components.flatMap { $0 } }
     /// Part of the result builder; not called directly.
     public static func buildArray(_ groups: [[EntityDescription]]) -> [EntityDescription] { groups.flatMap { $0 } }
     /// Part of the result builder; not called directly.
-    public static func buildExpression(_ entity: EntityDescription) -> EntityDescription { entity }
+    public static func buildOptional(_ component: [EntityDescription]?) -> [EntityDescription] { component ?? [] }
+    /// Part of the result builder; not called directly.
+    public static func buildEither(first component: [EntityDescription]) -> [EntityDescription] { component }
+    /// Part of the result builder; not called directly.
+    public static func buildEither(second component: [EntityDescription]) -> [EntityDescription] { component }
+    /// Part of the result builder; not called directly.
+    public static func buildExpression(_ entity: EntityDescription) -> [EntityDescription] { [entity] }
 }
 
 /// Builds an entity's properties in a block; see ``EntityDescription/init(_:class:parent:isAbstract:properties:)``.
+/// Properties may come from `for` loops and `if` statements as well as one by one.
 @resultBuilder
 public enum EntityBuilder {
     /// Part of the result builder; not called directly.
-    public static func buildBlock(_ properties: PropertyDescription...) -> [PropertyDescription] { properties }
+    public static func buildBlock(_ components: [PropertyDescription]...) -> [PropertyDescription] { components.flatMap { $0 } }
     /// Part of the result builder; not called directly.
     public static func buildArray(_ groups: [[PropertyDescription]]) -> [PropertyDescription] { groups.flatMap { $0 } }
     /// Part of the result builder; not called directly.
-    public static func buildExpression(_ property: PropertyDescription) -> PropertyDescription { property }
+    public static func buildOptional(_ component: [PropertyDescription]?) -> [PropertyDescription] { component ?? [] }
+    /// Part of the result builder; not called directly.
+    public static func buildEither(first component: [PropertyDescription]) -> [PropertyDescription] { component }
+    /// Part of the result builder; not called directly.
+    public static func buildEither(second component: [PropertyDescription]) -> [PropertyDescription] { component }
+    /// Part of the result builder; not called directly.
+    public static func buildExpression(_ property: PropertyDescription) -> [PropertyDescription] { [property] }
 }
 
 extension ManagedObjectModel {

@@ -242,9 +242,9 @@ extension ManagedObject {
     func setStored(_ value: Value, at slot: Int) {
         storage.values[slot] = value
         if let committed = storage.committed, committed[slot] == value, !storage.flags.contains(.inserted) {
-            storage.changed.remove(slot)
+            storage.markUnchanged(slot)
         } else {
-            storage.changed.insert(slot)
+            storage.markChanged(slot)
         }
         // `noteChanged` does nothing for a tracked deleted object, or a tracked inserted one whose
         // insert is not yet reported: skip loading the (weak) context reference on every set of

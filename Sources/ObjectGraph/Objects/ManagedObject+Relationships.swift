@@ -243,7 +243,7 @@ extension ManagedObject {
     }
 
     func markRelationshipChanged(_ slot: Int) {
-        storage.changed.insert(slot)
+        storage.markChanged(slot)
         managedObjectContext?.noteChanged(self)
     }
 }

@@ -68,7 +68,7 @@ extension ManagedObject {
                     // thousands of photos must not read them all).
                     let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
                     guard minimum > 0 || relationship.maxCount > 0 else { continue }
-                    guard isInserted || storage.changed.contains(slot) else { continue }
+                    guard isInserted || storage.isChanged(slot) else { continue }
                     let count = toManyMembers(at: slot).count
                     if count < minimum {
                         failures.append(

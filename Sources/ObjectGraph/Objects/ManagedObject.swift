@@ -82,7 +82,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
     /// Whether any stored (non-transient) property changed since the last save.
     public var hasPersistentChangedValues: Bool {
-        if storage.changed.isEmpty && storage.toMany.values.allSatisfy({ !$0.hasChanges }) { return false }
+        if storage.hasNoChangedSlots && storage.toMany.values.allSatisfy({ !$0.hasChanges }) { return false }
         for slot in storage.changed.slots where !entity.allProperties[slot].isTransient { return true }
         for (slot, state) in storage.toMany where state.hasChanges && !entity.allProperties[slot].isTransient { return true }
         return false

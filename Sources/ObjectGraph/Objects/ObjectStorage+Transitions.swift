@@ -23,13 +23,13 @@ extension ObjectStorage {
         let preset = values
         let defaults = entity.defaultValues
         values = entity.frozenDefaultsAreTrivial ? .trivialCopy(of: defaults) : defaults
-        changed.formUnion(entity.defaultChanges)
+        markChanged(entity.defaultChanges)
         flags = ObjectFlags.inserted.union(flags.intersection(.contextBookkeeping))
         // Values set while detached survive the insert.
         if !preset.isEmpty {
             for slot in entity.attributeSlots where preset[slot] != values[slot] {
                 values[slot] = preset[slot]
-                changed.insert(slot)
+                markChanged(slot)
             }
         }
     }
@@ -40,12 +40,12 @@ extension ObjectStorage {
         // A fetched row into an object that holds nothing yet (a new fault), of an entity
         // without transient properties: the row is the values, as the general path below
         // would make them, without its copies and checks (every fetched object comes here).
-        if values.isEmpty, !hasExtras, changed.isEmpty, entity.frozenTransientSlots?.isEmpty == true {
+        if values.isEmpty, !hasExtras, hasNoChangedSlots, entity.frozenTransientSlots?.isEmpty == true {
+            dropFetchedRow()
             flags.remove(.fault)
             values = row.values
             committed = row.values
             version = row.version
-            dropFetchedRow()
             return
         }
         var loaded = row.values
@@ -56,7 +56,7 @@ extension ObjectStorage {
         if keepingChanges, !values.isEmpty {
             for slot in changed.slots { loaded[slot] = values[slot] }
         } else {
-            changed.removeAll()
+            clearChanged()
             // A fault's to-many members were read after it became one (a neighbour's fault or
             // a prefetch read them with its own): they stay. A loaded object's are read again.
             if hasExtras, !flags.contains(.fault) { toMany = [:] }
@@ -64,29 +64,29 @@ extension ObjectStorage {
         if keepingChanges {
             for slot in Array(toMany.keys) { toMany[slot]!.members = nil }
         }
+        dropFetchedRow()
         flags.remove(.fault)
         values = loaded
         committed = row.values
         version = row.version
-        dropFetchedRow()
     }
 
     /// A fault that keeps the row a fetch read, to fill from without a query while the store
     /// has not changed since (`returnsObjectsAsFaults`).
-    mutating func holdFetchedRow(_ row: StoredRow, generation: UInt64) {
+    mutating func holdFetchedRow(_ row: StoredRow, stamp: FetchStamp) {
         version = row.version
-        faultSource = .fetchedRow(row.values, generation: generation)
+        setFetchedRow(row.values, stamp: stamp)
     }
 
     /// Lets go of the row a fetch left with this fault (it reads its row when it fires).
     mutating func dropFetchedRow() {
-        if case .fetchedRow = faultSource { faultSource = nil }
+        if fetchedRowGeneration != nil { faultSource = nil }
     }
 
     /// The row a fetch left with this fault, if the store is still at the generation it was
     /// read at (`current`); a stale one is dropped.
     mutating func takeFetchedRow(id: ManagedObjectID, current: UInt64) -> StoredRow? {
-        guard case .fetchedRow(let values, let generation) = faultSource else { return nil }
+        guard fetchedRowGeneration != nil, case .fetchedRow(let values, let generation) = faultSource else { return nil }
         faultSource = nil
         return generation == current ? StoredRow(id: id, version: version, values: values) : nil
     }
@@ -96,7 +96,7 @@ extension ObjectStorage {
     mutating func discardValues() {
         values = []
         committed = nil
-        changed.removeAll()
+        clearChanged()
         // To-many state, pending failures, held objects (a batch stays: see `joinFaultBatch`).
         resetExtras()
         dropFetchedRow()
@@ -105,8 +105,8 @@ extension ObjectStorage {
 
     /// A fault of a batched fetch: it fills with batch `number` of `fetch`, and keeps that
     /// batch when it turns back into a fault.
-    mutating func joinFaultBatch(_ fetch: BatchedFetch, number: Int) {
-        faultSource = .batch(fetch, number: number)
+    mutating func joinFaultBatch(_ batch: FaultBatch) {
+        setFaultBatch(batch)
     }
 
     /// Lets go of every related object held (the context is going away).
@@ -184,10 +184,10 @@ extension ObjectStorage {
         let wasChanged = changed
         for slot in storedSlots {
             if keepsOwn(slot) {
-                if writesAll || wasChanged.contains(slot) { changed.insert(slot) }
+                if writesAll || wasChanged.contains(slot) { markChanged(slot) }
             } else {
                 values[slot] = row.values[slot]
-                changed.remove(slot)
+                markUnchanged(slot)
             }
         }
         committed = row.values
@@ -199,7 +199,7 @@ extension ObjectStorage {
     /// attribute): committed, not a change; an unsaved change of the slot stays on top.
     mutating func takeStoredValue(_ value: Value, at slot: Int) {
         guard slot < values.count else { return }
-        if !changed.contains(slot) { values[slot] = value }
+        if !isChanged(slot) { values[slot] = value }
         if committed != nil, slot < committed!.count { committed![slot] = value }
     }
 
@@ -219,7 +219,7 @@ extension ObjectStorage {
         } else if wroteValues {
             if bumpedVersion { version += 1 }
             committed = values
-            changed.removeAll()
+            clearChanged()
             if hasExtras {
                 for slot in toMany.keys { toMany[slot]!.commit() }
                 pendingFailures = []

@@ -2,37 +2,178 @@ import Foundation
 
 /// The state a managed object carries: its values, its last committed snapshot and what changed.
 ///
-/// A fault carries none of it (``values`` is empty), which keeps a fault at an ID and a context
-/// reference.
+/// Five words (40 bytes), so that an object is 88 bytes and glibc serves it from a 96-byte
+/// block: a million faults are 32 MB less than with the 128-byte block the state took as
+/// separate fields. What most objects never need — to-many state, held related objects,
+/// changed slots past the 64th, a version past 32 bits, a fault source beside those — lives in
+/// ``ObjectExtras``, made on first use. A fault carries no values (``values`` is empty).
 struct ObjectStorage {
     /// One value per slot (see `EntityDescription.allProperties`); to-one relationships hold
     /// `.objectID` or `.null`, to-many slots hold `.null` (their members live in ``toMany``).
     var values: ContiguousArray<Value> = []
-    /// The values as last read from or written to the store; `nil` for a new object.
-    var committed: ContiguousArray<Value>?
+    /// ``committed`` for a loaded object; for a fault a fetch left its row with
+    /// (`returnsObjectsAsFaults`), that row's values, which fill it without a query.
+    private var snapshot: ContiguousArray<Value>?
+    /// Slots 0–63 of ``changed`` (nearly every entity's all); the rest are in ``extras``.
+    private var changedLow: UInt64 = 0
+    /// The extras, or — for a fault without them — where its values come from.
+    private var aux: Aux?
+    /// ``flags`` (bits 0–7), ``changeIndex`` (bits 8–31) and ``version`` (bits 32–63).
+    private var packed: UInt64 = Self.noChangeIndex << 8
+
+    /// The values as last read from or written to the store; `nil` for a new object (and for
+    /// a fault, whose values are not loaded).
+    var committed: ContiguousArray<Value>? {
+        get { flags.contains(.fault) ? nil : snapshot }
+        set { snapshot = newValue }
+    }
+
     /// The row version (Core Data's `Z_OPT`) the committed values came from.
-    var version: Int64 = 0
+    var version: Int64 {
+        get {
+            let bits = packed >> 32
+            return bits != Self.largeVersion ? Int64(bits) : (extras?.version ?? 0)
+        }
+        set {
+            if newValue >= 0 && newValue < Int64(Self.largeVersion) {
+                packed = packed & 0xFFFF_FFFF | UInt64(newValue) << 32
+            } else {
+                packed = packed & 0xFFFF_FFFF | Self.largeVersion << 32
+                uniqueExtras().version = newValue
+            }
+        }
+    }
+
+    /// Where its context's ``ChangedObjects`` holds it (meaningful only while it holds it);
+    /// ``noChangeIndex`` when not held or held past the 16,777,214th place (see `ChangedObjects`).
+    var changeIndex: UInt32 {
+        get { UInt32(truncatingIfNeeded: packed >> 8) & UInt32(Self.noChangeIndex) }
+        set { packed = packed & ~(Self.noChangeIndex << 8) | UInt64(min(newValue, UInt32(Self.noChangeIndex))) << 8 }
+    }
+
+    /// The lifecycle flags.
+    var flags: ObjectFlags {
+        @inline(__always) get { ObjectFlags(rawValue: UInt8(truncatingIfNeeded: packed)) }
+        @inline(__always) set { packed = packed & ~0xFF | UInt64(newValue.rawValue) }
+    }
+
+    /// The ``changeIndex`` of an object its context does not hold at that place.
+    static let noChangeIndex: UInt64 = 0xFF_FFFF
+    /// The ``version`` bits that say the version is in ``extras``.
+    private static let largeVersion: UInt64 = 0xFFFF_FFFF
+
     /// Slots changed since the last save or refresh.
-    var changed = SlotMask()
+    var changed: SlotMask {
+        get { SlotMask(low: changedLow, high: extras?.changedHigh ?? []) }
+        set {
+            changedLow = newValue.low
+            if !newValue.high.isEmpty {
+                uniqueExtras().changedHigh = newValue.high
+            } else if extras?.changedHigh.isEmpty == false {
+                uniqueExtras().changedHigh = []
+            }
+        }
+    }
+
+    /// Whether slot `slot` changed (``changed``'s `contains`, inline for the first 64).
+    @inline(__always)
+    func isChanged(_ slot: Int) -> Bool {
+        slot < 64 ? changedLow & (1 << UInt64(slot)) != 0 : changed.contains(slot)
+    }
+
+    /// Marks slot `slot` changed (a setter's step, inline for the first 64).
+    @inline(__always)
+    mutating func markChanged(_ slot: Int) {
+        if slot < 64 { changedLow |= 1 << UInt64(slot) } else { changed.insert(slot) }
+    }
+
+    /// Marks slot `slot` unchanged (set back to its committed value).
+    @inline(__always)
+    mutating func markUnchanged(_ slot: Int) {
+        if slot < 64 { changedLow &= ~(1 << UInt64(slot)) } else { changed.remove(slot) }
+    }
+
+    /// Whether no slot changed.
+    var hasNoChangedSlots: Bool { changedLow == 0 && (extras?.changedHigh.allSatisfy { $0 == 0 } ?? true) }
+
+    /// Clears ``changed``.
+    mutating func clearChanged() {
+        changedLow = 0
+        if extras?.changedHigh.isEmpty == false { uniqueExtras().changedHigh = [] }
+    }
+
     /// Where this fault's values come from when it fires, other than a read of its own row.
-    /// (Inline: every fault of a batched fetch, every fetched fault has one.)
-    var faultSource: FaultSource?
+    var faultSource: FaultSource? {
+        get {
+            switch aux {
+            case nil: return nil
+            case .batch(let batch): return .batch(batch.fetch, number: batch.number)
+            case .fetchedRow(let stamp): return snapshot.map { .fetchedRow($0, generation: stamp.generation) }
+            case .extras(let extras): return extras.faultSource
+            }
+        }
+        set {
+            switch aux {
+            case .extras:
+                uniqueExtras().faultSource = newValue
+            case nil, .batch, .fetchedRow:
+                switch newValue {
+                case nil:
+                    if case .fetchedRow = aux { snapshot = nil }
+                    aux = nil
+                case .batch(let fetch, let number):
+                    aux = .batch(FaultBatch(fetch: fetch, number: number))
+                case .fetchedRow(let values, let generation):
+                    snapshot = values
+                    aux = .fetchedRow(FetchStamp(generation: generation))
+                }
+            }
+        }
+    }
+
+    /// Makes this fault one of `batch`'s (shared by the batch's faults: no allocation each).
+    mutating func setFaultBatch(_ batch: FaultBatch) {
+        if hasExtras { faultSource = .batch(batch.fetch, number: batch.number) } else { aux = .batch(batch) }
+    }
+
+    /// Makes this fault keep `values`, a row its fetch read at `stamp`'s generation.
+    mutating func setFetchedRow(_ values: ContiguousArray<Value>, stamp: FetchStamp) {
+        if hasExtras {
+            faultSource = .fetchedRow(values, generation: stamp.generation)
+        } else {
+            snapshot = values
+            aux = .fetchedRow(stamp)
+        }
+    }
+
+    /// Marks every slot of `mask` changed (an insert's defaults).
+    @inline(__always)
+    mutating func markChanged(_ mask: SlotMask) {
+        changedLow |= mask.low
+        if !mask.high.isEmpty { changed.formUnion(SlotMask(low: 0, high: mask.high)) }
+    }
 
     /// The batched fetch this fault came from, and its batch: firing it fills the whole batch.
     var faultBatch: (fetch: BatchedFetch, number: Int)? {
-        if case .batch(let fetch, let number) = faultSource { return (fetch, number) }
-        return nil
+        switch aux {
+        case .batch(let batch): return (batch.fetch, batch.number)
+        case .extras(let extras):
+            if case .batch(let fetch, let number) = extras.faultSource { return (fetch, number) }
+            return nil
+        default: return nil
+        }
     }
-    /// The state most objects never use (to-many members, held related objects, pending
-    /// failures), allocated on first use: it keeps every object — a fault,
-    /// a fetched row — small and quick to create and free.
-    private var extras: ObjectExtras?
-    // The two small fields last, together: declared among the 8-byte ones, each took a word of
-    // its own, and an object 121 bytes or more takes a 144-byte allocation instead of 128
-    // (glibc adds 8 bytes and rounds to 16): 16 bytes more per object, fault or not.
-    /// Where its context's ``ChangedObjects`` holds it (meaningful only while it holds it).
-    var changeIndex = UInt32.max
-    var flags: ObjectFlags = []
+
+    /// Whether this fault keeps a row its fetch read (and at which store generation).
+    var fetchedRowGeneration: UInt64? {
+        switch aux {
+        case .fetchedRow(let stamp): return stamp.generation
+        case .extras(let extras):
+            if case .fetchedRow(_, let generation) = extras.faultSource { return generation }
+            return nil
+        default: return nil
+        }
+    }
 
     /// To-many relationship state, by slot; created on first use.
     var toMany: [Int: ToManyState] {
@@ -61,21 +202,55 @@ struct ObjectStorage {
         _modify { yield &uniqueExtras().related }
     }
     /// Whether any of the rarely used state was ever set (see ``resetExtras()``).
-    var hasExtras: Bool { extras != nil }
-
-    /// This storage's own extras, made on first use (copied when another storage shares them).
-    private mutating func uniqueExtras() -> ObjectExtras {
-        if extras == nil {
-            extras = ObjectExtras()
-        } else if !isKnownUniquelyReferenced(&extras) {
-            extras = extras!.copy()
-        }
-        return extras!
+    var hasExtras: Bool {
+        if case .extras = aux { return true }
+        return false
     }
 
-    /// Clears the rarely used state: to-many members, pending failures, held objects.
+    private var extras: ObjectExtras? {
+        if case .extras(let extras) = aux { return extras }
+        return nil
+    }
+
+    /// This storage's own extras, made on first use (copied when another storage shares them);
+    /// a fault source held beside them moves into them.
+    private mutating func uniqueExtras() -> ObjectExtras {
+        guard case .extras(var extras) = aux else {
+            let source = faultSource
+            let extras = ObjectExtras()
+            extras.faultSource = source
+            if case .fetchedRow = source { snapshot = nil }
+            aux = .extras(extras)
+            return extras
+        }
+        aux = nil
+        if !isKnownUniquelyReferenced(&extras) { extras = extras.copy() }
+        aux = .extras(extras)
+        return extras
+    }
+
+    /// Clears the rarely used state: to-many members, pending failures, held objects (the
+    /// fault source, a large version and changed slots past the 64th stay).
     mutating func resetExtras() {
-        extras = nil
+        guard let extras else { return }
+        if extras.version == nil, extras.changedHigh.isEmpty {
+            let source = extras.faultSource
+            aux = nil
+            faultSource = source
+            return
+        }
+        let kept = ObjectExtras()
+        kept.version = extras.version
+        kept.changedHigh = extras.changedHigh
+        kept.faultSource = extras.faultSource
+        aux = .extras(kept)
+    }
+
+    /// What ``aux`` holds.
+    private enum Aux {
+        case extras(ObjectExtras)
+        case batch(FaultBatch)
+        case fetchedRow(FetchStamp)
     }
 }
 
@@ -85,6 +260,12 @@ final class ObjectExtras {
     var pendingFailures: [ValidationFailure] = []
     var prefetched: [ManagedObject] = []
     var related: [Int: [ManagedObject]] = [:]
+    /// ``ObjectStorage/changed``'s slots from the 64th on.
+    var changedHigh: [UInt64] = []
+    /// The version, when it does not fit in ``ObjectStorage``'s 32 bits.
+    var version: Int64?
+    /// The fault source of an object that also has extras.
+    var faultSource: FaultSource?
 
     init() {}
 
@@ -94,7 +275,31 @@ final class ObjectExtras {
         copy.pendingFailures = pendingFailures
         copy.prefetched = prefetched
         copy.related = related
+        copy.changedHigh = changedHigh
+        copy.version = version
+        copy.faultSource = faultSource
         return copy
+    }
+}
+
+/// A batch of a batched fetch, shared by the batch's faults (one word in each).
+final class FaultBatch {
+    let fetch: BatchedFetch
+    let number: Int
+
+    init(fetch: BatchedFetch, number: Int) {
+        self.fetch = fetch
+        self.number = number
+    }
+}
+
+/// The store generation a fetch read its rows at, shared by the faults it left rows with
+/// (one word in each).
+final class FetchStamp {
+    let generation: UInt64
+
+    init(generation: UInt64) {
+        self.generation = generation
     }
 }
 
@@ -141,8 +346,15 @@ struct ObjectFlags: OptionSet {
 
 /// A set of slot numbers, allocation-free for entities with up to 64 properties.
 struct SlotMask: Equatable {
-    private var low: UInt64 = 0
-    private var high: [UInt64] = []
+    private(set) var low: UInt64 = 0
+    private(set) var high: [UInt64] = []
+
+    init() {}
+
+    init(low: UInt64, high: [UInt64]) {
+        self.low = low
+        self.high = high
+    }
 
     var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
 
