@@ -1,7 +1,23 @@
 import Foundation
 
+/// What an ``ObjectStorage``'s one word of out-of-line state points to: a class, not an enum
+/// of classes, so that the word is one reference — checked for uniqueness in place, read
+/// without a retain — and a `kind` tells which subclass without a dynamic cast.
+class ObjectAux {
+    /// Which subclass this is.
+    enum Kind: UInt8 {
+        case extras, batch, fetchedRow
+    }
+
+    let kind: Kind
+
+    init(kind: Kind) {
+        self.kind = kind
+    }
+}
+
 /// The part of ``ObjectStorage`` most objects never use.
-final class ObjectExtras {
+final class ObjectExtras: ObjectAux {
     var toMany: [Int: ToManyState] = [:]
     var pendingFailures: [ValidationFailure] = []
     var prefetched: [ManagedObject] = []
@@ -13,7 +29,9 @@ final class ObjectExtras {
     /// The fault source of an object that also has extras.
     var faultSource: FaultSource?
 
-    init() {}
+    init() {
+        super.init(kind: .extras)
+    }
 
     func copy() -> ObjectExtras {
         let copy = ObjectExtras()
@@ -29,23 +47,25 @@ final class ObjectExtras {
 }
 
 /// A batch of a batched fetch, shared by the batch's faults (one word in each).
-final class FaultBatch {
+final class FaultBatch: ObjectAux {
     let fetch: BatchedFetch
     let number: Int
 
     init(fetch: BatchedFetch, number: Int) {
         self.fetch = fetch
         self.number = number
+        super.init(kind: .batch)
     }
 }
 
 /// The store generation a fetch read its rows at, shared by the faults it left rows with
 /// (one word in each).
-final class FetchStamp {
+final class FetchStamp: ObjectAux {
     let generation: UInt64
 
     init(generation: UInt64) {
         self.generation = generation
+        super.init(kind: .fetchedRow)
     }
 }
 

@@ -80,14 +80,13 @@ extension ObjectStorage {
 
     /// Lets go of the row a fetch left with this fault (it reads its row when it fires).
     mutating func dropFetchedRow() {
-        if fetchedRowGeneration != nil { faultSource = nil }
+        if fetchedRowGeneration != nil { _ = takeFetchedRowValues() }
     }
 
     /// The row a fetch left with this fault, if the store is still at the generation it was
     /// read at (`current`); a stale one is dropped.
     mutating func takeFetchedRow(id: ManagedObjectID, current: UInt64) -> StoredRow? {
-        guard fetchedRowGeneration != nil, case .fetchedRow(let values, let generation) = faultSource else { return nil }
-        faultSource = nil
+        guard let (values, generation) = takeFetchedRowValues() else { return nil }
         return generation == current ? StoredRow(id: id, version: version, values: values) : nil
     }
 

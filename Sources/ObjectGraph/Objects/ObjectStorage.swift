@@ -16,8 +16,9 @@ struct ObjectStorage {
     private var snapshot: ContiguousArray<Value>?
     /// Slots 0–63 of ``changed`` (nearly every entity's all); the rest are in ``extras``.
     private var changedLow: UInt64 = 0
-    /// The extras, or — for a fault without them — where its values come from.
-    private var aux: Aux?
+    /// The extras, or — for a fault without them — where its values come from (a
+    /// ``FaultBatch`` or a ``FetchStamp``); ``ObjectAux/kind`` says which.
+    private var aux: ObjectAux?
     /// ``flags`` (bits 0–7), ``changeIndex`` (bits 8–31) and ``version`` (bits 32–63).
     private var packed: UInt64 = Self.noChangeIndex << 8
 
@@ -105,35 +106,35 @@ struct ObjectStorage {
     /// Where this fault's values come from when it fires, other than a read of its own row.
     var faultSource: FaultSource? {
         get {
-            switch aux {
-            case nil: return nil
-            case .batch(let batch): return .batch(batch.fetch, number: batch.number)
-            case .fetchedRow(let stamp): return snapshot.map { .fetchedRow($0, generation: stamp.generation) }
-            case .extras(let extras): return extras.faultSource
+            guard let aux else { return nil }
+            switch aux.kind {
+            case .batch:
+                let batch = unsafeDowncast(aux, to: FaultBatch.self)
+                return .batch(batch.fetch, number: batch.number)
+            case .fetchedRow:
+                return snapshot.map { .fetchedRow($0, generation: unsafeDowncast(aux, to: FetchStamp.self).generation) }
+            case .extras:
+                return unsafeDowncast(aux, to: ObjectExtras.self).faultSource
             }
         }
         set {
-            switch aux {
-            case .extras:
-                uniqueExtras().faultSource = newValue
-            case nil, .batch, .fetchedRow:
-                switch newValue {
-                case nil:
-                    if case .fetchedRow = aux { snapshot = nil }
-                    aux = nil
-                case .batch(let fetch, let number):
-                    aux = .batch(FaultBatch(fetch: fetch, number: number))
-                case .fetchedRow(let values, let generation):
-                    snapshot = values
-                    aux = .fetchedRow(FetchStamp(generation: generation))
-                }
+            if hasExtras { return uniqueExtras().faultSource = newValue }
+            switch newValue {
+            case nil:
+                if aux?.kind == .fetchedRow { snapshot = nil }
+                aux = nil
+            case .batch(let fetch, let number):
+                aux = FaultBatch(fetch: fetch, number: number)
+            case .fetchedRow(let values, let generation):
+                snapshot = values
+                aux = FetchStamp(generation: generation)
             }
         }
     }
 
     /// Makes this fault one of `batch`'s (shared by the batch's faults: no allocation each).
     mutating func setFaultBatch(_ batch: FaultBatch) {
-        if hasExtras { faultSource = .batch(batch.fetch, number: batch.number) } else { aux = .batch(batch) }
+        if hasExtras { faultSource = .batch(batch.fetch, number: batch.number) } else { aux = batch }
     }
 
     /// Makes this fault keep `values`, a row its fetch read at `stamp`'s generation.
@@ -142,8 +143,21 @@ struct ObjectStorage {
             faultSource = .fetchedRow(values, generation: stamp.generation)
         } else {
             snapshot = values
-            aux = .fetchedRow(stamp)
+            aux = stamp
         }
+    }
+
+    /// Takes the row a fetch left with this fault, and the generation it was read at.
+    mutating func takeFetchedRowValues() -> (values: ContiguousArray<Value>, generation: UInt64)? {
+        if let aux, aux.kind == .fetchedRow, let values = snapshot {
+            let generation = unsafeDowncast(aux, to: FetchStamp.self).generation
+            self.aux = nil
+            snapshot = nil
+            return (values, generation)
+        }
+        guard hasExtras, case .fetchedRow(let values, let generation) = faultSource else { return nil }
+        faultSource = nil
+        return (values, generation)
     }
 
     /// Marks every slot of `mask` changed (an insert's defaults).
@@ -155,23 +169,27 @@ struct ObjectStorage {
 
     /// The batched fetch this fault came from, and its batch: firing it fills the whole batch.
     var faultBatch: (fetch: BatchedFetch, number: Int)? {
-        switch aux {
-        case .batch(let batch): return (batch.fetch, batch.number)
-        case .extras(let extras):
-            if case .batch(let fetch, let number) = extras.faultSource { return (fetch, number) }
+        guard let aux else { return nil }
+        switch aux.kind {
+        case .batch:
+            let batch = unsafeDowncast(aux, to: FaultBatch.self)
+            return (batch.fetch, batch.number)
+        case .extras:
+            if case .batch(let fetch, let number) = unsafeDowncast(aux, to: ObjectExtras.self).faultSource { return (fetch, number) }
             return nil
-        default: return nil
+        case .fetchedRow: return nil
         }
     }
 
     /// Whether this fault keeps a row its fetch read (and at which store generation).
     var fetchedRowGeneration: UInt64? {
-        switch aux {
-        case .fetchedRow(let stamp): return stamp.generation
-        case .extras(let extras):
-            if case .fetchedRow(_, let generation) = extras.faultSource { return generation }
+        guard let aux else { return nil }
+        switch aux.kind {
+        case .fetchedRow: return unsafeDowncast(aux, to: FetchStamp.self).generation
+        case .extras:
+            if case .fetchedRow(_, let generation) = unsafeDowncast(aux, to: ObjectExtras.self).faultSource { return generation }
             return nil
-        default: return nil
+        case .batch: return nil
         }
     }
 
@@ -202,30 +220,25 @@ struct ObjectStorage {
         _modify { yield &uniqueExtras().related }
     }
     /// Whether any of the rarely used state was ever set (see ``resetExtras()``).
-    var hasExtras: Bool {
-        if case .extras = aux { return true }
-        return false
-    }
+    var hasExtras: Bool { aux?.kind == .extras }
 
     private var extras: ObjectExtras? {
-        if case .extras(let extras) = aux { return extras }
-        return nil
+        guard let aux, aux.kind == .extras else { return nil }
+        return unsafeDowncast(aux, to: ObjectExtras.self)
     }
 
     /// This storage's own extras, made on first use (copied when another storage shares them);
     /// a fault source held beside them moves into them.
     private mutating func uniqueExtras() -> ObjectExtras {
-        guard case .extras(var extras) = aux else {
-            let source = faultSource
-            let extras = ObjectExtras()
-            extras.faultSource = source
-            if case .fetchedRow = source { snapshot = nil }
-            aux = .extras(extras)
-            return extras
+        if aux?.kind == .extras {
+            if !isKnownUniquelyReferenced(&aux) { aux = unsafeDowncast(aux!, to: ObjectExtras.self).copy() }
+            return unsafeDowncast(aux!, to: ObjectExtras.self)
         }
-        aux = nil
-        if !isKnownUniquelyReferenced(&extras) { extras = extras.copy() }
-        aux = .extras(extras)
+        let source = faultSource
+        let extras = ObjectExtras()
+        extras.faultSource = source
+        if case .fetchedRow = source { snapshot = nil }
+        aux = extras
         return extras
     }
 
@@ -243,14 +256,7 @@ struct ObjectStorage {
         kept.version = extras.version
         kept.changedHigh = extras.changedHigh
         kept.faultSource = extras.faultSource
-        aux = .extras(kept)
-    }
-
-    /// What ``aux`` holds.
-    private enum Aux {
-        case extras(ObjectExtras)
-        case batch(FaultBatch)
-        case fetchedRow(FetchStamp)
+        aux = kept
     }
 }
 
