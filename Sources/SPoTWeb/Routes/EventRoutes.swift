@@ -47,7 +47,12 @@ struct EventRoutes: Sendable {
     }()
 
     private func stream(_ connection: EventConnection, request: Request) -> Response {
-        Response(
+        // A HEAD gets the stream's headers and no body. Running the stream only to have its
+        // first write refused consumed the request body for nothing, and under the in-memory
+        // router that body's source could be freed unfinished, which traps inside NIO.
+        // The connection's deinit unregisters its reader.
+        if request.method == .head { return Response(status: .ok, headers: Self.headers) }
+        return Response(
             status: .ok,
             headers: Self.headers,
             body: ResponseBody { writer in
