@@ -117,7 +117,7 @@ struct FetchedFaultTests {
             // Refreshed before it ever filled: the row the fetch kept is let go as well.
             context.refresh(photos[0], mergeChanges: false)
             #expect(photos[0].isFault)
-            #expect(photos[0].storage.faultSource == nil && photos[0].storage.values.isEmpty)
+            #expect(photos[0].storage.fetchedRowGeneration == nil && photos[0].storage.values.isEmpty)
             #expect(photos[1].title == "Photo 1")
             context.refresh(photos[1], mergeChanges: false)
             #expect(photos[1].isFault)

@@ -110,7 +110,7 @@ extension ManagedObjectContext {
         for index in 0..<count {
             if index / batchSize != batch.number { batch = FaultBatch(fetch: fetch, number: index / batchSize) }
             let object = self.object(with: fetch.id(at: index))
-            if object.isFault { object.storage.joinFaultBatch(batch) }
+            if object.isFault { object.storage.setFaultBatch(batch) }
             objects.append(object)
         }
         return objects

@@ -37,6 +37,7 @@ struct ChangedObjects {
     }
 
     /// Records that `object` is at `index`.
+    @inline(__always)
     private mutating func put(_ object: ManagedObject, at index: Int) {
         if index < farFrom {
             object.storage.changeIndex = UInt32(index)

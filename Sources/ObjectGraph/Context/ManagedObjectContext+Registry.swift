@@ -22,6 +22,13 @@ extension ManagedObjectContext {
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
         assertOnQueue()
         if let object = registry[objectID] { return object }
+        return registerFault(with: objectID)
+    }
+
+    /// A new fault registered under `objectID` (``object(with:)``'s rarer path, kept out of
+    /// line so that the lookup inlines into relationship reads).
+    @inline(never)
+    private func registerFault(with objectID: ManagedObjectID) -> ManagedObject {
         guard let entity = entity(of: objectID) else {
             preconditionFailure("ObjectGraph: object(with:) got \(objectID), whose entity is not in this context's model")
         }

@@ -132,7 +132,7 @@ struct ObjectRegistry: ~Copyable {
 
     /// The object registered under `id`; setting `nil` unregisters it.
     subscript(id: ManagedObjectID) -> ManagedObject? {
-        mutating get {
+        @inline(__always) mutating get {
             let (scope, number, slot) = Self.place(id)
             let (index, found) = findPage(number, of: scope)
             guard found, let pointer = pages[index].objects.unsafelyUnwrapped[slot] else { return nil }

@@ -241,7 +241,7 @@ extension ManagedObject {
     /// Stores an attribute value and records the change against the committed snapshot.
     func setStored(_ value: Value, at slot: Int) {
         storage.values[slot] = value
-        if let committed = storage.committed, committed[slot] == value, !storage.flags.contains(.inserted) {
+        if !storage.flags.contains(.inserted), let committed = storage.committed, committed[slot] == value {
             storage.markUnchanged(slot)
         } else {
             storage.markChanged(slot)

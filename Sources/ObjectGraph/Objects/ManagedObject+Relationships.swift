@@ -133,15 +133,13 @@ extension ManagedObject {
     /// Takes the members of a to-many relationship read ahead of use (prefetching), unless
     /// they are loaded already; changes made meanwhile are replayed on top.
     func loadPrefetchedMembers(_ stored: [ManagedObjectID], at slot: Int) {
-        if storage.toMany[slot]?.isLoaded == true { return }
-        var state = storage.toMany[slot] ?? ToManyState()
-        state.load(stored)
-        storage.toMany[slot] = state
+        if storage.hasLoadedMembers(at: slot) { return }
+        storage.toMany[slot, default: ToManyState()].load(stored)
     }
 
     /// Whether a to-many relationship's members are loaded (or need no store read: inserted).
     func hasLoadedMembers(at slot: Int) -> Bool {
-        storage.toMany[slot]?.isLoaded == true || storage.flags.contains(.inserted)
+        storage.hasLoadedMembers(at: slot) || storage.flags.contains(.inserted)
     }
 
     /// The IDs in a to-many relationship, loading them from the store on first use.

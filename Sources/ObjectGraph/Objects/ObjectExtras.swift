@@ -17,8 +17,11 @@ class ObjectAux {
 }
 
 /// The part of ``ObjectStorage`` most objects never use.
+///
+/// Touched only on its object's context queue, as the object's storage is: its to-many state
+/// is read unchecked for exclusivity, like `ManagedObject.storage`.
 final class ObjectExtras: ObjectAux {
-    var toMany: [Int: ToManyState] = [:]
+    @exclusivity(unchecked) var toMany: [Int: ToManyState] = [:]
     var pendingFailures: [ValidationFailure] = []
     var prefetched: [ManagedObject] = []
     var related: [Int: [ManagedObject]] = [:]
@@ -26,11 +29,18 @@ final class ObjectExtras: ObjectAux {
     var changedHigh: [UInt64] = []
     /// The version, when it does not fit in ``ObjectStorage``'s 32 bits.
     var version: Int64?
-    /// The fault source of an object that also has extras.
-    var faultSource: FaultSource?
+    /// Where the fault of an object that also has extras fills from: a ``FaultBatch`` or a
+    /// ``FetchStamp`` (the row itself stays in ``ObjectStorage``'s snapshot word).
+    var faultSource: ObjectAux?
 
     init() {
         super.init(kind: .extras)
+    }
+
+    /// Whether relationship `slot`'s members are loaded, read in place.
+    func hasLoadedMembers(at slot: Int) -> Bool {
+        guard let index = toMany.index(forKey: slot) else { return false }
+        return toMany.values[index].members != nil
     }
 
     func copy() -> ObjectExtras {
@@ -67,15 +77,4 @@ final class FetchStamp: ObjectAux {
         self.generation = generation
         super.init(kind: .fetchedRow)
     }
-}
-
-/// What fills a fault besides a read of its own row.
-enum FaultSource {
-    /// Batch `number` of a batched fetch (`fetchBatchSize`): firing fills the whole batch.
-    case batch(BatchedFetch, number: Int)
-    /// The row values a fetch read (`returnsObjectsAsFaults`), with the row's version in
-    /// ``ObjectStorage/version``: Core Data keeps such a snapshot in its row cache, so firing
-    /// the fault runs no query. Valid while the store's ``ObjectStore/snapshotGeneration`` is
-    /// still `generation` (no context's save written since).
-    case fetchedRow(ContiguousArray<Value>, generation: UInt64)
 }

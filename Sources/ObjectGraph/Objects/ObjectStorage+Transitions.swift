@@ -39,8 +39,10 @@ extension ObjectStorage {
     mutating func load(_ row: StoredRow, entity: EntityDescription, keepingChanges: Bool) {
         // A fetched row into an object that holds nothing yet (a new fault), of an entity
         // without transient properties: the row is the values, as the general path below
-        // would make them, without its copies and checks (every fetched object comes here).
-        if values.isEmpty, !hasExtras, hasNoChangedSlots, entity.frozenTransientSlots?.isEmpty == true {
+        // would make them, without its copies and checks (every fetched object comes here;
+        // a fault's extras — to-many members a neighbour read — stay, as they do below).
+        if values.isEmpty, hasNoChangedSlots, entity.frozenTransientSlots?.isEmpty == true,
+           !hasExtras || (flags.contains(.fault) && !keepingChanges) {
             dropFetchedRow()
             flags.remove(.fault)
             values = row.values
@@ -79,12 +81,14 @@ extension ObjectStorage {
     }
 
     /// Lets go of the row a fetch left with this fault (it reads its row when it fires).
+    @inline(__always)
     mutating func dropFetchedRow() {
-        if fetchedRowGeneration != nil { _ = takeFetchedRowValues() }
+        _ = takeFetchedRowValues()
     }
 
     /// The row a fetch left with this fault, if the store is still at the generation it was
     /// read at (`current`); a stale one is dropped.
+    @inline(__always)
     mutating func takeFetchedRow(id: ManagedObjectID, current: UInt64) -> StoredRow? {
         guard let (values, generation) = takeFetchedRowValues() else { return nil }
         return generation == current ? StoredRow(id: id, version: version, values: values) : nil
@@ -96,16 +100,10 @@ extension ObjectStorage {
         values = []
         committed = nil
         clearChanged()
-        // To-many state, pending failures, held objects (a batch stays: see `joinFaultBatch`).
+        // To-many state, pending failures, held objects (a batch stays: see `setFaultBatch`).
         resetExtras()
         dropFetchedRow()
         flags.insert(.fault)
-    }
-
-    /// A fault of a batched fetch: it fills with batch `number` of `fetch`, and keeps that
-    /// batch when it turns back into a fault.
-    mutating func joinFaultBatch(_ batch: FaultBatch) {
-        setFaultBatch(batch)
     }
 
     /// Lets go of every related object held (the context is going away).
