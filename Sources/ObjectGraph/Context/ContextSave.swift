@@ -153,6 +153,7 @@ struct ContextSave {
                     )
                 }
             }
+            guard object.storage.hasExtras else { continue }
             for (slot, state) in object.storage.toMany where state.hasChanges {
                 guard let relationship = entity.allProperties[slot] as? RelationshipDescription, !relationship.isTransient else { continue }
                 changes.relationshipChanges.append(

@@ -48,7 +48,7 @@ struct ObjectStorage {
     /// Where its context's ``ChangedObjects`` holds it (meaningful only while it holds it);
     /// ``noChangeIndex`` when not held or held past the 16,777,214th place (see `ChangedObjects`).
     var changeIndex: UInt32 {
-        @inline(__always) get { UInt32(truncatingIfNeeded: packed >> 8) & UInt32(Self.noChangeIndex) }
+        @inline(__always) mutating get { UInt32(truncatingIfNeeded: packed >> 8) & UInt32(Self.noChangeIndex) }
         @inline(__always) set { packed = packed & ~(Self.noChangeIndex << 8) | UInt64(min(newValue, UInt32(Self.noChangeIndex))) << 8 }
     }
 
@@ -150,9 +150,10 @@ struct ObjectStorage {
         if !mask.high.isEmpty { changed.formUnion(SlotMask(low: 0, high: mask.high)) }
     }
 
-    // The next three reads are `mutating` only so that a read through the object's reference
-    // works on the state in place: a plain getter there copies all five words first (three
-    // retains and releases a read, measured in the relationship walk's profile).
+    // These reads (and those of ``changeIndex`` and ``hasExtras``) are `mutating` only so that
+    // a read through the object's reference works on the state in place: a plain getter there
+    // copies all five words first (three retains and releases a read, measured in the
+    // relationship walk's and the insert's profiles).
 
     /// The batched fetch this fault came from, and its batch: firing it fills the whole batch.
     @inline(__always)
@@ -207,7 +208,7 @@ struct ObjectStorage {
     }
     /// Whether any of the rarely used state was ever set (see ``resetExtras()``).
     @inline(__always)
-    var hasExtras: Bool { aux?.kind == .extras }
+    var hasExtras: Bool { mutating get { aux?.kind == .extras } }
 
     @inline(__always)
     private var extras: ObjectExtras? {
