@@ -69,7 +69,11 @@ final class FaultBatch: ObjectAux {
 }
 
 /// The store generation a fetch read its rows at, shared by the faults it left rows with
-/// (one word in each).
+/// (one word in each; the row itself is in the fault's snapshot word).
+///
+/// Core Data keeps such rows in its row cache, so firing the fault runs no query
+/// (`returnsObjectsAsFaults`). A row is used only while the store's `snapshotGeneration` is
+/// still `generation`: no context's save has been written since.
 final class FetchStamp: ObjectAux {
     let generation: UInt64
 
