@@ -30,6 +30,10 @@ public final class DatabaseMonitor: Sendable {
     private let logger: Logger
     /// Why a probe that missed its deadline failed, as errors say it.
     private let unansweredReason: String
+    /// Whether the database can be away: a file another program locks, a server. A store in
+    /// this process's memory cannot, so a probe of it that misses its deadline finds a busy
+    /// machine, not an outage, and the caller goes on waiting.
+    private let canBeAway: Bool
 
     private struct State {
         var status = DatabaseStatus.online
@@ -51,10 +55,12 @@ public final class DatabaseMonitor: Sendable {
         probeDeadline: Duration = .seconds(2),
         probeInterval: Duration = .milliseconds(500),
         unansweredReason: String = "it does not answer",
+        canBeAway: Bool = true,
         logger: Logger = Logger(label: "spot.database"),
         probe: @escaping @Sendable () async throws -> Void
     ) {
         self.unansweredReason = unansweredReason
+        self.canBeAway = canBeAway
         self.logger = logger
         self.databaseName = databaseName
         self.probeDeadline = probeDeadline
@@ -180,7 +186,7 @@ public final class DatabaseMonitor: Sendable {
             case .failure(let error): outcome = Self.connectivityReason(error) ?? "\(error)"
             }
         } catch {
-            outcome = "\(unansweredReason) (no answer within \(Self.seconds(probeDeadline)))"
+            outcome = canBeAway ? "\(unansweredReason) (no answer within \(Self.seconds(probeDeadline)))" : nil
         }
         state.withLock { $0.probe = nil }
         if let reason = outcome {

@@ -115,7 +115,12 @@ public final class SPoTStore: Sendable {
         // A file that does not answer is held by another program's write lock (a busy
         // timeout is running out); a server that does not answer is unreachable.
         let unanswered = isFile ? "it is locked by another program" : "it does not answer"
-        monitor = DatabaseMonitor(databaseName: Self.describe(url), unansweredReason: unanswered, logger: logger) { [container] in
+        monitor = DatabaseMonitor(
+            databaseName: Self.describe(url),
+            unansweredReason: unanswered,
+            canBeAway: isFile || isServer,
+            logger: logger
+        ) { [container] in
             let context = container.newBackgroundContext()
             try await context.perform {
                 if isServer {
