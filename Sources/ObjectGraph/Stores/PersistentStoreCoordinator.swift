@@ -243,6 +243,20 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return try store.tryExclusiveLease(named: name)
     }
 
+    /// Returns when the store's write lock is free or held by this process's own writers, so
+    /// a write would not wait for another program; never waits behind this process's writes.
+    ///
+    /// A caller telling an outage from a busy machine asks this: a write of its own that takes
+    /// long holds the lock without locking anyone out.
+    ///
+    /// - Throws: ``ObjectGraphError`` with ``StoreFailure/resultCode`` 5 (`SQLITE_BUSY`) when
+    ///   another program held an SQLite file's write lock for all of `patience`; other
+    ///   stores have no such lock and return at once.
+    package func checkWriteLock(patience: Duration = .seconds(1)) throws {
+        guard let store else { throw ObjectGraphError(.persistentStoreOperation, "No persistent store is added to check the write lock of") }
+        try store.checkWriteLock(patience: patience)
+    }
+
     // MARK: Contexts and merging
 
     func register(_ context: ManagedObjectContext) {

@@ -65,6 +65,16 @@ package protocol StoreBackend: ObjectStore {
 
     /// Closes the store: connections, listeners. Called when it is removed from its coordinator.
     func close()
+
+    /// Returns when the store's write lock is free or held by this process's own writers;
+    /// throws (`SQLITE_BUSY`) when another program has held it for all of `patience`.
+    func checkWriteLock(patience: Duration) throws
+}
+
+extension StoreBackend {
+    /// Nothing to check: the store has no lock that another program holds for all its writes
+    /// (a server's store locks rows, not the database).
+    package func checkWriteLock(patience: Duration) throws {}
 }
 
 /// What a store type's opener is given, as Core Data's `NSPersistentStore` initializer is.

@@ -9,9 +9,11 @@ import Synchronization
 /// locked (a refused or dropped PostgreSQL connection, a server shutting down, SQLite's
 /// `SQLITE_BUSY`), or a call that does not answer within its deadline, makes it *suspect* the
 /// database; it then asks the database itself — a probe, a one-row read on a background
-/// context of its own (and, for an SQLite file, a write that matches nothing, to see its
-/// write lock), with a deadline — and goes ``DatabaseStatus/offline(since:reason:)`` when
-/// the probe fails too. While offline it probes again every ``probeInterval``; only a probe
+/// context of its own (and, for an SQLite file, whether another program holds its write
+/// lock), with a deadline — and goes ``DatabaseStatus/offline(since:reason:)`` when the probe
+/// fails too, or goes unanswered for longer than the database's kind allows (a server's
+/// probe that misses its deadline is unreachable; a file's, whose lock the probe asks about
+/// explicitly, is on a busy machine until it has been unanswered far longer). While offline it probes again every ``probeInterval``; only a probe
 /// that succeeds makes it online again (a call that was under way since before the outage
 /// proves nothing), and then it runs its recovery handlers (the store's live lists fetch
 /// again).
@@ -30,10 +32,10 @@ public final class DatabaseMonitor: Sendable {
     private let logger: Logger
     /// Why a probe that missed its deadline failed, as errors say it.
     private let unansweredReason: String
-    /// Whether the database can be away: a file another program locks, a server. A store in
-    /// this process's memory cannot, so a probe of it that misses its deadline finds a busy
-    /// machine, not an outage, and the caller goes on waiting.
-    private let canBeAway: Bool
+    /// How long a probe may go unanswered before the database counts as away; until then a
+    /// probe that misses its deadline finds a busy machine, and the caller goes on waiting.
+    /// `nil` for a store in this process's memory, which cannot be away.
+    private let awayAfter: Duration?
 
     private struct State {
         var status = DatabaseStatus.online
@@ -42,6 +44,8 @@ public final class DatabaseMonitor: Sendable {
         /// The probe's call to the database, while it runs: a call that outlived its deadline
         /// (a store call cannot be interrupted) is awaited by the next probe, not doubled.
         var call: Task<Result<Void, any Error>, Never>?
+        /// When that call started.
+        var callStarted: ContinuousClock.Instant?
         /// Whether the loop probing an offline database runs.
         var isRetrying = false
         var observers: [Int: AsyncStream<DatabaseStatus>.Continuation] = [:]
@@ -55,12 +59,12 @@ public final class DatabaseMonitor: Sendable {
         probeDeadline: Duration = .seconds(2),
         probeInterval: Duration = .milliseconds(500),
         unansweredReason: String = "it does not answer",
-        canBeAway: Bool = true,
+        awayAfter: Duration?,
         logger: Logger = Logger(label: "spot.database"),
         probe: @escaping @Sendable () async throws -> Void
     ) {
         self.unansweredReason = unansweredReason
-        self.canBeAway = canBeAway
+        self.awayAfter = awayAfter
         self.logger = logger
         self.databaseName = databaseName
         self.probeDeadline = probeDeadline
@@ -169,24 +173,32 @@ public final class DatabaseMonitor: Sendable {
     /// One probe: its outcome becomes the state; an offline database is probed again until it
     /// answers.
     private func runProbe() async -> DatabaseStatus {
-        let call = state.withLock { state in
-            if let call = state.call { return call }
+        let clock = ContinuousClock()
+        let (call, started) = state.withLock { state in
+            if let call = state.call, let started = state.callStarted { return (call, started) }
             let call = Task { [probe] () -> Result<Void, any Error> in
                 do { return .success(try await probe()) } catch { return .failure(error) }
             }
             state.call = call
-            return call
+            state.callStarted = clock.now
+            return (call, clock.now)
         }
         let outcome: String?
         do {
             let result = try await withDeadline(probeDeadline, late: { ProbeLate() }) { await call.value }
-            state.withLock { if $0.call == call { $0.call = nil } }
+            state.withLock { state in
+                if state.call == call { (state.call, state.callStarted) = (nil, nil) }
+            }
             switch result {
             case .success: outcome = nil
             case .failure(let error): outcome = Self.connectivityReason(error) ?? "\(error)"
             }
         } catch {
-            outcome = canBeAway ? "\(unansweredReason) (no answer within \(Self.seconds(probeDeadline)))" : nil
+            if let awayAfter, clock.now - started >= awayAfter {
+                outcome = "\(unansweredReason) (no answer within \(Self.seconds(awayAfter)))"
+            } else {
+                outcome = nil
+            }
         }
         state.withLock { $0.probe = nil }
         if let reason = outcome {

@@ -112,13 +112,12 @@ public final class SPoTStore: Sendable {
         let storeType = container.persistentStoreCoordinator.persistentStores.first?.type
         let isFile = storeType == .sqlite
         let isServer = storeType != nil && storeType != .sqlite && storeType != .inMemory
-        // A file that does not answer is held by another program's write lock (a busy
-        // timeout is running out); a server that does not answer is unreachable.
-        let unanswered = isFile ? "it is locked by another program" : "it does not answer"
+        // A server that does not answer is unreachable. A file's probe asks whether another
+        // program holds its write lock, so a late answer there is a busy machine (this
+        // process's own long saves hold the lock too) until it has been late for long.
         monitor = DatabaseMonitor(
             databaseName: Self.describe(url),
-            unansweredReason: unanswered,
-            canBeAway: isFile || isServer,
+            awayAfter: isServer ? .seconds(2) : isFile ? Self.fileAwayAfter : nil,
             logger: logger
         ) { [container] in
             let context = container.newBackgroundContext()
@@ -132,15 +131,8 @@ public final class SPoTStore: Sendable {
                 let request = Tag.fetchRequest()
                 request.fetchLimit = 1
                 _ = try context.fetch(request)
-                if isFile {
-                    // Another process may hold an SQLite file's write lock while reads go on
-                    // (WAL): an update that matches no row waits for that lock, writes
-                    // nothing and gives it back.
-                    let update = BatchUpdateRequest(entityName: "Tag")
-                    update.predicate = FetchPredicate(value: false)
-                    update.propertiesToUpdate = ["rank": 0]
-                    _ = try context.execute(update)
-                }
+                // Another process may hold an SQLite file's write lock while reads go on (WAL).
+                try container.persistentStoreCoordinator.checkWriteLock(patience: .seconds(1))
             }
         }
         monitor.onRecovery { [weak self] in await self?.refetchLiveLists() }
@@ -154,6 +146,11 @@ public final class SPoTStore: Sendable {
         if components.password != nil { components.password = "***" }
         return components.string ?? url.absoluteString
     }
+
+    /// How long a probe of an SQLite file may go unanswered before the file counts as away (a
+    /// disk that hangs): far longer than the probe's deadline, since the probe names a lock
+    /// held by another program within a second and a late answer is a loaded machine.
+    static let fileAwayAfter: Duration = .seconds(15)
 
     /// How long a request may wait for a read (a photo, a spot, a thumbnail, a list opened for
     /// the first time) before it is answered that the database does not answer. Generous: a

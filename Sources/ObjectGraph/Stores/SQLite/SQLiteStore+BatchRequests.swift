@@ -12,7 +12,7 @@ extension SQLiteStore {
         let outcome = try serializingSaves {
             do {
                 return try storeOperation(.write, what) {
-                    try writer.write { db in
+                    try writeTransaction { db in
                         let outcome = try body(db)
                         // Recorded after the writes, in their transaction, with the tombstones
                         // a batch delete read before its rows went.

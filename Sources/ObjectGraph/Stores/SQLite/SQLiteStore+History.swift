@@ -53,7 +53,7 @@ extension SQLiteStore {
         }
         if requested && !exists && !readOnly {
             try storeOperation(.write, "create the persistent history tables") {
-                try writer.write { db in
+                try writeTransaction { db in
                     for statement in HistoryTables.creationSQL { try db.execute(sql: statement) }
                 }
             }

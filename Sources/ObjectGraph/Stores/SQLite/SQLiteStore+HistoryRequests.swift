@@ -21,7 +21,7 @@ extension SQLiteStore {
             return try request.fetchResult(transactions, changes)
         case .delete:
             let deleted = try storeOperation(.write, "delete persistent history") {
-                try writer.write { db in try deleteTransactions(request, in: db) }
+                try writeTransaction { db in try deleteTransactions(request, in: db) }
             }
             return request.deletionResult(deleted)
         }

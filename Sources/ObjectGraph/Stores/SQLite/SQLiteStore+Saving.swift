@@ -18,7 +18,7 @@ extension SQLiteStore {
             let writes = try layout.savePlan(changes, model: managedObjectModel, store: path ?? ":memory:", file: path) { value in
                 try storage.encode(value, files: &files)
             }
-            try writer.write { db in
+            try writeTransaction { db in
                 // History first, in the save's own transaction: it reads deleted rows' tombstones.
                 if tracksHistory {
                     try recordHistory(in: db, layout.historyChanges(changes, model: managedObjectModel, runs: false))

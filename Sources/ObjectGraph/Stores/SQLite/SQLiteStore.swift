@@ -20,6 +20,10 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     let writer: any DatabaseWriter
     /// The save lock and the count of saves written (see ``SaveSerializer``).
     private let saves = SaveSerializer()
+    /// This process's writers holding the file's write lock (see `SQLiteStore+WriteLock.swift`).
+    let writeLockHolders: WriteLockHolders
+    /// The connection that checks whether the write lock is free, opened on first use.
+    let writeLockProbeConnection = Mutex<DatabaseQueue?>(nil)
 
     func serializingSaves<T>(_ body: () throws -> T) rethrows -> T {
         try saves.serializing(body)
@@ -74,6 +78,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
     ) throws {
         managedObjectModel = model
         path = url?.path
+        writeLockHolders = WriteLockHolders.forFile(url?.path)
         var configuration = Configuration()
         configuration.readonly = readOnly
         // Another process writing (a server beside a command-line tool) makes writes wait,
@@ -226,7 +231,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                         file: path
                     )
                 }
-                try writer.write { db in try renumbering.run(in: db) }
+                try writeTransaction { db in try renumbering.run(in: db) }
             }
             // Indexes do not change the version hash; create any the model gained. Only then
             // write: opening an up-to-date store must not need the write lock, so it opens
@@ -249,7 +254,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
             let triggerNames = derived.filter { $0.hasPrefix("CREATE TRIGGER") }.compactMap(Self.indexName(in:))
             if triggerNames.contains(where: { !existingTriggers.contains($0) }) { missing += derived }
             if !readOnly && !missing.isEmpty {
-                try writer.write { db in
+                try writeTransaction { db in
                     for statement in missing { try db.execute(sql: statement) }
                 }
             }
@@ -266,7 +271,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
                 entityVersionHashes: managedObjectModel.entityVersionHashesByName
             )
             let plist = try JSONEncoder.sortedKeys.encode(metadata)
-            let created = try writer.write { db -> Bool in
+            let created = try writeTransaction { db -> Bool in
                 // Another process may have created the store since the read above (two
                 // `spot` commands starting on a new data directory): then open theirs.
                 guard try !db.tableExists("Z_METADATA") else { return false }
@@ -340,7 +345,7 @@ final class SQLiteStore: ObjectStore, @unchecked Sendable {
         // threads may both reserve: each uses its own range, as the PostgreSQL store's do.
         let size = keys.withLock { $0.nextReservationSize(key) }
         let end: Int64 = try storeOperation(.write, "reserve keys for new \(entity.rootName) objects") {
-            try writer.write { db in
+            try writeTransaction { db in
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [size, entity.rootCode])
                 return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity.rootCode]) ?? size
             }
