@@ -18,10 +18,9 @@ extension ManagedObjectContext {
             try fillBatch(number, of: fetch, from: store)
             if !object.isFault { return }
         }
-        // Only a fault a fetch left a row with asks the store's generation (a hot path).
-        if object.storage.fetchedRowGeneration != nil, let generation = store.snapshotGeneration,
-            let row = object.storage.takeFetchedRow(id: object.objectID, current: generation)
-        {
+        // Only a fault a fetch left a row with asks the store's generation (a hot path); a row
+        // read before a save since is dropped, and the fault reads the store.
+        if let row = object.storage.takeFetchedRow(id: object.objectID, isCurrent: { $0 == store.snapshotGeneration }) {
             return fill(object, with: row)
         }
         try loadFaultWithNeighbours(object, from: store)

@@ -40,7 +40,7 @@ final class ObjectExtras: ObjectAux {
     /// Whether relationship `slot`'s members are loaded, read in place.
     func hasLoadedMembers(at slot: Int) -> Bool {
         guard let index = toMany.index(forKey: slot) else { return false }
-        return toMany.values[index].members != nil
+        return toMany.values[index].isLoaded
     }
 
     func copy() -> ObjectExtras {

@@ -86,12 +86,12 @@ extension ObjectStorage {
         _ = takeFetchedRowValues()
     }
 
-    /// The row a fetch left with this fault, if the store is still at the generation it was
-    /// read at (`current`); a stale one is dropped.
+    /// The row a fetch left with this fault, if `isCurrent` says the store is still at the
+    /// generation it was read at (asked only when there is a row); a stale one is dropped.
     @inline(__always)
-    mutating func takeFetchedRow(id: ManagedObjectID, current: UInt64) -> StoredRow? {
-        guard let (values, generation) = takeFetchedRowValues() else { return nil }
-        return generation == current ? StoredRow(id: id, version: version, values: values) : nil
+    mutating func takeFetchedRow(id: ManagedObjectID, isCurrent: (UInt64) -> Bool) -> StoredRow? {
+        guard let (values, generation) = takeFetchedRowValues(), isCurrent(generation) else { return nil }
+        return StoredRow(id: id, version: version, values: values)
     }
 
     /// Values and changes discarded (`turnIntoFault()`, `refresh`): the values load again on

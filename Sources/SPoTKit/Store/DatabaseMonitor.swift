@@ -27,7 +27,7 @@ public final class DatabaseMonitor: Sendable {
     public let probeDeadline: Duration
     /// The time between probes while offline.
     public let probeInterval: Duration
-    private let probe: @Sendable () async throws -> Void
+    private let probe: @Sendable (ProbeCall) async throws -> Void
     private let state = Mutex(State())
     private let logger: Logger
     /// Why a probe that missed its deadline failed, as errors say it.
@@ -43,9 +43,7 @@ public final class DatabaseMonitor: Sendable {
         var probe: Task<DatabaseStatus, Never>?
         /// The probe's call to the database, while it runs: a call that outlived its deadline
         /// (a store call cannot be interrupted) is awaited by the next probe, not doubled.
-        var call: Task<Result<Void, any Error>, Never>?
-        /// When that call started.
-        var callStarted: ContinuousClock.Instant?
+        var call: (task: Task<Result<Void, any Error>, Never>, progress: ProbeCall)?
         /// Whether the loop probing an offline database runs.
         var isRetrying = false
         var observers: [Int: AsyncStream<DatabaseStatus>.Continuation] = [:]
@@ -61,7 +59,7 @@ public final class DatabaseMonitor: Sendable {
         unansweredReason: String = "it does not answer",
         awayAfter: Duration?,
         logger: Logger = Logger(label: "spot.database"),
-        probe: @escaping @Sendable () async throws -> Void
+        probe: @escaping @Sendable (ProbeCall) async throws -> Void
     ) {
         self.unansweredReason = unansweredReason
         self.awayAfter = awayAfter
@@ -173,32 +171,37 @@ public final class DatabaseMonitor: Sendable {
     /// One probe: its outcome becomes the state; an offline database is probed again until it
     /// answers.
     private func runProbe() async -> DatabaseStatus {
-        let clock = ContinuousClock()
-        let (call, started) = state.withLock { state in
-            if let call = state.call, let started = state.callStarted { return (call, started) }
-            let call = Task { [probe] () -> Result<Void, any Error> in
-                do { return .success(try await probe()) } catch { return .failure(error) }
+        let (task, call) = state.withLock { state in
+            if let running = state.call { return running }
+            let call = ProbeCall()
+            let task = Task { [probe] () -> Result<Void, any Error> in
+                do { return .success(try await probe(call)) } catch { return .failure(error) }
             }
-            state.call = call
-            state.callStarted = clock.now
-            return (call, clock.now)
+            state.call = (task, call)
+            return (task, call)
+        }
+        var result: Result<Void, any Error>?
+        do {
+            result = try await withDeadline(probeDeadline, late: { ProbeLate() }) { await task.value }
+        } catch {
+            // The call may have answered while the task awaiting it waits for a thread (a
+            // machine so loaded that the deadline's own timer fires late): its answer counts.
+            result = call.outcome
         }
         let outcome: String?
-        do {
-            let result = try await withDeadline(probeDeadline, late: { ProbeLate() }) { await call.value }
+        if let result {
             state.withLock { state in
-                if state.call == call { (state.call, state.callStarted) = (nil, nil) }
+                if state.call?.task == task { state.call = nil }
             }
             switch result {
             case .success: outcome = nil
             case .failure(let error): outcome = Self.connectivityReason(error) ?? "\(error)"
             }
-        } catch {
-            if let awayAfter, clock.now - started >= awayAfter {
-                outcome = "\(unansweredReason) (no answer within \(Self.seconds(awayAfter)))"
-            } else {
-                outcome = nil
-            }
+        } else if let awayAfter, let started = call.started, ContinuousClock.now - started >= awayAfter {
+            outcome = "\(unansweredReason) (no answer within \(Self.seconds(awayAfter)))"
+        } else {
+            // Unanswered for less than the database's kind allows, or not yet begun: busy.
+            outcome = nil
         }
         state.withLock { $0.probe = nil }
         if let reason = outcome {

@@ -119,23 +119,30 @@ public final class SPoTStore: Sendable {
             databaseName: Self.describe(url),
             awayAfter: isServer ? .seconds(2) : isFile ? Self.fileAwayAfter : nil,
             logger: logger
-        ) { [container] in
+        ) { [container] call in
             let context = container.newBackgroundContext()
             try await context.perform {
-                if isServer {
-                    // A fetch may be answered from the store's cache of rows: an advisory lock
-                    // taken and given back is asked of the server itself.
-                    try container.persistentStoreCoordinator.tryExclusiveLease(named: "probe")?.release()
-                    return
+                try call.run {
+                    try Self.probe(container, context: context, isServer: isServer)
                 }
-                let request = Tag.fetchRequest()
-                request.fetchLimit = 1
-                _ = try context.fetch(request)
-                // Another process may hold an SQLite file's write lock while reads go on (WAL).
-                try container.persistentStoreCoordinator.checkWriteLock(patience: .seconds(1))
             }
         }
         monitor.onRecovery { [weak self] in await self?.refetchLiveLists() }
+    }
+
+    /// The monitor's questions to the database, on `context`'s queue.
+    private static func probe(_ container: PersistentContainer, context: ManagedObjectContext, isServer: Bool) throws {
+        if isServer {
+            // A fetch may be answered from the store's cache of rows: an advisory lock taken
+            // and given back is asked of the server itself.
+            try container.persistentStoreCoordinator.tryExclusiveLease(named: "probe")?.release()
+            return
+        }
+        let request = Tag.fetchRequest()
+        request.fetchLimit = 1
+        _ = try context.fetch(request)
+        // Another process may hold an SQLite file's write lock while reads go on (WAL).
+        try container.persistentStoreCoordinator.checkWriteLock(patience: .seconds(1))
     }
 
     /// How errors name the database at `url`: a file's path, any other URL (a server's)
