@@ -13,10 +13,10 @@ import Synchronization
 /// lock), with a deadline — and goes ``DatabaseStatus/offline(since:reason:)`` when the probe
 /// fails too, or goes unanswered for longer than the database's kind allows (a server's
 /// probe that misses its deadline is unreachable; a file's, whose lock the probe asks about
-/// explicitly, is on a busy machine until it has been unanswered far longer). While offline it probes again every ``probeInterval``; only a probe
-/// that succeeds makes it online again (a call that was under way since before the outage
-/// proves nothing), and then it runs its recovery handlers (the store's live lists fetch
-/// again).
+/// explicitly, is on a busy machine until it has been unanswered far longer). While offline
+/// it probes again every ``probeInterval``; only a probe that succeeds makes it online again
+/// (a call that was under way since before the outage proves nothing), and then it runs its
+/// recovery handlers (the store's live lists fetch again).
 ///
 /// Observers (``updates()``) and recovery handlers are called with no lock held.
 public final class DatabaseMonitor: Sendable {
@@ -30,8 +30,6 @@ public final class DatabaseMonitor: Sendable {
     private let probe: @Sendable (ProbeCall) async throws -> Void
     private let state = Mutex(State())
     private let logger: Logger
-    /// Why a probe that missed its deadline failed, as errors say it.
-    private let unansweredReason: String
     /// How long a probe may go unanswered before the database counts as away; until then a
     /// probe that misses its deadline finds a busy machine, and the caller goes on waiting.
     /// `nil` for a store in this process's memory, which cannot be away.
@@ -56,12 +54,10 @@ public final class DatabaseMonitor: Sendable {
         databaseName: String,
         probeDeadline: Duration = .seconds(2),
         probeInterval: Duration = .milliseconds(500),
-        unansweredReason: String = "it does not answer",
         awayAfter: Duration?,
         logger: Logger = Logger(label: "spot.database"),
         probe: @escaping @Sendable (ProbeCall) async throws -> Void
     ) {
-        self.unansweredReason = unansweredReason
         self.awayAfter = awayAfter
         self.logger = logger
         self.databaseName = databaseName
@@ -198,7 +194,7 @@ public final class DatabaseMonitor: Sendable {
             case .failure(let error): outcome = Self.connectivityReason(error) ?? "\(error)"
             }
         } else if let awayAfter, let started = call.started, ContinuousClock.now - started >= awayAfter {
-            outcome = "\(unansweredReason) (no answer within \(Self.seconds(awayAfter)))"
+            outcome = "it does not answer (no answer within \(Self.seconds(awayAfter)))"
         } else {
             // Unanswered for less than the database's kind allows, or not yet begun: busy.
             outcome = nil

@@ -53,7 +53,7 @@ extension SQLiteStore {
     /// `patience`. Never waits behind this process's own writes, and never writes.
     func checkWriteLock(patience: Duration) throws {
         guard let path else { return }
-        let probe = try storeOperation(.read, "open a connection to check the write lock") { try writeLockProbe() }
+        let probe = try storeOperation(.read, "open a connection to check the write lock") { try writeLockProbe(path) }
         let clock = ContinuousClock()
         let start = clock.now
         while !writeLockHolders.isHeld {
@@ -91,10 +91,9 @@ extension SQLiteStore {
 
     /// The connection of ``checkWriteLock(patience:)``, apart from the store's pool so that it
     /// waits for no writer of this process; opened on first use, closed with the store.
-    private func writeLockProbe() throws -> DatabaseQueue {
+    private func writeLockProbe(_ path: String) throws -> DatabaseQueue {
         try writeLockProbeConnection.withLock { connection in
             if let connection { return connection }
-            guard let path else { throw ObjectGraphError(.persistentStoreOperation, "a store in memory has no file to lock") }
             var configuration = Configuration()
             configuration.busyMode = .timeout(0.05)
             configuration.label = "ObjectGraph write-lock check"
