@@ -68,7 +68,10 @@ public final class FlickrSandbox: Sendable {
         serverLogger.logLevel = .critical
         let app = Application(
             router: buildRouter(),
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: "FlickrSandbox"),
+            // Flickr does not drop connections: a burst of thumbnail requests waits in the
+            // kernel's queue (capped at net.core.somaxconn) rather than Hummingbird's 256,
+            // past which connection attempts are retried after 1, 3, 7 s.
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: "FlickrSandbox", backlog: 4096),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? port)
                 portContinuation.finish()

@@ -25,6 +25,7 @@ struct DatabaseOutageTests {
         let server = try ServerProcess.start(["serve", "--port", "0", "--data-dir", directory.path, "--database", database, "--refresh-minutes", "0"])
         let base = try await server.url()
         try await Self.exerciseOutage(
+            server: server,
             base: base,
             databaseName: "postgres://objectgraph@127.0.0.1:\(postgres.port)",
             begin: { try await OwnThread.run { try postgres.stopImmediately() } },
@@ -41,6 +42,7 @@ struct DatabaseOutageTests {
         let file = directory.appendingPathComponent("SPoT.sqlite").path
         let holder = LockHolder()
         try await Self.exerciseOutage(
+            server: server,
             base: base,
             databaseName: file,
             begin: { try await holder.lock(file) },
@@ -52,16 +54,35 @@ struct DatabaseOutageTests {
     // MARK: The outage, on either database
 
     /// Opens lists, starts the outage with `begin`, checks what is served and refused, ends it
-    /// with `end`, and checks that the server converges and takes a hide again.
+    /// with `end`, and checks that the server converges and takes a hide again. An error is
+    /// reported with the step it ended and what the server printed.
     static func exerciseOutage(
+        server: ServerProcess,
         base: String,
         databaseName: String,
         begin: () async throws -> Void,
         end: () async throws -> Void
     ) async throws {
+        var step = "waiting for the first refresh"
+        do {
+            try await exerciseOutage(base: base, databaseName: databaseName, begin: begin, end: end) { step = $0 }
+        } catch {
+            Issue.record("\(error) while \(step); the server printed:\n\(server.output.suffix(6000))")
+            throw error
+        }
+    }
+
+    private static func exerciseOutage(
+        base: String,
+        databaseName: String,
+        begin: () async throws -> Void,
+        end: () async throws -> Void,
+        step: (String) -> Void
+    ) async throws {
         let catalogue = SandboxCatalogue.stanford.photos(atEpoch: 0).filter { $0.hasTag(FlickrPhotoQuery.spotTag) }
         try await PostgreSQLInstancesTests.waitUntilSettled(base, showing: catalogue.count)
 
+        step("opening lists before the outage")
         // Lists opened before the outage: the tabs' and two spots'.
         let hoover = try await Self.rowIDs(Self.get(base + "api/tags/hoovertower/photos").json())
         let all = try await Self.rowIDs(Self.get(base + "api/tags/all/photos").json())
@@ -72,15 +93,18 @@ struct DatabaseOutageTests {
         var events = try await EventStreamReader.connect(base + "events?list=tags%2Fhoovertower")
         _ = try await events.next(named: "snapshot")
 
+        step("starting the outage")
         try await begin()
 
         // The first request to need the database finds it gone; the monitor's probe (given two
         // seconds, so that a loaded machine does not pass for an outage) then tells everyone,
         // the open event stream included.
+        step("waiting for the event stream to say the database is offline")
         _ = try await Self.get(base + "health")
         while try await Self.nextStatus(&events)["isOnline"] as? Bool != false {}
         let clock = ContinuousClock()
 
+        step("checking what is served while offline")
         // `/health`: 503, naming the database.
         let health = try await Self.get(base + "health")
         #expect(health.status == .serviceUnavailable, "\(health.body)")
@@ -135,12 +159,15 @@ struct DatabaseOutageTests {
         #expect(newList.body.contains("database"))
         #expect(try await Self.get(base + "photos/\(victim)").status == .serviceUnavailable)
 
+        step("ending the outage")
         try await end()
 
         // Back: the stream told, healthy, the lists fresh and unmarked, by themselves.
+        step("waiting for the event stream to say the database is back")
         let back = clock.now
         while try await Self.nextStatus(&events)["isOnline"] as? Bool != true {}
         print("DatabaseOutage (\(databaseName)): told the database is back \(clock.now - back) after it came back")
+        step("checking the server after the outage")
         let recovered = try await Self.get(base + "health")
         #expect(recovered.status == .ok, "\(recovered.body)")
         let list = try await Self.get(base + "api/tags/hoovertower/photos").json()
@@ -149,6 +176,7 @@ struct DatabaseOutageTests {
         let photo = try await Self.get(base + "api/photos/\(victim)").json()
         #expect(photo["isHidden"] as? Bool == false, "\(photo)")
 
+        step("hiding a photo after the outage")
         // And writes work again.
         #expect(try await Self.post(base, "api/photos/\(victim)/hide").status == .ok)
         #expect(try await Self.rowIDs(Self.get(base + "api/tags/hoovertower/photos").json()) == hoover.filter { $0 != victim })

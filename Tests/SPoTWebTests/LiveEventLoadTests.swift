@@ -89,19 +89,28 @@ struct LiveEventLoadTests {
     }
 
     /// Opens an event stream, reads until its snapshot arrived, then holds the connection open
-    /// until the task is cancelled, which drops it as a closing tab does.
-    static func hold(_ client: HTTPClient, _ url: String, opened: @Sendable () -> Void) async throws {
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "Accept", value: "text/event-stream")
-        let response = try await client.execute(request, deadline: .now() + .seconds(60))
-        var text = ""
+    /// until the task is cancelled, which drops it as a closing tab does. `settled` is called
+    /// once: with `nil` when the snapshot arrived, or with the error that ended the stream
+    /// before it did (then `hold` returns, so that a caller counting streams never waits for
+    /// one that will not open).
+    static func hold(_ client: HTTPClient, _ url: String, settled: @Sendable ((any Error)?) -> Void) async {
         var announced = false
-        for try await chunk in response.body {
-            text += String(buffer: chunk)
-            if !announced, text.contains("event: snapshot\n") {
-                announced = true
-                opened()
+        do {
+            var request = HTTPClientRequest(url: url)
+            request.headers.add(name: "Accept", value: "text/event-stream")
+            let response = try await client.execute(request, deadline: .now() + .seconds(60))
+            var text = ""
+            for try await chunk in response.body {
+                text += String(buffer: chunk)
+                if !announced, text.contains("event: snapshot\n") {
+                    announced = true
+                    settled(nil)
+                }
             }
+            if !announced { settled(EventStreamError(message: "the stream ended before its snapshot")) }
+        } catch {
+            // After the snapshot, an error is the drop this test makes by cancelling.
+            if !announced { settled(error) }
         }
     }
 
@@ -116,14 +125,21 @@ struct LiveEventLoadTests {
             let list = base + "events?list=tags%2Fhoovertower"
             for round in 0..<20 {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    let (opened, open) = AsyncStream<Void>.makeStream()
+                    let (settled, settle) = AsyncStream<(any Error)?>.makeStream()
                     for _ in 0..<500 {
-                        group.addTask { try await Self.hold(client, list) { open.yield() } }
+                        group.addTask { await Self.hold(client, list) { settle.yield($0) } }
                     }
                     var count = 0
-                    for await _ in opened {
+                    var failures: [String] = []
+                    for await failure in settled {
+                        if let failure { failures.append("\(failure)") }
                         count += 1
                         if count == 500 { break }
+                    }
+                    if !failures.isEmpty {
+                        group.cancelAll()
+                        Issue.record("round \(round): \(failures.count) of 500 streams did not open: \(Set(failures).sorted())")
+                        throw EventStreamError(message: "round \(round): streams did not open")
                     }
                     // Changes on their way to every stream while every stream closes.
                     let writes = Task {
@@ -135,11 +151,7 @@ struct LiveEventLoadTests {
                         }
                     }
                     group.cancelAll()
-                    while let result = await group.nextResult() {
-                        if case .failure(let error) = result, !(error is CancellationError), !"\(error)".contains("cancel") {
-                            Issue.record("round \(round): \(error)")
-                        }
-                    }
+                    try await group.waitForAll()
                     try await writes.value
                 }
                 // The server still answers, promptly.

@@ -1,4 +1,5 @@
 import Flickr
+import Foundation
 
 /// Rendered JPEGs per (photo, size), kept in memory; each rendered once, on first request,
 /// however many requests arrive together.
@@ -18,8 +19,17 @@ actor SandboxImageCache {
         if let task = rendering[key] { return await task.value }
         let scene = photo.scene
         let size = format.pixelSize(forOriginalWidth: photo.originalSize.width, height: photo.originalSize.height)
-        let task = Task.detached(priority: .medium) {
-            PostcardRenderer.jpeg(scene, width: size.width, height: size.height, quality: format == .original ? 90 : 85)
+        let quality = format == .original ? 90 : 85
+        let task = Task {
+            // Rendering takes a core for up to seconds (an original is 4.3 megapixels): on a
+            // thread of its own the system shares the processor with it, where on the
+            // concurrency pool (one thread a core) it would wait behind, and then hold up,
+            // every other task of the process — a server's requests, a test's awaits.
+            await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
+                Thread.detachNewThread {
+                    continuation.resume(returning: PostcardRenderer.jpeg(scene, width: size.width, height: size.height, quality: quality))
+                }
+            }
         }
         rendering[key] = task
         let bytes = await task.value

@@ -120,6 +120,9 @@ public final class SPoTStore: Sendable {
             awayAfter: isServer ? .seconds(2) : isFile ? Self.fileAwayAfter : nil,
             logger: logger
         ) { [container] call in
+            // A store in this process's memory cannot be away: there is nothing to ask, and
+            // a late read there is only a loaded machine.
+            guard isFile || isServer else { return }
             let context = container.newBackgroundContext()
             try await context.perform {
                 try call.run {
