@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A burst of browsers arriving while the server is busy — a class opening the tour at once,
@@ -60,24 +61,11 @@ struct ConnectionBurstTests {
         }
     }
 
-    /// Runs the script and returns what it printed (errors included).
+    /// Runs the script on a thread of its own (it blocks for as long as the burst takes) and
+    /// returns what it printed.
     private static func runBurst(port: Int, pid: Int32, count: Int) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, "\(port)", "\(pid)", "\(count)"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let (exited, exit) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        process.terminationHandler = { _ in exit.finish() }
-        try process.run()
-        // Read on a thread of its own until the script ends its output.
-        let text = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            Thread.detachNewThread {
-                continuation.resume(returning: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-            }
+        try await OwnThread.run {
+            try ChildExecutable.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, "\(port)", "\(pid)", "\(count)"]).output
         }
-        for await _ in exited {}
-        return text
     }
 }
