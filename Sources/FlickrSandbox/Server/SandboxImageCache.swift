@@ -9,6 +9,18 @@ actor SandboxImageCache {
         var format: FlickrPhotoFormat
     }
 
+    /// Where images are rendered: threads of their own, one a core at most. Rendering takes a
+    /// core for up to seconds (an original is 4.3 megapixels); on the concurrency pool (one
+    /// thread a core) it would wait behind, and then hold up, every other task of the process
+    /// — a server's requests, a test's awaits — and a thread per image would let a page of new
+    /// thumbnails crowd out everything else.
+    private static let renderers: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "FlickrSandbox renderers"
+        queue.maxConcurrentOperationCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        return queue
+    }()
+
     private var rendered: [Key: [UInt8]] = [:]
     private var rendering: [Key: Task<[UInt8], Never>] = [:]
 
@@ -21,12 +33,8 @@ actor SandboxImageCache {
         let size = format.pixelSize(forOriginalWidth: photo.originalSize.width, height: photo.originalSize.height)
         let quality = format == .original ? 90 : 85
         let task = Task {
-            // Rendering takes a core for up to seconds (an original is 4.3 megapixels): on a
-            // thread of its own the system shares the processor with it, where on the
-            // concurrency pool (one thread a core) it would wait behind, and then hold up,
-            // every other task of the process — a server's requests, a test's awaits.
             await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
-                Thread.detachNewThread {
+                Self.renderers.addOperation {
                     continuation.resume(returning: PostcardRenderer.jpeg(scene, width: size.width, height: size.height, quality: quality))
                 }
             }
